@@ -1,0 +1,43 @@
+"""urigrammar: URIs exactly as RFC 3986 defines them, driven by its grammar.
+
+The grammar is RFC 3986 Appendix A, loaded at import from ``rfc3986.abnf``
+by the ``abnf`` package; no rule is restated in Python.  Text flows
+``_grammar`` (the rules) -> ``_compile`` or ``abnf`` (an engine) -> a rule
+tree -> ``_visitor`` (the one place rule names meet fields) ->
+``URIReference``.  See ``docs/design.md`` for the why.
+"""
+
+from __future__ import annotations
+
+from ._api import ABNF_MAX_LENGTH, PARSE_RULES, Engine, TreeNode, check, parse, parse_tree, validate
+from ._errors import InputTooLongError, UnknownRuleError, URIError, URISyntaxError
+from ._grammar import GRAMMAR as _GRAMMAR
+from ._reference import URIReference
+
+__all__ = [
+    "ABNF_MAX_LENGTH",
+    "PARSE_RULES",
+    "RULE_NAMES",
+    "Engine",
+    "InputTooLongError",
+    "TreeNode",
+    "URIError",
+    "URIReference",
+    "URISyntaxError",
+    "UnknownRuleError",
+    "check",
+    "parse",
+    "parse_tree",
+    "rule_source",
+    "validate",
+]
+
+#: Every rule name: RFC 3986 Appendix A in the file's order, then the RFC
+#: 5234 core rules.
+RULE_NAMES: tuple[str, ...] = _GRAMMAR.all_names
+
+
+def rule_source(name: str) -> str | None:
+    """The definition of rule ``name`` as written in ``rfc3986.abnf``;
+    ``None`` for a core rule (those come from the ``abnf`` package)."""
+    return _GRAMMAR.source(name)

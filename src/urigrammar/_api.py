@@ -1,0 +1,176 @@
+"""``validate``, ``check``, ``parse`` and ``parse_tree``: text in, verdicts,
+errors and references out, through either engine.
+
+The compiled engine (``_compile``) is the default for every rule it can
+compile, which is every rule of RFC 3986 and every single-character core
+rule; the two multi-character core rules (CRLF, LWSP) go to ``abnf``.
+The ``abnf`` engine's time and memory grow quadratically with the input, so
+it refuses texts longer than ``ABNF_MAX_LENGTH`` characters with
+``InputTooLongError`` rather than spend minutes and gigabytes.
+
+Caches: one compiled pattern per rule name and one error-locating automaton
+per rule name, built on first use.  There are 36 rules in Appendix A plus
+the core rules, so neither grows past that; nothing is cached per input.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Protocol
+
+from abnf.parser import ParseError
+
+from ._compile import CompiledRule, Unsupported, compile_rule
+from ._errors import InputTooLongError, URIError, URISyntaxError
+from ._grammar import GRAMMAR
+from ._prefix import viable_prefix
+from ._reference import URIReference
+from ._visitor import CAPTURES, LEAVES, to_reference
+
+__all__ = [
+    "ABNF_MAX_LENGTH",
+    "PARSE_RULES",
+    "Engine",
+    "TreeNode",
+    "check",
+    "parse",
+    "parse_tree",
+    "validate",
+]
+
+Engine = Literal["compiled", "abnf"]
+
+#: The longest text the ``abnf`` engine accepts (``bench/bench_length.py``:
+#: at this length one parse already takes tens of milliseconds there).
+ABNF_MAX_LENGTH = 2048
+
+#: The rules ``parse`` accepts (RFC 3986 sections 4.1 to 4.3).
+PARSE_RULES = ("URI-reference", "URI", "absolute-URI", "relative-ref")
+
+
+class TreeNode(Protocol):
+    """A node of a parse tree: the rule's name, its text and its children."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def value(self) -> str: ...
+
+    @property
+    def children(self) -> list[Any]: ...
+
+
+_validators: dict[str, CompiledRule | None] = {}
+_parsers: dict[str, CompiledRule] = {}
+
+
+def _text(text: object) -> str:
+    if not isinstance(text, str):
+        msg = f"text must be str, not {type(text).__name__}"
+        raise TypeError(msg)
+    return text
+
+
+def _engine(engine: str) -> None:
+    if engine not in ("compiled", "abnf"):
+        msg = f"engine must be 'compiled' or 'abnf', not {engine!r}"
+        raise URIError(msg)
+
+
+def _validator(name: str) -> CompiledRule | None:
+    if name not in _validators:
+        try:
+            _validators[name] = compile_rule(name)
+        except Unsupported:
+            _validators[name] = None
+    return _validators[name]
+
+
+def _parser(name: str) -> CompiledRule:
+    if name not in _parsers:
+        _parsers[name] = compile_rule(name, CAPTURES, LEAVES)
+    return _parsers[name]
+
+
+def _abnf_tree(name: str, text: str) -> Any:
+    """``abnf``'s tree for ``text``; ``None`` when it does not match."""
+    if len(text) > ABNF_MAX_LENGTH:
+        msg = (
+            f"the abnf engine takes at most {ABNF_MAX_LENGTH} characters "
+            f"(this text has {len(text)}); use engine='compiled'"
+        )
+        raise InputTooLongError(msg, rule=name, text=text, offset=ABNF_MAX_LENGTH)
+    try:
+        return GRAMMAR.abnf_rule(name).parse_all(text)
+    except ParseError:
+        return None
+
+
+def _syntax_error(name: str, text: str) -> URISyntaxError:
+    try:
+        offset = viable_prefix(name, text)
+    except Unsupported:
+        # CRLF and LWSP only: no automaton, so take abnf's own stop.
+        try:
+            GRAMMAR.abnf_rule(name).parse_all(text)
+            offset = len(text)
+        except ParseError as exc:
+            offset = exc.start
+    if offset < len(text):
+        why = f"unexpected {text[offset]!r} at offset {offset}"
+    else:
+        why = f"the text ends at offset {offset} before the rule is complete"
+    return URISyntaxError(f"not a valid {name}: {why}", rule=name, text=text, offset=offset)
+
+
+def validate(rule: str, text: str, *, engine: Engine = "compiled") -> bool:
+    """Whether all of ``text`` matches the RFC 3986 (or RFC 5234 core) rule
+    named ``rule``; rule names are case-insensitive (RFC 5234 section 2.1)."""
+    name = GRAMMAR.canonical(rule)
+    text = _text(text)
+    _engine(engine)
+    if engine == "compiled":
+        compiled = _validator(name)
+        if compiled is not None:
+            return compiled.pattern.fullmatch(text) is not None
+    return _abnf_tree(name, text) is not None
+
+
+def check(rule: str, text: str, *, engine: Engine = "compiled") -> None:
+    """Raise ``URISyntaxError`` unless ``text`` matches ``rule``.  The error's
+    offset is the end of the longest prefix of ``text`` that some string
+    matching the rule starts with."""
+    if not validate(rule, text, engine=engine):
+        raise _syntax_error(GRAMMAR.canonical(rule), text)
+
+
+def parse(
+    text: str, rule: str = "URI-reference", *, engine: Engine = "compiled"
+) -> URIReference:
+    """The components of ``text`` (RFC 3986 section 4.1); ``rule`` is one of
+    ``PARSE_RULES``.  Raises ``URISyntaxError`` for text the rule rejects."""
+    name = GRAMMAR.canonical(rule)
+    text = _text(text)
+    _engine(engine)
+    if name not in PARSE_RULES:
+        msg = f"parse() takes a rule among {', '.join(PARSE_RULES)}, not {rule!r}"
+        raise URIError(msg, rule=name)
+    if engine == "compiled":
+        tree: Any = _parser(name).tree(text)
+    else:
+        tree = _abnf_tree(name, text)
+    if tree is None:
+        raise _syntax_error(name, text)
+    return to_reference(tree)
+
+
+def parse_tree(rule: str, text: str) -> TreeNode:
+    """``abnf``'s full derivation tree of ``text`` under ``rule``: a node for
+    every rule applied, down to single characters.  Limited to
+    ``ABNF_MAX_LENGTH`` characters."""
+    name = GRAMMAR.canonical(rule)
+    tree = _abnf_tree(name, _text(text))
+    if tree is None:
+        raise _syntax_error(name, text)
+    result: TreeNode = tree
+    return result

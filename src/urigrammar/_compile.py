@@ -1,0 +1,338 @@
+"""The compiled engine: a grammar rule -> one linear-time Python regex.
+
+Theory of operation.  RFC 3986's grammar has no recursion, so each rule
+denotes a regular language and can be written as one regular expression by
+inlining the rules it uses (``_inline``).  A backtracking regex engine
+accepts exactly that language under ``fullmatch``; the work is in keeping it
+linear on any input:
+
+* single characters under one alternation merge into one class, so
+  ``pchar`` is ``[class]|%XX`` rather than twenty branches;
+* a repetition is emitted possessive (``*+``, Python 3.11+) when it is
+  *deterministic* in its context: its element cannot match the empty string,
+  the element's first characters are disjoint from what may follow the
+  repetition, and the element is itself deterministic.  Then giving back an
+  iteration can never let the rest match, so forbidding it changes no answer
+  and removes the backtracking that makes regexes super-linear;
+* such a repetition over ``[class] | other`` is emitted as
+  ``(?:[class]++|other)*+``, which lets ``re`` consume whole runs of the
+  class in C instead of one iteration per character.
+
+Ambiguous places (``host = IP-literal / IPv4address / reg-name``, the
+``IPv6address`` forms, ``dec-octet``) stay ordinary backtracking: each of
+their alternatives is bounded or deterministic, so retries cost a constant
+number of linear scans.  ``bench/bench_length.py`` measures the scaling.
+
+For ``parse`` the rules the visitor handles are wrapped in capturing groups;
+``RuleTree`` turns a match into a tree of ``RuleNode`` with the same
+``name``/``children``/``value`` interface as ``abnf``'s nodes, so the one
+visitor in ``_visitor`` reads trees from either engine.  Group numbers
+follow the pattern's opening parentheses, which is pre-order, so a node's
+parent is always built before it and siblings arrive in text order.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from typing import Union
+
+from ._grammar import GRAMMAR, Grammar
+from ._ir import Alt, Chars, Expr, Ref, Rep, Seq
+
+__all__ = ["CompiledRule", "RuleNode", "Unsupported", "compile_rule"]
+
+_POSSESSIVE = sys.version_info >= (3, 11)
+_END = -1  # in a follow set: the end of the text
+
+
+class Unsupported(Exception):
+    """The rule uses something the compiled engine does not handle (a
+    recursive rule, or a core rule that is no character class)."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Cap:
+    name: str
+    expr: _Node
+
+
+_Node = Union[Chars, Seq, Alt, Rep, _Cap]
+
+
+class RuleNode:
+    """One rule's match in a compiled-engine tree (``abnf.Node``'s interface)."""
+
+    __slots__ = ("children", "name", "value")
+
+    def __init__(self, name: str, value: str) -> None:
+        self.name = name
+        self.value = value
+        self.children: list[RuleNode] = []
+
+    def __repr__(self) -> str:
+        return f"RuleNode({self.name!r}, {self.value!r}, {self.children!r})"
+
+
+def _inline(
+    grammar: Grammar,
+    expr: Expr,
+    captures: frozenset[str],
+    stack: tuple[str, ...],
+    leaves: frozenset[str] = frozenset(),
+) -> _Node:
+    """``expr`` with every rule reference replaced by its definition; the
+    rules in ``captures`` are kept as ``_Cap`` nodes, except inside a rule
+    of ``leaves``, whose insides are never looked at."""
+    if isinstance(expr, Chars):
+        return expr
+    if isinstance(expr, Ref):
+        name = grammar.canonical(expr.name)
+        if name in stack:
+            raise Unsupported(f"rule {name!r} is recursive")
+        body = grammar.expr(name)
+        if body is None:
+            raise Unsupported(f"core rule {name!r} is not a character class")
+        inside = frozenset() if name in leaves else captures
+        inner = _inline(grammar, body, inside, (*stack, name), leaves)
+        return _Cap(name, inner) if name in captures else inner
+    if isinstance(expr, Seq):
+        items: list[_Node] = []
+        for item in expr.items:
+            node = _inline(grammar, item, captures, stack, leaves)
+            items.extend(node.items if isinstance(node, Seq) else (node,))
+        return items[0] if len(items) == 1 else Seq(tuple(items))
+    if isinstance(expr, Alt):
+        branches: list[_Node] = []
+        for item in expr.items:
+            node = _inline(grammar, item, captures, stack, leaves)
+            branches.extend(node.items if isinstance(node, Alt) else (node,))
+        # Merge every single-character branch into the first one: the
+        # language is the same, and one class beats many branches.
+        merged: list[_Node] = []
+        class_at = -1
+        for node in branches:
+            if isinstance(node, Chars):
+                if class_at < 0:
+                    class_at = len(merged)
+                    merged.append(node)
+                else:
+                    held = merged[class_at]
+                    assert isinstance(held, Chars)
+                    merged[class_at] = Chars(held.codes | node.codes)
+            else:
+                merged.append(node)
+        return merged[0] if len(merged) == 1 else Alt(tuple(merged))
+    assert isinstance(expr, Rep)
+    item = _inline(grammar, expr.item, captures, stack, leaves)
+    if expr.lo == expr.hi == 1:
+        return item
+    if expr.hi == 0 or item == Seq(()):
+        return Seq(())
+    return Rep(expr.lo, expr.hi, item)
+
+
+def _char(code: int) -> str:
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def _class(codes: frozenset[int]) -> str:
+    ordered = sorted(codes)
+    if len(ordered) == 1:
+        return _char(ordered[0])
+    parts: list[str] = []
+    start = prev = ordered[0]
+    for code in [*ordered[1:], -2]:
+        if code == prev + 1:
+            prev = code
+            continue
+        parts.append(_char(start) if start == prev else f"{_char(start)}-{_char(prev)}")
+        start = prev = code
+    return "[" + "".join(parts) + "]"
+
+
+class _Emitter:
+    """Analysis (nullable, FIRST, determinism) and regex emission."""
+
+    def __init__(self) -> None:
+        self.groups: list[tuple[str, int]] = []  # (rule name, parent group)
+        self._open: list[int] = [0]
+        self._nullable: dict[int, bool] = {}
+        self._first: dict[int, frozenset[int]] = {}
+
+    def nullable(self, node: _Node) -> bool:
+        key = id(node)
+        if key not in self._nullable:
+            if isinstance(node, Chars):
+                value = False
+            elif isinstance(node, Seq):
+                value = all(self.nullable(i) for i in node.items)
+            elif isinstance(node, Alt):
+                value = any(self.nullable(i) for i in node.items)
+            elif isinstance(node, Rep):
+                value = node.lo == 0 or self.nullable(node.item)
+            else:
+                value = self.nullable(node.expr)
+            self._nullable[key] = value
+        return self._nullable[key]
+
+    def first(self, node: _Node) -> frozenset[int]:
+        key = id(node)
+        if key not in self._first:
+            value: frozenset[int]
+            if isinstance(node, Chars):
+                value = node.codes
+            elif isinstance(node, Seq):
+                acc: set[int] = set()
+                for item in node.items:
+                    acc |= self.first(item)
+                    if not self.nullable(item):
+                        break
+                value = frozenset(acc)
+            elif isinstance(node, Alt):
+                value = frozenset().union(*(self.first(i) for i in node.items))
+            elif isinstance(node, Rep):
+                value = self.first(node.item)
+            else:
+                value = self.first(node.expr)
+            self._first[key] = value
+        return self._first[key]
+
+    def _follows(self, items: tuple[_Node, ...], follow: frozenset[int]) -> list[frozenset[int]]:
+        # What may follow each item of a sequence: the FIRST of the rest,
+        # and the outer follow where the rest can be empty.
+        out: list[frozenset[int]] = []
+        after = follow
+        for item in reversed(items):
+            out.append(after)
+            after = self.first(item) | after if self.nullable(item) else self.first(item)
+        out.reverse()
+        return out
+
+    def deterministic(self, node: _Node, follow: frozenset[int]) -> bool:
+        """Whether ``node`` matches at most one way in this context, deciding
+        every choice on the next character (LL(1))."""
+        if isinstance(node, Chars):
+            return True
+        if isinstance(node, _Cap):
+            return self.deterministic(node.expr, follow)
+        if isinstance(node, Seq):
+            return all(
+                self.deterministic(item, f)
+                for item, f in zip(node.items, self._follows(node.items, follow))
+            )
+        if isinstance(node, Alt):
+            seen: set[int] = set()
+            empties = 0
+            for item in node.items:
+                first = self.first(item)
+                if seen & first or not self.deterministic(item, follow):
+                    return False
+                seen |= first
+                empties += self.nullable(item)
+            return empties == 0 or (empties == 1 and not (seen & follow))
+        first = self.first(node.item)
+        return (
+            not self.nullable(node.item)
+            and (node.lo == node.hi or not (first & follow))
+            and self.deterministic(node.item, first | follow)
+        )
+
+    def emit(self, node: _Node, follow: frozenset[int]) -> str:
+        if isinstance(node, Chars):
+            return _class(node.codes)
+        if isinstance(node, _Cap):
+            self.groups.append((node.name, self._open[-1]))
+            self._open.append(len(self.groups))
+            body = self.emit(node.expr, follow)
+            self._open.pop()
+            return f"({body})"
+        if isinstance(node, Seq):
+            follows = self._follows(node.items, follow)
+            return "".join(
+                self._atom(item, f) if isinstance(item, Alt) else self.emit(item, f)
+                for item, f in zip(node.items, follows)
+            )
+        if isinstance(node, Alt):
+            return "|".join(self.emit(item, follow) for item in node.items)
+        return self._repetition(node, follow)
+
+    def _atom(self, node: _Node, follow: frozenset[int]) -> str:
+        body = self.emit(node, follow)
+        if isinstance(node, (Chars, _Cap)):
+            return body
+        return f"(?:{body})"
+
+    def _repetition(self, node: Rep, follow: frozenset[int]) -> str:
+        lo, hi = node.lo, node.hi
+        quantifier = (
+            "*" if (lo, hi) == (0, None)
+            else "+" if (lo, hi) == (1, None)
+            else "?" if (lo, hi) == (0, 1)
+            else f"{{{lo}}}" if lo == hi
+            else f"{{{lo},}}" if hi is None
+            else f"{{{lo},{hi}}}"
+        )
+        inner_follow = self.first(node.item) | follow if hi != 1 else follow
+        possessive = _POSSESSIVE and lo != hi and self.deterministic(node, follow)
+        item = node.item
+        if possessive and hi is None and isinstance(item, Alt):
+            # (a|b)* and (a+|b)* match the same strings; the second lets
+            # `re` take a run of the class in one step.
+            parts = [
+                f"{self.emit(b, inner_follow)}++" if isinstance(b, Chars) else self.emit(b, inner_follow)
+                for b in item.items
+            ]
+            return f"(?:{'|'.join(parts)}){quantifier}+"
+        body = self._atom(item, inner_follow)
+        if isinstance(item, (Seq, Rep)):
+            body = f"(?:{body})"
+        return body + quantifier + ("+" if possessive else "")
+
+
+@dataclass(frozen=True)
+class CompiledRule:
+    """One rule as a regex; ``groups`` names each capturing group (1-based
+    position) and gives its enclosing group (0 for none)."""
+
+    name: str
+    pattern: re.Pattern[str]
+    groups: tuple[tuple[str, int], ...]
+
+    def tree(self, text: str) -> RuleNode | None:
+        """The rule-level tree of ``text``, or ``None`` when it does not match."""
+        match = self.pattern.fullmatch(text)
+        if match is None:
+            return None
+        root = RuleNode(self.name, text)
+        nodes: list[RuleNode] = [root]
+        spans = match.regs
+        for index, (name, parent) in enumerate(self.groups, 1):
+            start, end = spans[index]
+            if start < 0:
+                nodes.append(root)  # placeholder: never a parent of a match
+                continue
+            node = RuleNode(name, text[start:end])
+            nodes[parent].children.append(node)
+            nodes.append(node)
+        return root
+
+
+def compile_rule(
+    name: str,
+    captures: frozenset[str] = frozenset(),
+    leaves: frozenset[str] = frozenset(),
+    grammar: Grammar = GRAMMAR,
+) -> CompiledRule:
+    """Compile rule ``name``; rules in ``captures`` become tree nodes, and
+    nothing inside a rule of ``leaves`` does."""
+    canonical = grammar.canonical(name)
+    body = _inline(grammar, Ref(canonical), captures - {canonical}, (), leaves)
+    emitter = _Emitter()
+    source = emitter.emit(body, frozenset({_END}))
+    return CompiledRule(canonical, re.compile(source), tuple(emitter.groups))

@@ -1,0 +1,152 @@
+"""Where a text stops being a prefix of anything a rule matches.
+
+``check`` reports the offset of the first character at which no
+continuation can lead to a match: the end of the longest *viable prefix*.
+Neither engine says that directly (``abnf`` reports where its longest
+partial parse stopped, a regex says nothing), so it is computed here from
+the same ``_ir`` form as the compiled engine: a Thompson automaton of the
+inlined rule, run as a lazily built DFA.  Every automaton state can still
+reach acceptance (each sub-expression of the grammar matches something), so
+the text stays viable exactly while the state set is not empty.
+
+This runs only for text already known to be invalid.  Long runs are
+skipped in C: a DFA state that loops on a character class (inside a query,
+say) jumps over the run with one regex match.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+
+from ._compile import _Cap, _class, _inline, _Node
+from ._grammar import GRAMMAR
+from ._ir import Alt, Chars, Ref, Rep, Seq
+
+__all__ = ["viable_prefix"]
+
+_MAX_TRANSITIONS = 50_000  # cache bound per rule; cleared when reached
+
+
+class _Automaton:
+    def __init__(self, body: _Node) -> None:
+        self.edges: list[tuple[frozenset[int], int] | None] = []  # char edge
+        self.eps: list[list[int]] = []
+        start, self.accept = self._build(body)
+        self.start = self._closure({start})
+        self._step: dict[tuple[frozenset[int], int], frozenset[int]] = {}
+        self._loops: dict[frozenset[int], re.Pattern[str] | None] = {}
+        self._lock = threading.Lock()
+
+    def _state(self) -> int:
+        self.edges.append(None)
+        self.eps.append([])
+        return len(self.edges) - 1
+
+    def _build(self, node: _Node) -> tuple[int, int]:
+        if isinstance(node, _Cap):
+            return self._build(node.expr)
+        start = self._state()
+        if isinstance(node, Chars):
+            end = self._state()
+            self.edges[start] = (node.codes, end)
+            return start, end
+        if isinstance(node, Seq):
+            end = start
+            for item in node.items:
+                s, e = self._build(item)
+                self.eps[end].append(s)
+                end = e
+            return start, end
+        if isinstance(node, Alt):
+            end = self._state()
+            for item in node.items:
+                s, e = self._build(item)
+                self.eps[start].append(s)
+                self.eps[e].append(end)
+            return start, end
+        assert isinstance(node, Rep)
+        end = start
+        for _ in range(node.lo):
+            s, e = self._build(node.item)
+            self.eps[end].append(s)
+            end = e
+        if node.hi is None:
+            s, e = self._build(node.item)
+            self.eps[end].append(s)
+            self.eps[e].append(s)
+            self.eps[s].append(e)  # zero further iterations
+            return start, e
+        final = self._state()
+        self.eps[end].append(final)
+        for _ in range(node.hi - node.lo):
+            s, e = self._build(node.item)
+            self.eps[end].append(s)
+            self.eps[e].append(final)
+            end = e
+        return start, final
+
+    def _closure(self, states: set[int]) -> frozenset[int]:
+        todo = list(states)
+        seen = set(states)
+        while todo:
+            for nxt in self.eps[todo.pop()]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return frozenset(seen)
+
+    def step(self, states: frozenset[int], code: int) -> frozenset[int]:
+        key = (states, code)
+        found = self._step.get(key)
+        if found is None:
+            targets = set()
+            for state in states:
+                edge = self.edges[state]
+                if edge is not None and code in edge[0]:
+                    targets.add(edge[1])
+            found = self._closure(targets)
+            with self._lock:
+                if len(self._step) >= _MAX_TRANSITIONS:
+                    self._step.clear()
+                self._step[key] = found
+        return found
+
+    def loop(self, states: frozenset[int]) -> re.Pattern[str] | None:
+        """A regex for the run of characters that keep the DFA in ``states``."""
+        if states not in self._loops:
+            codes = frozenset(c for c in range(256) if self.step(states, c) == states)
+            self._loops[states] = re.compile(_class(codes) + "+") if codes else None
+        return self._loops[states]
+
+    def viable(self, text: str) -> int:
+        states = self.start
+        pos = 0
+        while pos < len(text):
+            nxt = self.step(states, ord(text[pos]))
+            if not nxt:
+                return pos
+            if nxt == states:
+                run = self.loop(states)
+                if run is not None:
+                    match = run.match(text, pos)
+                    if match is not None:
+                        pos = match.end()
+                        continue
+            states = nxt
+            pos += 1
+        return pos
+
+
+_automata: dict[str, _Automaton] = {}
+
+
+def viable_prefix(rule: str, text: str) -> int:
+    """The length of the longest prefix of ``text`` that some string matched
+    by ``rule`` starts with."""
+    name = GRAMMAR.canonical(rule)
+    automaton = _automata.get(name)
+    if automaton is None:
+        automaton = _Automaton(_inline(GRAMMAR, Ref(name), frozenset(), ()))
+        _automata[name] = automaton
+    return automaton.viable(text)
