@@ -115,6 +115,12 @@ class URIReference:
             parts += ("#", self.fragment)
         return "".join(parts)
 
+    # --- Resolution and normalization (sections 5 and 6): thin methods over
+    # --- _resolve.py and _normalize.py go here.
+
+    # --- Building and changing references: thin methods over _build.py and
+    # --- _encode.py go here.
+
     def __repr__(self) -> str:
         # Section 3.2.1 deprecates "user:password"; whatever follows the
         # first ":" of userinfo is a secret and never goes into a log.
