@@ -72,11 +72,14 @@ class _Automaton:
             self.eps[end].append(s)
             end = e
         if node.hi is None:
+            # Thompson's star, with states of its own at both ends: an
+            # epsilon edge straight to the item's end would also lead back
+            # into the item through the loop edge.
             s, e = self._build(node.item)
-            self.eps[end].append(s)
-            self.eps[e].append(s)
-            self.eps[s].append(e)  # zero further iterations
-            return start, e
+            final = self._state()
+            self.eps[end] += (s, final)
+            self.eps[e] += (s, final)
+            return start, final
         final = self._state()
         self.eps[end].append(final)
         for _ in range(node.hi - node.lo):
@@ -94,7 +97,11 @@ class _Automaton:
                 if nxt not in seen:
                     seen.add(nxt)
                     todo.append(nxt)
-        return frozenset(seen)
+        # Keep only the states that decide the future: those that consume a
+        # character, and acceptance.  Sets that differ in pass-through
+        # states alone then become one DFA state, so a run such as
+        # "b/c/b/c" inside a path is one self-loop that `loop` can skip.
+        return frozenset(s for s in seen if self.edges[s] is not None or s == self.accept)
 
     def step(self, states: frozenset[int], code: int) -> frozenset[int]:
         key = (states, code)

@@ -1,0 +1,115 @@
+"""The compiled engine against the abnf engine: same verdicts on every rule,
+same components for URI-reference, on strings generated from the grammar and
+on those strings damaged by one edit."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import urigrammar as u
+from urigrammar._grammar import GRAMMAR
+from urigrammar.strategies import from_rule
+
+# The URI alphabet, "%", a space and some non-ASCII, as the issue asks.
+EDIT_CHARS = st.one_of(
+    from_rule("reserved"),
+    from_rule("unreserved"),
+    st.sampled_from(["%", " ", "\u00e9", "\u20ac", "\x00", "\ud800", "[", "]"]),
+)
+COMPILABLE = [n for n in u.RULE_NAMES if GRAMMAR.expr(n) is not None]
+
+
+@st.composite
+def edited(draw: st.DrawFn, rule: str) -> str:
+    text = draw(from_rule(rule))
+    how = draw(st.sampled_from(["keep", "insert", "delete", "replace"]))
+    if how == "keep":
+        return text
+    i = draw(st.integers(0, len(text)))
+    if how == "insert":
+        return text[:i] + draw(EDIT_CHARS) + text[i:]
+    if not text:
+        return text
+    i = min(i, len(text) - 1)
+    if how == "delete":
+        return text[:i] + text[i + 1 :]
+    return text[:i] + draw(EDIT_CHARS) + text[i + 1 :]
+
+
+def test_every_rule_but_two_multi_character_core_rules_compiles() -> None:
+    assert set(u.RULE_NAMES) - set(COMPILABLE) == {"CRLF", "LWSP"}
+
+
+@pytest.mark.parametrize("rule", COMPILABLE)
+@settings(max_examples=40)
+@given(data=st.data())
+def test_same_verdict(rule: str, data: st.DataObject) -> None:
+    text = data.draw(edited(rule))
+    assert u.validate(rule, text) == u.validate(rule, text, engine="abnf")
+
+
+@settings(max_examples=300)
+@given(edited("URI-reference"))
+def test_same_components_and_offset(text: str) -> None:
+    try:
+        compiled = u.parse(text)
+    except u.URISyntaxError as exc:
+        with pytest.raises(u.URISyntaxError) as info:
+            u.parse(text, engine="abnf")
+        assert info.value.offset == exc.offset
+        assert info.value.offset is not None
+        assert 0 <= info.value.offset <= len(text)
+    else:
+        assert u.parse(text, engine="abnf") == compiled
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "http://1.2.3.4.5:80/",
+        "http://1.2.3.4:80/",
+        "//1.2.3.4",
+        "//255.255.255.255",
+        "//255.255.255.256",
+        "//[::1.2.3.4]",
+        "//[v1.x]:0",
+        "//u:p@[::]:1?#",
+        "a:",
+        "a:/",
+        "a://",
+        "a:///",
+        "a:?",
+    ],
+)
+def test_same_tree_on_host_edge_cases(text: str) -> None:
+    assert u.parse(text) == u.parse(text, engine="abnf")
+
+
+def test_abnf_engine_refuses_long_input() -> None:
+    text = "http://a/" + "b" * u.ABNF_MAX_LENGTH
+    with pytest.raises(u.InputTooLongError) as info:
+        u.parse(text, engine="abnf")
+    assert isinstance(info.value, u.URIError)
+    assert str(u.ABNF_MAX_LENGTH) in str(info.value)
+    with pytest.raises(u.InputTooLongError):
+        u.parse_tree("URI", text)
+    assert u.parse(text).path == "/" + "b" * u.ABNF_MAX_LENGTH
+
+
+def test_parse_tree_is_the_full_derivation() -> None:
+    tree = u.parse_tree("URI", "http://a/b")
+    assert tree.name == "URI"
+    assert tree.value == "http://a/b"
+    names: set[str] = set()
+
+    def walk(node: u.TreeNode) -> None:
+        names.add(node.name)
+        for child in node.children:
+            walk(child)
+
+    walk(tree)
+    assert {"scheme", "hier-part", "authority", "host", "reg-name", "path-abempty", "segment"} <= names
+    with pytest.raises(u.URISyntaxError):
+        u.parse_tree("URI", "a b")
