@@ -15,7 +15,10 @@ from urigrammar.strategies import from_rule, uri_references
 
 VECTORS = json.loads((Path(__file__).parent / "vectors" / "parse.json").read_text("utf-8"))
 FIELDS = VECTORS["fields"]
-CASES = [pytest.param(text, dict(zip(FIELDS, want)), id=case_id) for case_id, text, want in VECTORS["cases"]]
+CASES = [
+    pytest.param(text, dict(zip(FIELDS, want, strict=True)), id=case_id)
+    for case_id, text, want in VECTORS["cases"]
+]
 ENGINES = ["compiled", "abnf"]
 
 

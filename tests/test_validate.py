@@ -175,7 +175,7 @@ def _ipv6_texts() -> st.SearchStrategy[str]:
             return text[:i] + text[i + 1 :]
         return text[:i] + c + text[i + 1 :]
 
-    mutated = st.builds(lambda d, t: mutate(d, t), st.data(), forms)
+    mutated = st.builds(mutate, st.data(), forms)
     return st.one_of(forms, mutated, noise, from_rule("IPv6address"))
 
 
@@ -210,7 +210,7 @@ def test_unknown_rule_suggests_close_names() -> None:
 
 
 def test_unknown_rule_without_close_names() -> None:
-    with pytest.raises(u.UnknownRuleError, match="unknown rule 'zzzzzz'$"):
+    with pytest.raises(u.UnknownRuleError, match=r"unknown rule 'zzzzzz'$"):
         u.check("zzzzzz", "")
 
 
@@ -262,7 +262,7 @@ def test_check_offset(rule: str, text: str, offset: int) -> None:
     with pytest.raises(u.URISyntaxError) as info:
         u.check(rule, text)
     error = info.value
-    assert (error.rule, error.text, error.offset) == (u.RULE_NAMES[[n.lower() for n in u.RULE_NAMES].index(rule.lower())], text, offset)
+    assert (error.rule, error.text, error.offset) == (rule, text, offset)
     lines = str(error).splitlines()
     assert rule in lines[0]
     assert f"offset {offset}" in lines[0]

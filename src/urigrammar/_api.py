@@ -144,9 +144,7 @@ def check(rule: str, text: str, *, engine: Engine = "compiled") -> None:
         raise _syntax_error(GRAMMAR.canonical(rule), text)
 
 
-def parse(
-    text: str, rule: str = "URI-reference", *, engine: Engine = "compiled"
-) -> URIReference:
+def parse(text: str, rule: str = "URI-reference", *, engine: Engine = "compiled") -> URIReference:
     """The components of ``text`` (RFC 3986 section 4.1); ``rule`` is one of
     ``PARSE_RULES``.  Raises ``URISyntaxError`` for text the rule rejects."""
     name = GRAMMAR.canonical(rule)

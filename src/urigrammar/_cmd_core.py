@@ -36,9 +36,7 @@ def _engine(parser: argparse.ArgumentParser) -> None:
 
 def _configure_parse(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("text", metavar="TEXT", nargs="+")
-    parser.add_argument(
-        "--rule", default="URI-reference", help=f"one of {', '.join(PARSE_RULES)}"
-    )
+    parser.add_argument("--rule", default="URI-reference", help=f"one of {', '.join(PARSE_RULES)}")
     _engine(parser)
 
 

@@ -36,10 +36,9 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass
-from typing import Union
 
 from ._grammar import GRAMMAR, Grammar
-from ._ir import Alt, Chars, Expr, Ref, Rep, Seq
+from ._ir import Alt, Cap, Chars, Expr, Ref, Rep, Seq
 
 __all__ = ["CompiledRule", "RuleNode", "Unsupported", "compile_rule"]
 
@@ -50,15 +49,6 @@ _END = -1  # in a follow set: the end of the text
 class Unsupported(Exception):
     """The rule uses something the compiled engine does not handle (a
     recursive rule, or a core rule that is no character class)."""
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class _Cap:
-    name: str
-    expr: _Node
-
-
-_Node = Union[Chars, Seq, Alt, Rep, _Cap]
 
 
 class RuleNode:
@@ -81,9 +71,9 @@ def _inline(
     captures: frozenset[str],
     stack: tuple[str, ...],
     leaves: frozenset[str] = frozenset(),
-) -> _Node:
+) -> Expr:
     """``expr`` with every rule reference replaced by its definition; the
-    rules in ``captures`` are kept as ``_Cap`` nodes, except inside a rule
+    rules in ``captures`` are kept as ``Cap`` nodes, except inside a rule
     of ``leaves``, whose insides are never looked at."""
     if isinstance(expr, Chars):
         return expr
@@ -96,21 +86,21 @@ def _inline(
             raise Unsupported(f"core rule {name!r} is not a character class")
         inside = frozenset() if name in leaves else captures
         inner = _inline(grammar, body, inside, (*stack, name), leaves)
-        return _Cap(name, inner) if name in captures else inner
+        return Cap(name, inner) if name in captures else inner
     if isinstance(expr, Seq):
-        items: list[_Node] = []
+        items: list[Expr] = []
         for item in expr.items:
             node = _inline(grammar, item, captures, stack, leaves)
             items.extend(node.items if isinstance(node, Seq) else (node,))
         return items[0] if len(items) == 1 else Seq(tuple(items))
     if isinstance(expr, Alt):
-        branches: list[_Node] = []
+        branches: list[Expr] = []
         for item in expr.items:
             node = _inline(grammar, item, captures, stack, leaves)
             branches.extend(node.items if isinstance(node, Alt) else (node,))
         # Merge every single-character branch into the first one: the
         # language is the same, and one class beats many branches.
-        merged: list[_Node] = []
+        merged: list[Expr] = []
         class_at = -1
         for node in branches:
             if isinstance(node, Chars):
@@ -131,6 +121,10 @@ def _inline(
     if expr.hi == 0 or item == Seq(()):
         return Seq(())
     return Rep(expr.lo, expr.hi, item)
+
+
+def _not_inlined(node: Ref) -> TypeError:
+    return TypeError(f"rule reference {node.name!r} was not inlined")
 
 
 def _char(code: int) -> str:
@@ -165,7 +159,7 @@ class _Emitter:
         self._nullable: dict[int, bool] = {}
         self._first: dict[int, frozenset[int]] = {}
 
-    def nullable(self, node: _Node) -> bool:
+    def nullable(self, node: Expr) -> bool:
         key = id(node)
         if key not in self._nullable:
             if isinstance(node, Chars):
@@ -176,12 +170,14 @@ class _Emitter:
                 value = any(self.nullable(i) for i in node.items)
             elif isinstance(node, Rep):
                 value = node.lo == 0 or self.nullable(node.item)
-            else:
+            elif isinstance(node, Cap):
                 value = self.nullable(node.expr)
+            else:
+                raise _not_inlined(node)
             self._nullable[key] = value
         return self._nullable[key]
 
-    def first(self, node: _Node) -> frozenset[int]:
+    def first(self, node: Expr) -> frozenset[int]:
         key = id(node)
         if key not in self._first:
             value: frozenset[int]
@@ -198,12 +194,14 @@ class _Emitter:
                 value = frozenset().union(*(self.first(i) for i in node.items))
             elif isinstance(node, Rep):
                 value = self.first(node.item)
-            else:
+            elif isinstance(node, Cap):
                 value = self.first(node.expr)
+            else:
+                raise _not_inlined(node)
             self._first[key] = value
         return self._first[key]
 
-    def _follows(self, items: tuple[_Node, ...], follow: frozenset[int]) -> list[frozenset[int]]:
+    def _follows(self, items: tuple[Expr, ...], follow: frozenset[int]) -> list[frozenset[int]]:
         # What may follow each item of a sequence: the FIRST of the rest,
         # and the outer follow where the rest can be empty.
         out: list[frozenset[int]] = []
@@ -214,17 +212,17 @@ class _Emitter:
         out.reverse()
         return out
 
-    def deterministic(self, node: _Node, follow: frozenset[int]) -> bool:
+    def deterministic(self, node: Expr, follow: frozenset[int]) -> bool:
         """Whether ``node`` matches at most one way in this context, deciding
         every choice on the next character (LL(1))."""
         if isinstance(node, Chars):
             return True
-        if isinstance(node, _Cap):
+        if isinstance(node, Cap):
             return self.deterministic(node.expr, follow)
         if isinstance(node, Seq):
             return all(
                 self.deterministic(item, f)
-                for item, f in zip(node.items, self._follows(node.items, follow))
+                for item, f in zip(node.items, self._follows(node.items, follow), strict=True)
             )
         if isinstance(node, Alt):
             seen: set[int] = set()
@@ -236,6 +234,8 @@ class _Emitter:
                 seen |= first
                 empties += self.nullable(item)
             return empties == 0 or (empties == 1 and not (seen & follow))
+        if isinstance(node, Ref):
+            raise _not_inlined(node)
         first = self.first(node.item)
         return (
             not self.nullable(node.item)
@@ -243,10 +243,10 @@ class _Emitter:
             and self.deterministic(node.item, first | follow)
         )
 
-    def emit(self, node: _Node, follow: frozenset[int]) -> str:
+    def emit(self, node: Expr, follow: frozenset[int]) -> str:
         if isinstance(node, Chars):
             return _class(node.codes)
-        if isinstance(node, _Cap):
+        if isinstance(node, Cap):
             self.groups.append((node.name, self._open[-1]))
             self._open.append(len(self.groups))
             body = self.emit(node.expr, follow)
@@ -256,26 +256,33 @@ class _Emitter:
             follows = self._follows(node.items, follow)
             return "".join(
                 self._atom(item, f) if isinstance(item, Alt) else self.emit(item, f)
-                for item, f in zip(node.items, follows)
+                for item, f in zip(node.items, follows, strict=True)
             )
         if isinstance(node, Alt):
             return "|".join(self.emit(item, follow) for item in node.items)
+        if isinstance(node, Ref):
+            raise _not_inlined(node)
         return self._repetition(node, follow)
 
-    def _atom(self, node: _Node, follow: frozenset[int]) -> str:
+    def _atom(self, node: Expr, follow: frozenset[int]) -> str:
         body = self.emit(node, follow)
-        if isinstance(node, (Chars, _Cap)):
+        if isinstance(node, (Chars, Cap)):
             return body
         return f"(?:{body})"
 
     def _repetition(self, node: Rep, follow: frozenset[int]) -> str:
         lo, hi = node.lo, node.hi
         quantifier = (
-            "*" if (lo, hi) == (0, None)
-            else "+" if (lo, hi) == (1, None)
-            else "?" if (lo, hi) == (0, 1)
-            else f"{{{lo}}}" if lo == hi
-            else f"{{{lo},}}" if hi is None
+            "*"
+            if (lo, hi) == (0, None)
+            else "+"
+            if (lo, hi) == (1, None)
+            else "?"
+            if (lo, hi) == (0, 1)
+            else f"{{{lo}}}"
+            if lo == hi
+            else f"{{{lo},}}"
+            if hi is None
             else f"{{{lo},{hi}}}"
         )
         inner_follow = self.first(node.item) | follow if hi != 1 else follow
@@ -285,7 +292,9 @@ class _Emitter:
             # (a|b)* and (a+|b)* match the same strings; the second lets
             # `re` take a run of the class in one step.
             parts = [
-                f"{self.emit(b, inner_follow)}++" if isinstance(b, Chars) else self.emit(b, inner_follow)
+                f"{self.emit(b, inner_follow)}++"
+                if isinstance(b, Chars)
+                else self.emit(b, inner_follow)
                 for b in item.items
             ]
             return f"(?:{'|'.join(parts)}){quantifier}+"

@@ -128,9 +128,7 @@ class _IRBuilder:
     @staticmethod
     def char_val(text: str) -> Expr:
         # RFC 5234 section 2.3: a quoted string is case-insensitive.
-        chars = tuple(
-            Chars(frozenset({ord(c.lower()), ord(c.upper())})) for c in text[1:-1]
-        )
+        chars = tuple(Chars(frozenset({ord(c.lower()), ord(c.upper())})) for c in text[1:-1])
         return chars[0] if len(chars) == 1 else Seq(chars)
 
     @staticmethod
@@ -166,8 +164,10 @@ class Grammar:
                 self._source[key] = node.value
             self._expr[key] = expr
         self.rule_names: tuple[str, ...] = tuple(self._canonical.values())
+        # RFC 5234 Appendix B: abnf keeps the core rules on its base class.
+        core: list[Rule] = Rule.rules()  # type: ignore[no-untyped-call]
         self.core_names: tuple[str, ...] = tuple(
-            r.name for r in Rule.rules() if r.name.casefold() not in self._canonical
+            r.name for r in core if r.name.casefold() not in self._canonical
         )
         for name in self.core_names:
             self._canonical.setdefault(name.casefold(), name)
@@ -186,9 +186,7 @@ class Grammar:
         found = self._canonical.get(name.casefold())
         if found is not None:
             return found
-        close = difflib.get_close_matches(
-            name.casefold(), list(self._canonical), n=3, cutoff=0.6
-        )
+        close = difflib.get_close_matches(name.casefold(), list(self._canonical), n=3, cutoff=0.6)
         hint = ", ".join(repr(self._canonical[c]) for c in close)
         msg = f"unknown rule {name!r}" + (f"; did you mean {hint}?" if hint else "")
         raise UnknownRuleError(msg, rule=name)

@@ -10,7 +10,9 @@ groups are unfolded, and a terminal is always one character from a set:
 * ``Alt``: alternation (section 3.2);
 * ``Rep``: ``lo*hi`` repetition (section 3.6), ``hi`` ``None`` for no bound;
   an option ``[x]`` (section 3.8) is ``Rep(0, 1, x)``;
-* ``Ref``: a rule name, resolved through the rule table.
+* ``Ref``: a rule name, resolved through the rule table;
+* ``Cap``: a rule already inlined but kept as a node of its own, so that the
+  compiled engine can report where it matched (``_compile``).
 
 A quoted string (section 2.3) is case-insensitive, so ``"v"`` becomes
 ``Chars({v, V})``.
@@ -19,9 +21,8 @@ A quoted string (section 2.3) is case-insensitive, so ``"v"`` becomes
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
-__all__ = ["Alt", "Chars", "Expr", "Ref", "Rep", "Seq"]
+__all__ = ["Alt", "Cap", "Chars", "Expr", "Ref", "Rep", "Seq"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,4 +52,10 @@ class Ref:
     name: str
 
 
-Expr = Union[Chars, Seq, Alt, Rep, Ref]
+@dataclass(frozen=True, slots=True)
+class Cap:
+    name: str
+    expr: Expr
+
+
+Expr = Chars | Seq | Alt | Rep | Ref | Cap

@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 import threading
 
-from ._compile import _Cap, _class, _inline, _Node
+from ._compile import _class, _inline
 from ._grammar import GRAMMAR
-from ._ir import Alt, Chars, Ref, Rep, Seq
+from ._ir import Alt, Cap, Chars, Expr, Ref, Seq
 
 __all__ = ["viable_prefix"]
 
@@ -29,7 +29,7 @@ _MAX_TRANSITIONS = 50_000  # cache bound per rule; cleared when reached
 
 
 class _Automaton:
-    def __init__(self, body: _Node) -> None:
+    def __init__(self, body: Expr) -> None:
         self.edges: list[tuple[frozenset[int], int] | None] = []  # char edge
         self.eps: list[list[int]] = []
         start, self.accept = self._build(body)
@@ -43,8 +43,8 @@ class _Automaton:
         self.eps.append([])
         return len(self.edges) - 1
 
-    def _build(self, node: _Node) -> tuple[int, int]:
-        if isinstance(node, _Cap):
+    def _build(self, node: Expr) -> tuple[int, int]:
+        if isinstance(node, Cap):
             return self._build(node.expr)
         start = self._state()
         if isinstance(node, Chars):
@@ -65,7 +65,8 @@ class _Automaton:
                 self.eps[start].append(s)
                 self.eps[e].append(end)
             return start, end
-        assert isinstance(node, Rep)
+        if isinstance(node, Ref):
+            raise TypeError(f"rule reference {node.name!r} was not inlined")
         end = start
         for _ in range(node.lo):
             s, e = self._build(node.item)

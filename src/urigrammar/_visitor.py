@@ -33,11 +33,11 @@ def _rule(*names: str) -> Callable[[_Handler], _Handler]:
     return register
 
 
-class ComponentVisitor(NodeVisitor):  # type: ignore[misc]
+class ComponentVisitor(NodeVisitor):
     """Collects the components of one URI-reference tree."""
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]
         self.scheme: str | None = None
         self.userinfo: str | None = None
         self.host: str | None = None

@@ -20,7 +20,7 @@ from functools import cache
 from hypothesis import strategies as st
 
 from ._grammar import GRAMMAR
-from ._ir import Alt, Chars, Expr, Ref, Rep, Seq
+from ._ir import Alt, Chars, Expr, Rep, Seq
 
 __all__ = ["from_rule", "uri_references"]
 

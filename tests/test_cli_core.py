@@ -1,0 +1,74 @@
+"""The command line: parse and validate, exit statuses, no tracebacks."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+from urigrammar._cli import main
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(list(argv), out, err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_parse_prints_components() -> None:
+    status, out, _ = run("parse", "foo://example.com:8042/over/there?name=ferret#nose")
+    assert status == 0
+    got = json.loads(out)
+    assert got == {
+        "scheme": "foo",
+        "authority": "example.com:8042",
+        "userinfo": None,
+        "host": "example.com",
+        "host_kind": "reg-name",
+        "port": 8042,
+        "path": "/over/there",
+        "query": "name=ferret",
+        "fragment": "nose",
+    }
+
+
+def test_parse_invalid_is_status_1_with_caret() -> None:
+    status, out, err = run("parse", "http://a b")
+    assert status == 1
+    assert out == ""
+    assert "^" in err
+    assert "Traceback" not in err
+
+
+def test_validate_verdicts_and_status() -> None:
+    status, out, err = run("validate", "IPv6address", "::1", "1::2::3")
+    assert status == 1
+    assert out.splitlines() == ["valid\t::1", "invalid\t1::2::3"]
+    assert "offset 5" in err
+    assert run("validate", "ipv4ADDRESS", "1.2.3.4")[0] == 0
+
+
+def test_unknown_rule_is_a_usage_error() -> None:
+    status, out, err = run("validate", "IPv6adress", "::1")
+    assert status == 2
+    assert out == ""
+    assert "IPv6address" in err
+
+
+def test_bad_arguments_are_usage_errors() -> None:
+    assert run("parse", "--rule", "path", "x")[0] == 2
+    assert run()[0] == 2
+    assert run("frobnicate")[0] == 2
+
+
+def test_module_and_console_entry_points() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "urigrammar", "validate", "URI", "http://a", "a b"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stdout.splitlines() == ["valid\thttp://a", "invalid\ta b"]
+    assert "Traceback" not in done.stderr
