@@ -122,3 +122,20 @@ def test_parse_tree_is_the_full_derivation() -> None:
     } <= names
     with pytest.raises(u.URISyntaxError):
         u.parse_tree("URI", "a b")
+
+
+@given(edited("URI-reference"))
+def test_generated_reader_equals_walking_the_tree(text: str) -> None:
+    """parse() reads the compiled match directly; walking the compiled
+    engine's rule tree with the visitor must give the same reference."""
+    from urigrammar._api import _parser
+    from urigrammar._visitor import to_reference
+
+    compiled, read = _parser("URI-reference")
+    tree = compiled.tree(text)
+    match = compiled.pattern.fullmatch(text)
+    if tree is None:
+        assert match is None
+        return
+    assert match is not None
+    assert read(match) == to_reference(tree)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import urigrammar as u
 from urigrammar._grammar import GRAMMAR, RFC3986Rule, grammar_text
-from urigrammar._visitor import _HANDLERS, CAPTURES, ComponentVisitor
+from urigrammar._visitor import CAPTURES, READS, ComponentVisitor
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -46,7 +46,7 @@ def test_references_follow_the_grammar() -> None:
 
 
 def test_visitor_handlers_name_real_rules() -> None:
-    for name in _HANDLERS:
+    for name in READS:
         assert GRAMMAR.canonical(name) == name
     assert issubclass(ComponentVisitor, __import__("abnf").parser.NodeVisitor)
     assert set(GRAMMAR.rule_names) >= CAPTURES

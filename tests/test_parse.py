@@ -143,6 +143,22 @@ def test_reference_is_an_immutable_value() -> None:
     assert len({ref, u.parse("http://a/b?c#d")}) == 1
 
 
+def test_reference_compares_only_to_references() -> None:
+    ref = u.parse("http://a/b")
+    assert ref != tuple(ref)
+    assert tuple(ref) != ref
+    with pytest.raises(TypeError):
+        _ = ref < u.parse("http://a/c")  # type: ignore[operator]
+    assert u.URIReference(scheme="http", host="a", path="/b", host_kind="reg-name") == ref
+
+
+def test_constructor_keeps_port_and_text_consistent() -> None:
+    assert u.URIReference(host="h", port=8080).port_text == "8080"
+    assert u.URIReference(host="h", port_text="0080").port == 80
+    assert u.URIReference(host="h", port_text="").port is None
+    assert str(u.URIReference(scheme="http", host="h", port_text="")) == "http://h:"
+
+
 def test_repr_hides_password() -> None:
     ref = u.parse("ftp://user:s3cret:more@example.com/")
     assert "s3cret" not in repr(ref)

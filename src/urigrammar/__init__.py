@@ -9,25 +9,50 @@ tree -> ``_visitor`` (the one place rule names meet fields) ->
 
 from __future__ import annotations
 
-from ._api import ABNF_MAX_LENGTH, PARSE_RULES, Engine, TreeNode, check, parse, parse_tree, validate
+from ._api import (
+    ABNF_MAX_LENGTH,
+    PARSE_RULES,
+    Engine,
+    TreeNode,
+    check,
+    parse,
+    parse_tree,
+    validate,
+)
+from ._build import build
+from ._encode import ENCODE_RULES, percent_decode, percent_decode_bytes, percent_encode
 from ._errors import InputTooLongError, UnknownRuleError, URIError, URISyntaxError
 from ._grammar import GRAMMAR as _GRAMMAR
+from ._normalize import SCHEME_RULES, SchemeRule, equivalent, normalize
 from ._reference import URIReference
+from ._resolve import relativize, remove_dot_segments, resolve
 
 __all__ = [
     "ABNF_MAX_LENGTH",
+    "ENCODE_RULES",
     "PARSE_RULES",
     "RULE_NAMES",
+    "SCHEME_RULES",
     "Engine",
     "InputTooLongError",
+    "SchemeRule",
     "TreeNode",
     "URIError",
     "URIReference",
     "URISyntaxError",
     "UnknownRuleError",
+    "build",
     "check",
+    "equivalent",
+    "normalize",
     "parse",
     "parse_tree",
+    "percent_decode",
+    "percent_decode_bytes",
+    "percent_encode",
+    "relativize",
+    "remove_dot_segments",
+    "resolve",
     "rule_source",
     "validate",
 ]

@@ -10,11 +10,15 @@ it refuses texts longer than ``ABNF_MAX_LENGTH`` characters with
 
 Caches: one compiled pattern per rule name and one error-locating automaton
 per rule name, built on first use.  There are 36 rules in Appendix A plus
-the core rules, so neither grows past that; nothing is cached per input.
+the core rules, so neither grows past that; the spellings of rule names
+seen (``"URI"``, ``"uri"``) are remembered up to ``_FAST_ENTRIES``.
+Nothing is cached per input.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any, Literal, Protocol
 
 from abnf.parser import ParseError
@@ -24,7 +28,7 @@ from ._errors import InputTooLongError, URIError, URISyntaxError
 from ._grammar import GRAMMAR
 from ._prefix import viable_prefix
 from ._reference import URIReference
-from ._visitor import CAPTURES, LEAVES, to_reference
+from ._visitor import CAPTURES, LEAVES, reader, to_reference
 
 __all__ = [
     "ABNF_MAX_LENGTH",
@@ -42,6 +46,8 @@ Engine = Literal["compiled", "abnf"]
 #: The longest text the ``abnf`` engine accepts (``bench/bench_length.py``:
 #: at this length one parse already takes tens of milliseconds there).
 ABNF_MAX_LENGTH = 2048
+
+_FAST_ENTRIES = 256
 
 #: The rules ``parse`` accepts (RFC 3986 sections 4.1 to 4.3).
 PARSE_RULES = ("URI-reference", "URI", "absolute-URI", "relative-ref")
@@ -61,7 +67,13 @@ class TreeNode(Protocol):
 
 
 _validators: dict[str, CompiledRule | None] = {}
-_parsers: dict[str, CompiledRule] = {}
+_parsers: dict[str, tuple[CompiledRule, Callable[[re.Match[str]], URIReference]]] = {}
+# The hot path: the rule name exactly as callers spell it -> its pattern,
+# so a repeated validate("URI-reference", ...) skips name lookup entirely.
+_fast_validate: dict[str, Callable[[str], re.Match[str] | None]] = {}
+_fast_parse: dict[
+    str, tuple[Callable[[str], re.Match[str] | None], Callable[[re.Match[str]], URIReference]]
+] = {}
 
 
 def _text(text: object) -> str:
@@ -86,9 +98,10 @@ def _validator(name: str) -> CompiledRule | None:
     return _validators[name]
 
 
-def _parser(name: str) -> CompiledRule:
+def _parser(name: str) -> tuple[CompiledRule, Callable[[re.Match[str]], URIReference]]:
     if name not in _parsers:
-        _parsers[name] = compile_rule(name, CAPTURES, LEAVES)
+        compiled = compile_rule(name, CAPTURES, LEAVES)
+        _parsers[name] = (compiled, reader(compiled.groups))
     return _parsers[name]
 
 
@@ -126,12 +139,21 @@ def _syntax_error(name: str, text: str) -> URISyntaxError:
 def validate(rule: str, text: str, *, engine: Engine = "compiled") -> bool:
     """Whether all of ``text`` matches the RFC 3986 (or RFC 5234 core) rule
     named ``rule``; rule names are case-insensitive (RFC 5234 section 2.1)."""
+    if engine == "compiled":
+        # The hot path; a rule spelling not seen yet (KeyError) or a text
+        # that is no str (TypeError) takes the checked way below.
+        try:
+            return _fast_validate[rule](text) is not None
+        except (KeyError, TypeError):
+            pass
     name = GRAMMAR.canonical(rule)
     text = _text(text)
     _engine(engine)
     if engine == "compiled":
         compiled = _validator(name)
         if compiled is not None:
+            if len(_fast_validate) < _FAST_ENTRIES:
+                _fast_validate[rule] = compiled.pattern.fullmatch
             return compiled.pattern.fullmatch(text) is not None
     return _abnf_tree(name, text) is not None
 
@@ -147,19 +169,33 @@ def check(rule: str, text: str, *, engine: Engine = "compiled") -> None:
 def parse(text: str, rule: str = "URI-reference", *, engine: Engine = "compiled") -> URIReference:
     """The components of ``text`` (RFC 3986 section 4.1); ``rule`` is one of
     ``PARSE_RULES``.  Raises ``URISyntaxError`` for text the rule rejects."""
+    if engine == "compiled":
+        try:
+            fullmatch, read = _fast_parse[rule]
+            match = fullmatch(text)
+        except (KeyError, TypeError):
+            pass
+        else:
+            if match is not None:
+                return read(match)
     name = GRAMMAR.canonical(rule)
     text = _text(text)
     _engine(engine)
     if name not in PARSE_RULES:
         msg = f"parse() takes a rule among {', '.join(PARSE_RULES)}, not {rule!r}"
         raise URIError(msg, rule=name)
-    if engine == "compiled":
-        tree: Any = _parser(name).tree(text)
-    else:
+    if engine == "abnf":
         tree = _abnf_tree(name, text)
-    if tree is None:
+        if tree is None:
+            raise _syntax_error(name, text)
+        return to_reference(tree)
+    compiled, read = _parser(name)
+    if len(_fast_parse) < _FAST_ENTRIES:
+        _fast_parse[rule] = (compiled.pattern.fullmatch, read)
+    match = compiled.pattern.fullmatch(text)
+    if match is None:
         raise _syntax_error(name, text)
-    return to_reference(tree)
+    return read(match)
 
 
 def parse_tree(rule: str, text: str) -> TreeNode:

@@ -14,13 +14,17 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from . import _cmd_core
+from . import _cmd_build, _cmd_core, _cmd_resolve
 from ._cmd import EXIT_OK, EXIT_USAGE, Command
 from ._errors import URIError
 
 __all__ = ["main"]
 
-COMMANDS: dict[str, Command] = {**_cmd_core.COMMANDS}
+COMMANDS: dict[str, Command] = {
+    **_cmd_core.COMMANDS,
+    **_cmd_resolve.COMMANDS,
+    **_cmd_build.COMMANDS,
+}
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ._grammar import GRAMMAR, Grammar
@@ -94,33 +95,66 @@ def _inline(
             items.extend(node.items if isinstance(node, Seq) else (node,))
         return items[0] if len(items) == 1 else Seq(tuple(items))
     if isinstance(expr, Alt):
-        branches: list[Expr] = []
-        for item in expr.items:
-            node = _inline(grammar, item, captures, stack, leaves)
-            branches.extend(node.items if isinstance(node, Alt) else (node,))
-        # Merge every single-character branch into the first one: the
-        # language is the same, and one class beats many branches.
-        merged: list[Expr] = []
-        class_at = -1
-        for node in branches:
-            if isinstance(node, Chars):
-                if class_at < 0:
-                    class_at = len(merged)
-                    merged.append(node)
-                else:
-                    held = merged[class_at]
-                    assert isinstance(held, Chars)
-                    merged[class_at] = Chars(held.codes | node.codes)
-            else:
-                merged.append(node)
-        return merged[0] if len(merged) == 1 else Alt(tuple(merged))
+        return _alternation(_inline(grammar, item, captures, stack, leaves) for item in expr.items)
     assert isinstance(expr, Rep)
     item = _inline(grammar, expr.item, captures, stack, leaves)
     if expr.lo == expr.hi == 1:
         return item
     if expr.hi == 0 or item == Seq(()):
         return Seq(())
-    return Rep(expr.lo, expr.hi, item)
+    return _star_of_runs(Rep(expr.lo, expr.hi, item))
+
+
+def _alternation(items: Iterable[Expr]) -> Expr:
+    """An alternation, flattened, with its single-character branches merged
+    into one class where the first of them stood: the language is the same,
+    and one class beats many branches."""
+    branches: list[Expr] = []
+    for node in items:
+        branches.extend(node.items if isinstance(node, Alt) else (node,))
+    merged: list[Expr] = []
+    class_at = -1
+    for node in branches:
+        if isinstance(node, Chars):
+            if class_at < 0:
+                class_at = len(merged)
+                merged.append(node)
+            else:
+                held = merged[class_at]
+                assert isinstance(held, Chars)
+                merged[class_at] = Chars(held.codes | node.codes)
+        else:
+            merged.append(node)
+    return merged[0] if len(merged) == 1 else Alt(tuple(merged))
+
+
+def _has_capture(node: Expr) -> bool:
+    if isinstance(node, Cap):
+        return True
+    if isinstance(node, (Seq, Alt)):
+        return any(_has_capture(i) for i in node.items)
+    return isinstance(node, Rep) and _has_capture(node.item)
+
+
+def _star_of_runs(node: Rep) -> Expr:
+    """``*( a *x )`` as ``[ a *( a / x ) ]`` for a single character class
+    ``a``: the same strings (every ``a`` starts a new iteration or is one
+    more element), but the loop now runs once per run of characters rather
+    than once per ``a``.  This is ``path-abempty = *( "/" segment )``: a
+    path becomes one class run ``[pchar/]`` broken only by ``%XX``."""
+    item = node.item
+    if (node.lo, node.hi) != (0, None) or not isinstance(item, Seq) or len(item.items) != 2:
+        return node
+    head, tail = item.items
+    if (
+        not isinstance(head, Chars)
+        or not isinstance(tail, Rep)
+        or (tail.lo, tail.hi) != (0, None)
+        or _has_capture(tail)
+    ):
+        return node
+    runs = Rep(0, None, _alternation((head, tail.item)))
+    return Rep(0, 1, Seq((head, runs)))
 
 
 def _not_inlined(node: Ref) -> TypeError:

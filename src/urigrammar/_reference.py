@@ -20,10 +20,9 @@ a final empty segment (``/a/`` -> ``("", "a", "")``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
 from typing import Any
 
-__all__ = ["URIReference"]
+__all__ = ["URIReference", "evolve", "port_number", "trusted_reference"]
 
 # int() refuses more than this many digits (CVE-2020-10735); `port = *DIGIT`
 # has no bound, so long ports are converted a chunk at a time.
@@ -44,34 +43,142 @@ def port_number(text: str) -> int | None:
     return value
 
 
-@dataclass(frozen=True, slots=True, repr=False)
-class URIReference:
+_FIELDS = (
+    "scheme",
+    "userinfo",
+    "host",
+    "port",
+    "path",
+    "query",
+    "fragment",
+    "host_kind",
+    "port_text",
+)
+
+
+class URIReference(tuple[Any, ...]):
     """A parsed URI-reference.  Build one with ``parse``; ``str()`` recomposes
-    it (RFC 3986 section 5.3)."""
+    it (RFC 3986 section 5.3).
 
-    scheme: str | None = None
-    userinfo: str | None = None
-    host: str | None = None
-    port: int | None = None
-    path: str = ""
-    query: str | None = None
-    fragment: str | None = None
-    #: The rule the host matched: "IPv4address", "IPv6address", "IPvFuture"
-    #: or "reg-name" (section 3.2.2); ``None`` without an authority.
-    host_kind: str | None = None
-    #: The port as written: ``"0080"``, ``""`` for ``http://a:/``, ``None``
-    #: when there is no ``:``.
-    port_text: str | None = field(default=None, repr=False)
+    Immutable: a tuple of its nine fields, like a named tuple, because
+    ``parse`` makes one per call and a tuple is the cheapest immutable object
+    CPython builds.  It compares equal only to another ``URIReference`` and
+    has no ordering.
+    """
 
-    def __post_init__(self) -> None:
-        if self.port_text is None and self.port is not None:
-            object.__setattr__(self, "port_text", str(self.port))
-        elif self.port_text is not None and self.port is None and self.port_text:
-            object.__setattr__(self, "port", port_number(self.port_text))
+    __slots__ = ()
+    __match_args__ = (
+        "scheme",
+        "userinfo",
+        "host",
+        "port",
+        "path",
+        "query",
+        "fragment",
+        "host_kind",
+        "port_text",
+    )
+
+    def __new__(
+        cls,
+        scheme: str | None = None,
+        userinfo: str | None = None,
+        host: str | None = None,
+        port: int | None = None,
+        path: str = "",
+        query: str | None = None,
+        fragment: str | None = None,
+        host_kind: str | None = None,
+        port_text: str | None = None,
+    ) -> URIReference:
+        # The port as a number and as written must agree: either one given
+        # alone determines the other.
+        if port_text is None and port is not None:
+            port_text = str(port)
+        elif port_text and port is None:
+            port = port_number(port_text)
+        values = (scheme, userinfo, host, port, path, query, fragment, host_kind, port_text)
+        return tuple.__new__(cls, values)
+
+    @property
+    def scheme(self) -> str | None:
+        """Section 3.1, as written (``None`` for a relative reference)."""
+        value: str | None = self[0]
+        return value
+
+    @property
+    def userinfo(self) -> str | None:
+        """Section 3.2.1, as written."""
+        value: str | None = self[1]
+        return value
+
+    @property
+    def host(self) -> str | None:
+        """Section 3.2.2, as written, brackets of an IP-literal included;
+        ``None`` without an authority."""
+        value: str | None = self[2]
+        return value
+
+    @property
+    def port(self) -> int | None:
+        """Section 3.2.3: the port's value; ``None`` when absent or empty."""
+        value: int | None = self[3]
+        return value
+
+    @property
+    def path(self) -> str:
+        """Section 3.3, as written; always a ``str``, possibly empty."""
+        value: str = self[4]
+        return value
+
+    @property
+    def query(self) -> str | None:
+        """Section 3.4, as written."""
+        value: str | None = self[5]
+        return value
+
+    @property
+    def fragment(self) -> str | None:
+        """Section 3.5, as written."""
+        value: str | None = self[6]
+        return value
+
+    @property
+    def host_kind(self) -> str | None:
+        """The rule the host matched: "IPv4address", "IPv6address",
+        "IPvFuture" or "reg-name" (section 3.2.2); ``None`` without an
+        authority."""
+        value: str | None = self[7]
+        return value
+
+    @property
+    def port_text(self) -> str | None:
+        """The port as written: ``"0080"``, ``""`` for ``http://a:/``,
+        ``None`` when there is no ``:``."""
+        value: str | None = self[8]
+        return value
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is type(self):
+            return tuple.__eq__(self, other)
+        # A plain tuple must not compare equal, and returning NotImplemented
+        # would let tuple's own comparison decide.
+        return False if isinstance(other, tuple) else NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    __hash__ = tuple.__hash__
+
+    def _unordered(self, other: object) -> bool:
+        result: bool = NotImplemented
+        return result
+
+    __lt__ = __le__ = __gt__ = __ge__ = _unordered
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Explicit, because frozen slotted dataclasses do not pickle on 3.10.
-        return (_rebuild, tuple(getattr(self, f.name) for f in fields(self)))
+        return (URIReference, tuple(self))
 
     @property
     def authority(self) -> str | None:
@@ -108,7 +215,14 @@ class URIReference:
         authority = self.authority
         if authority is not None:
             parts += ("//", authority)
-        parts.append(self.path)
+        # Never recompose into text that reads back differently (a reference
+        # built by hand may hold such a path; the library's own never do).
+        path = self.path
+        if authority is None and path.startswith("//"):
+            path = "/." + path  # section 3.3: "//" would start an authority
+        elif self.scheme is None and authority is None and ":" in path.partition("/")[0]:
+            path = "./" + path  # section 4.2: "a:b" would read as a scheme
+        parts.append(path)
         if self.query is not None:
             parts += ("?", self.query)
         if self.fragment is not None:
@@ -118,23 +232,104 @@ class URIReference:
     # --- Resolution and normalization (sections 5 and 6): thin methods over
     # --- _resolve.py and _normalize.py go here.
 
+    def resolve(self, ref: URIReference | str, *, strict: bool = True) -> URIReference:
+        """The target of ``ref`` with this URI as its base (section 5.2)."""
+        from ._resolve import resolve
+
+        return resolve(self, ref, strict=strict)
+
+    def relativize(self, target: URIReference | str) -> URIReference:
+        """The shortest reference that resolves against this URI to ``target``."""
+        from ._resolve import relativize
+
+        return relativize(self, target)
+
+    def normalize(self, *, scheme_based: bool = True, ipv6_canonical: bool = False) -> URIReference:
+        """This reference's normal form (sections 6.2.2 and 6.2.3)."""
+        from ._normalize import normalize
+
+        return normalize(self, scheme_based=scheme_based, ipv6_canonical=ipv6_canonical)
+
+    def equivalent(self, other: URIReference | str) -> bool:
+        """Whether ``other`` has the same normal form (section 6.1)."""
+        from ._normalize import equivalent
+
+        return equivalent(self, other)
+
     # --- Building and changing references: thin methods over _build.py and
     # --- _encode.py go here.
+
+    @classmethod
+    def build(cls, **parts: Any) -> URIReference:
+        """The reference with these parts, each percent-encoded for its rule
+        (``urigrammar.build``: scheme, userinfo, host, port, path, query,
+        fragment, idna)."""
+        from ._build import build
+
+        return build(**parts)
+
+    def replace(self, **parts: Any) -> URIReference:
+        """A new reference with the given parts, as written (no encoding),
+        validated like ``build``'s."""
+        from ._build import replace
+
+        return replace(self, **parts)
+
+    def query_pairs(self, *, form: bool = False, errors: str = "strict") -> list[tuple[str, str]]:
+        """The query's percent-decoded ``name=value`` pairs, in order."""
+        from ._build import query_pairs
+
+        return query_pairs(self, form=form, errors=errors)
+
+    def with_query_pairs(self, pairs: Any, *, form: bool = False) -> URIReference:
+        """This reference with its query encoded from ``(name, value)`` pairs."""
+        from ._build import with_query_pairs
+
+        return with_query_pairs(self, pairs, form=form)
+
+    def host_unicode(self) -> str | None:
+        """The host as Unicode: percent-escapes and IDNA A-labels decoded."""
+        from ._build import host_unicode
+
+        return host_unicode(self)
 
     def __repr__(self) -> str:
         # Section 3.2.1 deprecates "user:password"; whatever follows the
         # first ":" of userinfo is a secret and never goes into a log.
         shown: list[str] = []
-        for f in fields(self):
-            if not f.repr:
+        for name, value in zip(_FIELDS, self, strict=True):
+            if name == "port_text":
                 continue
-            value = getattr(self, f.name)
-            if f.name == "userinfo" and value is not None and ":" in value:
-                value = value.partition(":")[0] + ":<hidden>"
-            shown.append(f"{f.name}={value!r}")
+            hidden = value
+            if name == "userinfo" and value is not None and ":" in value:
+                hidden = value.partition(":")[0] + ":<hidden>"
+            shown.append(f"{name}={hidden!r}")
         return f"URIReference({', '.join(shown)})"
 
 
-def _rebuild(*values: Any) -> URIReference:
-    return URIReference(*values)
+def evolve(ref: URIReference, **changes: Any) -> URIReference:
+    """``ref`` with some fields changed, as written and unchecked (the
+    library's own ``dataclasses.replace``); ``URIReference.replace`` is the
+    checked, public way."""
+    values = dict(zip(_FIELDS, ref, strict=True))
+    values.update(changes)
+    return URIReference(**values)
 
+
+def trusted_reference(
+    scheme: str | None,
+    userinfo: str | None,
+    host: str | None,
+    port: int | None,
+    path: str,
+    query: str | None,
+    fragment: str | None,
+    host_kind: str | None,
+    port_text: str | None,
+) -> URIReference:
+    """A ``URIReference`` from components the grammar has already checked
+    and made consistent (``port`` is ``port_text``'s value): ``parse`` makes
+    one per call, so it skips ``__new__``'s reconciling."""
+    values = (scheme, userinfo, host, port, path, query, fragment, host_kind, port_text)
+    ref: URIReference = tuple.__new__(URIReference, values)
+    return ref

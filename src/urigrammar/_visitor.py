@@ -1,36 +1,66 @@
 """Rule tree -> ``URIReference``: the one place where rule names meet fields.
 
-Both engines hand this visitor a tree whose nodes have ``name``,
-``children`` and ``value`` (``abnf``'s derivation tree, or the compiled
-engine's rule-level tree).  Each handler below is named after the RFC 3986
-rule it reads; a node without a handler is descended into, so a tree with
-extra levels (``abnf``'s ``hier-part``, ``relative-part``, ``URI-reference``)
-and one without them give the same result.  ``LEAVES`` are the rules whose
-insides the visitor never reads, so the compiled engine need not build them.
+``READS`` says, for each RFC 3986 rule that matters, which field of the
+reference it fills and with what: the text it matched, or (for the four
+kinds of host) the rule's own name.  Everything else follows from it:
+
+* ``ComponentVisitor`` walks a tree from either engine (nodes with ``name``,
+  ``children`` and ``value``: ``abnf``'s derivation tree, or the compiled
+  engine's rule-level tree), filling fields as ``READS`` says and descending
+  into every node that is not a leaf, so trees with more levels (``abnf``'s
+  ``hier-part``, ``URI-reference``) give the same result as flatter ones;
+* ``reader`` is the same walk specialised, once per compiled pattern, for
+  the compiled engine's tree as the regex match holds it (group number ->
+  rule, span -> value).  It is generated from ``READS`` and the pattern's
+  group table, so it cannot disagree with the visitor on which rule fills
+  which field, and it lets ``parse`` skip building node objects: the tests
+  check that both walks give equal references.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+import re
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 from abnf.parser import NodeVisitor
 
-from ._reference import URIReference, port_number
+from ._reference import URIReference, port_number, trusted_reference
 
-__all__ = ["CAPTURES", "LEAVES", "ComponentVisitor", "to_reference"]
-
-_Handler = Callable[["ComponentVisitor", Any], None]
-_HANDLERS: dict[str, _Handler] = {}
+__all__ = ["CAPTURES", "LEAVES", "READS", "ComponentVisitor", "reader", "to_reference"]
 
 
-def _rule(*names: str) -> Callable[[_Handler], _Handler]:
-    def register(handler: _Handler) -> _Handler:
-        for name in names:
-            _HANDLERS[name] = handler
-        return handler
+class Read(NamedTuple):
+    field: str
+    #: True: the field takes the matched text; False: the rule's name.
+    text: bool = True
 
-    return register
+
+READS: dict[str, Read] = {
+    "scheme": Read("scheme"),  # section 3.1
+    "userinfo": Read("userinfo"),  # section 3.2.1
+    "host": Read("host"),  # section 3.2.2, and its kind: the rule that matched
+    "IPv4address": Read("host_kind", text=False),
+    "IPv6address": Read("host_kind", text=False),
+    "IPvFuture": Read("host_kind", text=False),
+    "reg-name": Read("host_kind", text=False),
+    "port": Read("port_text"),  # section 3.2.3
+    # Section 3.3: exactly one of the path rules matches in a reference.
+    "path-abempty": Read("path"),
+    "path-absolute": Read("path"),
+    "path-noscheme": Read("path"),
+    "path-rootless": Read("path"),
+    "path-empty": Read("path"),
+    "query": Read("query"),  # section 3.4
+    "fragment": Read("fragment"),  # section 3.5
+}
+
+#: Every rule the visitor reads: the nodes a compiled tree must have.
+CAPTURES = frozenset(READS)
+#: Rules whose insides the visitor never reads ("host" is read for its kind).
+LEAVES = CAPTURES - {"host"}
+
+_FIELDS = ("scheme", "userinfo", "host", "path", "query", "fragment", "host_kind", "port_text")
 
 
 class ComponentVisitor(NodeVisitor):
@@ -38,77 +68,32 @@ class ComponentVisitor(NodeVisitor):
 
     def __init__(self) -> None:
         super().__init__()  # type: ignore[no-untyped-call]
-        self.scheme: str | None = None
-        self.userinfo: str | None = None
-        self.host: str | None = None
-        self.host_kind: str | None = None
-        self.port_text: str | None = None
-        self.path = ""
-        self.query: str | None = None
-        self.fragment: str | None = None
+        self.found: dict[str, str | None] = dict.fromkeys(_FIELDS)
+        self.found["path"] = ""
 
     def visit(self, node: Any) -> None:
-        handler = _HANDLERS.get(node.name)
-        if handler is None:
+        name = node.name
+        read = READS.get(name)
+        if read is not None:
+            self.found[read.field] = node.value if read.text else name
+        if name not in LEAVES:
             for child in node.children:
                 self.visit(child)
-        else:
-            handler(self, node)
-
-    @_rule("scheme")  # section 3.1
-    def visit_scheme(self, node: Any) -> None:
-        self.scheme = node.value
-
-    @_rule("userinfo")  # section 3.2.1
-    def visit_userinfo(self, node: Any) -> None:
-        self.userinfo = node.value
-
-    @_rule("host")  # section 3.2.2; the kind is the child that matched
-    def visit_host(self, node: Any) -> None:
-        self.host = node.value
-        for child in node.children:
-            self.visit(child)
-
-    @_rule("IPv4address", "IPv6address", "IPvFuture", "reg-name")
-    def visit_host_kind(self, node: Any) -> None:
-        self.host_kind = node.name
-
-    @_rule("port")  # section 3.2.3
-    def visit_port(self, node: Any) -> None:
-        self.port_text = node.value
-
-    # Section 3.3: exactly one of the path rules matches in any reference.
-    @_rule("path-abempty", "path-absolute", "path-noscheme", "path-rootless", "path-empty")
-    def visit_path(self, node: Any) -> None:
-        self.path = node.value
-
-    @_rule("query")  # section 3.4
-    def visit_query(self, node: Any) -> None:
-        self.query = node.value
-
-    @_rule("fragment")  # section 3.5
-    def visit_fragment(self, node: Any) -> None:
-        self.fragment = node.value
 
     def reference(self) -> URIReference:
-        port_text = self.port_text
-        return URIReference(
-            scheme=self.scheme,
-            userinfo=self.userinfo,
-            host=self.host,
-            port=None if port_text is None else port_number(port_text),
-            path=self.path,
-            query=self.query,
-            fragment=self.fragment,
-            host_kind=self.host_kind,
-            port_text=port_text,
+        f = self.found
+        port_text = f["port_text"]
+        return trusted_reference(
+            f["scheme"],
+            f["userinfo"],
+            f["host"],
+            None if port_text is None else port_number(port_text),
+            f["path"] or "",
+            f["query"],
+            f["fragment"],
+            f["host_kind"],
+            port_text,
         )
-
-
-#: Every rule the visitor reads.
-CAPTURES = frozenset(_HANDLERS)
-#: Rules whose subtrees the visitor never reads.
-LEAVES = frozenset(_HANDLERS) - {"host"}
 
 
 def to_reference(tree: Any) -> URIReference:
@@ -116,3 +101,46 @@ def to_reference(tree: Any) -> URIReference:
     visitor = ComponentVisitor()
     visitor.visit(tree)
     return visitor.reference()
+
+
+def reader(groups: Sequence[tuple[str, int]]) -> Callable[[re.Match[str]], URIReference]:
+    """The visitor's walk for a compiled pattern whose capturing group ``i``
+    (from 1) is rule ``groups[i-1][0]``: a function from a match to the
+    reference, written out as straight-line code for speed."""
+    # field -> (group index, expression for the value when that group matched)
+    sources: dict[str, list[tuple[int, str]]] = {field: [] for field in _FIELDS}
+    for index, (name, _parent) in enumerate(groups):
+        entry = READS.get(name)
+        if entry is not None:
+            value = f"v[{index}]" if entry.text else repr(name)
+            sources[entry.field].append((index, value))
+
+    def pick(field: str, default: str) -> str:
+        # Alternatives of one rule never both match, so the first group
+        # that took part gives the field its value.
+        expr = default
+        for index, value in reversed(sources[field]):
+            expr = f"({value} if v[{index}] is not None else {expr})"
+        return expr
+
+    code = (
+        "def read(match):\n"
+        "    v = match.groups()\n"
+        f"    port_text = {pick('port_text', 'None')}\n"
+        "    return make(\n"
+        f"        {pick('scheme', 'None')},\n"
+        f"        {pick('userinfo', 'None')},\n"
+        f"        {pick('host', 'None')},\n"
+        "        None if port_text is None else port_number(port_text),\n"
+        f"        {pick('path', repr(''))},\n"
+        f"        {pick('query', 'None')},\n"
+        f"        {pick('fragment', 'None')},\n"
+        f"        {pick('host_kind', 'None')},\n"
+        "        port_text,\n"
+        "    )\n"
+    )
+    namespace: dict[str, Any] = {"make": trusted_reference, "port_number": port_number}
+    # The code is built above from READS and group numbers only.
+    exec(code, namespace)
+    function: Callable[[re.Match[str]], URIReference] = namespace["read"]
+    return function

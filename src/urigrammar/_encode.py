@@ -1,0 +1,229 @@
+"""Percent-encoding (RFC 3986 sections 2.1 and 2.4), with the characters
+each component admits unencoded read off the grammar.
+
+In Appendix A a component that carries data is a repetition of single
+characters and ``pct-encoded``::
+
+    segment = *pchar
+    pchar   = unreserved / pct-encoded / sub-delims / ":" / "@"
+
+``admitted(rule)`` walks the rule's ``_ir`` form, following rule names down
+to character classes (the RFC 5234 core classes included), and collects the
+single characters; no character set is typed in this module.  The rules of
+that shape are ``ENCODE_RULES``: ``userinfo``, ``reg-name``, ``segment``,
+``segment-nz``, ``segment-nz-nc``, ``query`` and ``fragment``.
+
+Encoding is always UTF-8 (section 2.5) with uppercase hexadecimal digits
+(section 2.1).  A lone surrogate has no UTF-8 form: encoding one raises
+``URIError`` unless an ``errors`` handler such as ``"surrogatepass"`` or
+``"surrogateescape"`` says otherwise, exactly as ``str.encode`` does; the
+same handler given to ``percent_decode`` brings the text back.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ._errors import URIError
+from ._grammar import GRAMMAR
+from ._ir import Alt, Chars, Expr, Ref, Rep
+
+__all__ = [
+    "ENCODE_RULES",
+    "admitted",
+    "encode_except",
+    "percent_decode",
+    "percent_decode_bytes",
+    "percent_encode",
+]
+
+# The one rule a percent sign may start (section 2.1).
+_PCT_ENCODED = "pct-encoded"
+
+
+def _class(name: str) -> frozenset[str]:
+    expr = GRAMMAR.expr(name)
+    assert isinstance(expr, Chars), name
+    return frozenset(map(chr, expr.codes))
+
+
+_HEXDIG = _class("HEXDIG")
+# One or more triplets in a row: such a run is decoded as one byte string,
+# so a UTF-8 sequence split over several triplets comes out whole.
+_TRIPLETS = re.compile("(?:%[{0}][{0}])+".format(re.escape("".join(sorted(_HEXDIG)))))
+
+
+def _alternatives(expr: Expr | None) -> tuple[frozenset[int], bool] | None:
+    """The code points of an alternation of single characters and whether
+    ``pct-encoded`` is one of the alternatives; ``None`` when ``expr`` is
+    anything else (a sequence, a repetition, a multi-character core rule)."""
+    if isinstance(expr, Chars):
+        return expr.codes, False
+    if isinstance(expr, Ref):
+        name = GRAMMAR.canonical(expr.name)
+        if name == _PCT_ENCODED:
+            return frozenset(), True
+        return _alternatives(GRAMMAR.expr(name))
+    if isinstance(expr, Alt):
+        codes: set[int] = set()
+        escapes = False
+        for item in expr.items:
+            found = _alternatives(item)
+            if found is None:
+                return None
+            codes |= found[0]
+            escapes = escapes or found[1]
+        return frozenset(codes), escapes
+    return None
+
+
+def _admitted_by(name: str) -> frozenset[str] | None:
+    # `*( a / b / pct-encoded / ... )` or `1*( ... )`: any string of the
+    # single alternatives and escapes matches (with one item at least for
+    # `1*`), which is what lets percent_encode promise a valid result.
+    expr = GRAMMAR.expr(name)
+    if not (isinstance(expr, Rep) and expr.lo <= 1 and expr.hi is None):
+        return None
+    found = _alternatives(expr.item)
+    if found is None or not found[1]:
+        return None
+    return frozenset(map(chr, found[0]))
+
+
+_ADMITTED: dict[str, frozenset[str]] = {
+    name: chars for name in GRAMMAR.rule_names if (chars := _admitted_by(name)) is not None
+}
+
+#: The rules ``percent_encode`` encodes for, in the grammar's order.
+ENCODE_RULES: tuple[str, ...] = tuple(_ADMITTED)
+
+
+def admitted(rule: str) -> frozenset[str]:
+    """The characters that ``rule`` (one of ``ENCODE_RULES``) admits
+    unencoded, as read off the grammar.  ``%`` is never among them."""
+    name = GRAMMAR.canonical(rule)
+    chars = _ADMITTED.get(name)
+    if chars is None:
+        msg = (
+            f"percent-encoding is defined for {', '.join(ENCODE_RULES)}, not {name!r} "
+            "(a rule that is not a repetition of single characters and pct-encoded)"
+        )
+        raise URIError(msg, rule=name)
+    return chars
+
+
+def _text(text: object) -> str:
+    if not isinstance(text, str):
+        msg = f"text must be str, not {type(text).__name__}"
+        raise TypeError(msg)
+    return text
+
+
+def _escape_at(text: str, index: int) -> bool:
+    """Whether a valid ``%XX`` triplet starts at ``index``."""
+    digits = text[index + 1 : index + 3]
+    return len(digits) == 2 and all(d in _HEXDIG for d in digits)
+
+
+def _utf8(text: str, start: int, end: int, errors: str) -> bytes:
+    try:
+        return text[start:end].encode("utf-8", errors)
+    except UnicodeEncodeError as exc:
+        offset = start + exc.start
+        msg = f"cannot encode {text[offset]!r} as UTF-8: {exc.reason}"
+        raise URIError(msg, text=text, offset=offset) from None
+
+
+def encode_except(
+    text: str, keep: Iterable[str], *, keep_escapes: bool = False, errors: str = "strict"
+) -> str:
+    """``text`` with every character outside ``keep`` percent-encoded as
+    UTF-8; ``%`` is encoded too unless ``keep_escapes`` and it starts a
+    valid ``%XX``.  ``percent_encode`` is this with the rule's set."""
+    text = _text(text)
+    keep = keep if isinstance(keep, (set, frozenset)) else frozenset(keep)
+    out: list[str] = []
+    for index, char in enumerate(text):
+        if char != "%" and char in keep:
+            out.append(char)
+        elif char == "%" and keep_escapes and _escape_at(text, index):
+            out.append(char)  # an escape the caller already wrote
+        else:
+            out.extend(f"%{octet:02X}" for octet in _utf8(text, index, index + 1, errors))
+    return "".join(out)
+
+
+def percent_encode(
+    text: str, rule: str = "segment", *, keep_escapes: bool = False, errors: str = "strict"
+) -> str:
+    """Percent-encode, as UTF-8 octets with uppercase hexadecimal digits,
+    every character of ``text`` that ``rule`` does not admit (section 2.1).
+
+    The result matches ``rule`` (``segment-nz`` and ``segment-nz-nc`` also
+    need ``text`` non-empty).  ``%`` itself is encoded, so any text comes
+    back from ``percent_decode``; with ``keep_escapes=True`` a ``%`` that
+    starts a valid ``%XX`` is left alone, for text that is already partly
+    encoded.  ``errors`` is the ``str.encode`` handler for lone surrogates.
+    """
+    return encode_except(text, admitted(rule), keep_escapes=keep_escapes, errors=errors)
+
+
+def _malformed(text: str, start: int, end: int) -> None:
+    # Between two runs of triplets a "%" can only start a bad one.
+    index = text.find("%", start, end)
+    if index >= 0:
+        shown = text[index : index + 3]
+        msg = f"malformed percent-encoding {shown!r}: '%' must start '%' HEXDIG HEXDIG"
+        raise URIError(msg, rule=_PCT_ENCODED, text=text, offset=index)
+
+
+def _octets(run: str) -> bytes:
+    return bytes.fromhex(run.replace("%", ""))
+
+
+def percent_decode(text: str, *, errors: str = "strict") -> str:
+    """Decode the ``%XX`` triplets of ``text`` as UTF-8; other characters
+    are kept as they are.
+
+    A ``%`` not followed by two hexadecimal digits raises ``URIError``
+    whatever ``errors`` says (the text is not percent-encoded text).  Octets
+    that are not UTF-8 raise ``URIError`` under ``errors="strict"``;
+    ``"replace"``, ``"surrogateescape"`` and the other ``bytes.decode``
+    handlers behave as there.  The error's ``offset`` is the index of the
+    ``%`` that starts the bad triplet or the bad UTF-8 sequence.
+    """
+    text = _text(text)
+    if "%" not in text:
+        return text
+    out: list[str] = []
+    position = 0
+    for match in _TRIPLETS.finditer(text):
+        _malformed(text, position, match.start())
+        out.append(text[position : match.start()])
+        try:
+            out.append(_octets(match.group()).decode("utf-8", errors))
+        except UnicodeDecodeError as exc:
+            offset = match.start() + 3 * exc.start
+            msg = f"percent-encoded octets are not UTF-8: {exc.reason}"
+            raise URIError(msg, text=text, offset=offset) from None
+        position = match.end()
+    _malformed(text, position, len(text))
+    out.append(text[position:])
+    return "".join(out)
+
+
+def percent_decode_bytes(text: str) -> bytes:
+    """The octets ``text`` stands for: each ``%XX`` triplet is one octet and
+    every other character its UTF-8 encoding.  For data that is not UTF-8
+    text; raises ``URIError`` at a malformed triplet or a lone surrogate."""
+    text = _text(text)
+    out: list[bytes] = []
+    position = 0
+    for match in _TRIPLETS.finditer(text):
+        _malformed(text, position, match.start())
+        out += (_utf8(text, position, match.start(), "strict"), _octets(match.group()))
+        position = match.end()
+    _malformed(text, position, len(text))
+    out.append(_utf8(text, position, len(text), "strict"))
+    return b"".join(out)

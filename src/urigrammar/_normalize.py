@@ -1,0 +1,204 @@
+"""Normalization and comparison (RFC 3986 section 6).
+
+``normalize`` applies the syntax-based normalizations of section 6.2.2, each
+a small function below named after its step, then (by default) the
+scheme-based normalization of section 6.2.3 from ``SCHEME_RULES``:
+
+* 6.2.2.1 case: the scheme and the host to lowercase
+  (``lowercase_host``; IP literals too), the hex digits of every
+  percent-encoding to uppercase (``uppercase_percent_encodings``);
+* 6.2.2.2 percent-encoding: a percent-encoded unreserved character is
+  decoded in every component (``decode_unreserved``); which characters are
+  unreserved is asked of the grammar's ``unreserved`` rule, and no reserved
+  character is ever decoded (``%2F`` stays ``%2F``);
+* 6.2.2.3 path segments: ``remove_dot_segments`` (section 5.2.4), for every
+  path that resolution itself would pass to it, that is every path but
+  that of a relative-path reference (whose leading ``..`` segments depend
+  on the base it will be resolved against, section 5.2.1);
+* 6.2.3 scheme-based (``scheme_based=True``): an empty port is dropped for
+  every scheme (section 3.2.3 advises it), a port written with leading
+  zeros loses them, and for a scheme in the registry the default port is
+  dropped and an empty path under an authority becomes ``/``.
+
+Empty components are kept: ``http://a/?`` keeps its empty query, since no
+scheme in the registry licenses dropping it (section 6.2.3).  With
+``ipv6_canonical=True`` an IPv6 host takes the RFC 5952 text form.
+
+``equivalent`` compares normalized forms; ``==`` compares components
+exactly.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+
+from ._reference import URIReference, evolve
+from ._resolve import as_reference, remove_dot_segments, unambiguous_path
+
+__all__ = [
+    "SCHEME_RULES",
+    "SchemeRule",
+    "canonical_ipv6",
+    "decode_unreserved",
+    "equivalent",
+    "lowercase_host",
+    "normalize",
+    "normalize_by_scheme",
+    "uppercase_percent_encodings",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SchemeRule:
+    """What a scheme's specification lets normalization change (section
+    6.2.3): its default port, and whether an empty path under an authority
+    means ``/``."""
+
+    default_port: int | None = None
+    empty_path_is_root: bool = False
+
+
+#: The scheme registry of section 6.2.3, keyed by lowercase scheme name.  A
+#: plain dict: add to it, or pass ``normalize(..., schemes=...)`` a mapping
+#: of your own.
+SCHEME_RULES: dict[str, SchemeRule] = {
+    "http": SchemeRule(80, empty_path_is_root=True),  # RFC 9110 section 4.2.1
+    "https": SchemeRule(443, empty_path_is_root=True),  # RFC 9110 section 4.2.2
+    "ws": SchemeRule(80, empty_path_is_root=True),  # RFC 6455 section 3
+    "wss": SchemeRule(443, empty_path_is_root=True),  # RFC 6455 section 3
+    "ftp": SchemeRule(21, empty_path_is_root=True),  # RFC 1738 section 3.2
+}
+
+# Section 2.1: pct-encoded = "%" HEXDIG HEXDIG (HEXDIG admits "a"-"f" too,
+# RFC 5234 section 2.3).
+_PERCENT_ENCODED = re.compile(r"%([0-9A-Fa-f]{2})")
+
+
+@cache
+def _unreserved() -> frozenset[str]:
+    """The characters of the ``unreserved`` rule, asked of the grammar."""
+    from ._api import validate
+
+    return frozenset(c for c in map(chr, range(128)) if validate("unreserved", c))
+
+
+def uppercase_percent_encodings(text: str) -> str:
+    """Section 6.2.2.1: ``%3a`` becomes ``%3A``."""
+    return _PERCENT_ENCODED.sub(lambda m: m.group().upper(), text)
+
+
+def decode_unreserved(text: str) -> str:
+    """Section 6.2.2.2: ``%7E`` becomes ``~``; an encoded reserved or
+    non-ASCII octet is left as it is."""
+    unreserved = _unreserved()
+
+    def decoded(match: re.Match[str]) -> str:
+        char = chr(int(match.group(1), 16))
+        return char if char in unreserved else match.group()
+
+    return _PERCENT_ENCODED.sub(decoded, text)
+
+
+def _percent_normalized(text: str | None) -> str | None:
+    if text is None:
+        return None
+    return uppercase_percent_encodings(decode_unreserved(text))
+
+
+def lowercase_host(host: str) -> str:
+    """Section 6.2.2.1 (and 3.2.2): the host in lowercase, its
+    percent-encodings in uppercase.  Applies to every kind of host."""
+    return uppercase_percent_encodings(host.lower())
+
+
+def canonical_ipv6(host: str) -> str:
+    """RFC 5952 section 4 text form of a bracketed IPv6 literal: lowercase,
+    no leading zeros, the longest (first) run of two or more zero fields as
+    ``::``; an IPv4-mapped address keeps its dotted quad (RFC 5952 section 5)."""
+    address = ipaddress.IPv6Address(host[1:-1])
+    if address.ipv4_mapped is not None:
+        return f"[::ffff:{address.ipv4_mapped}]"
+    return f"[{address.compressed}]"
+
+
+def normalize_by_scheme(
+    ref: URIReference, schemes: Mapping[str, SchemeRule] | None = None
+) -> URIReference:
+    """Section 6.2.3 (and 3.2.3) on a reference whose scheme is already
+    lowercase: drop an empty port or the scheme's default port, write the
+    port without leading zeros, and give an empty path under an authority
+    ``/`` when the scheme's rule says so."""
+    rules = SCHEME_RULES if schemes is None else schemes
+    rule = rules.get(ref.scheme or "", SchemeRule())
+    if ref.port_text is not None:
+        if not ref.port_text or ref.port == rule.default_port:
+            ref = evolve(ref, port=None, port_text=None)
+        else:
+            ref = evolve(ref, port_text=ref.port_text.lstrip("0") or "0")
+    if ref.host is not None and not ref.path and rule.empty_path_is_root:
+        ref = evolve(ref, path="/")
+    return ref
+
+
+def normalize(
+    ref: URIReference | str,
+    *,
+    scheme_based: bool = True,
+    ipv6_canonical: bool = False,
+    schemes: Mapping[str, SchemeRule] | None = None,
+) -> URIReference:
+    """The normal form of ``ref`` (section 6.2.2, then 6.2.3 unless
+    ``scheme_based=False``); see the module docstring for each step.
+    ``schemes`` replaces ``SCHEME_RULES`` for this call.  Idempotent:
+    ``normalize(normalize(r)) == normalize(r)``."""
+    r = as_reference(ref)
+    host = r.host
+    if host is not None:
+        host = lowercase_host(decode_unreserved(host))
+        if ipv6_canonical and r.host_kind == "IPv6address":
+            host = canonical_ipv6(host)
+    path = _percent_normalized(r.path) or ""
+    if r.scheme is not None or path.startswith("/"):
+        path = remove_dot_segments(path)
+    result = evolve(
+        r,
+        scheme=None if r.scheme is None else r.scheme.lower(),
+        userinfo=_percent_normalized(r.userinfo),
+        host=host,
+        path=path,
+        query=_percent_normalized(r.query),
+        fragment=_percent_normalized(r.fragment),
+    )
+    if scheme_based:
+        result = normalize_by_scheme(result, schemes)
+    return evolve(
+        result,
+        path=unambiguous_path(
+            result.path,
+            has_authority=result.host is not None,
+            has_scheme=result.scheme is not None,
+        ),
+    )
+
+
+def equivalent(
+    a: URIReference | str,
+    b: URIReference | str,
+    *,
+    scheme_based: bool = True,
+    ipv6_canonical: bool = False,
+    schemes: Mapping[str, SchemeRule] | None = None,
+) -> bool:
+    """Whether ``a`` and ``b`` have the same normal form (section 6.1);
+    strings are parsed as URI-references first."""
+
+    def normal(ref: URIReference | str) -> URIReference:
+        return normalize(
+            ref, scheme_based=scheme_based, ipv6_canonical=ipv6_canonical, schemes=schemes
+        )
+
+    return normal(a) == normal(b)

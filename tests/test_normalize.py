@@ -1,0 +1,392 @@
+"""Normalization and comparison (RFC 3986 section 6): the RFC's examples,
+each step on its own, the scheme registry, RFC 5952 IPv6 text, properties
+over references generated from the grammar, and the ``normalize`` command."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import ipaddress
+import re
+import string
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from urigrammar import URIReference, URISyntaxError, parse, validate
+from urigrammar._cmd_resolve import COMMANDS
+from urigrammar._normalize import (
+    SCHEME_RULES,
+    SchemeRule,
+    canonical_ipv6,
+    decode_unreserved,
+    equivalent,
+    normalize,
+    uppercase_percent_encodings,
+)
+from urigrammar._reference import evolve
+from urigrammar._resolve import has_dot_segments
+from urigrammar.strategies import from_rule
+
+# Section 2.3, as the RFC's prose lists it.
+RFC_UNRESERVED = set(string.ascii_letters + string.digits + "-._~")
+
+
+def norm(text: str, **options: bool) -> str:
+    return str(normalize(text, **options))
+
+
+# --- The RFC's own examples ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # Section 6.2.2: all three syntax-based steps at once.
+        pytest.param("eXAMPLE://a/./b/../b/%63/%7bfoo%7d", "example://a/b/c/%7Bfoo%7D", id="6.2.2"),
+        pytest.param("HTTP://www.EXAMPLE.com/", "http://www.example.com/", id="6.2.2.1"),
+        pytest.param("example://a/%7euser", "example://a/~user", id="6.2.2.2"),
+        pytest.param("example://a/b/./c/../d", "example://a/b/d", id="6.2.2.3"),
+        # Section 6.2.3: four spellings of one http URI.
+        pytest.param("http://example.com", "http://example.com/", id="6.2.3-no-path"),
+        pytest.param("http://example.com/", "http://example.com/", id="6.2.3-slash"),
+        pytest.param("http://example.com:/", "http://example.com/", id="6.2.3-empty-port"),
+        pytest.param("http://example.com:80/", "http://example.com/", id="6.2.3-default-port"),
+        # Section 6.2.3: an empty query is not licensed away.
+        pytest.param("http://example.com/?", "http://example.com/?", id="6.2.3-empty-query"),
+    ],
+)
+def test_rfc_examples(text: str, want: str) -> None:
+    assert norm(text) == want
+
+
+def test_rfc_6_2_3_spellings_are_equivalent() -> None:
+    spellings = [
+        "http://example.com",
+        "http://example.com/",
+        "http://example.com:/",
+        "http://example.com:80/",
+    ]
+    for a in spellings:
+        for b in spellings:
+            assert equivalent(a, b)
+    assert not equivalent("http://example.com/?", "http://example.com/")
+    assert not equivalent("http://example.com/#", "http://example.com/")
+
+
+def test_the_issue_example() -> None:
+    text = "HTTP://www.Example.COM:80/a/./b/../c/%7efoo"
+    assert norm(text) == "http://www.example.com/a/c/~foo"
+
+
+# --- Section 6.2.2 step by step ----------------------------------------------
+
+
+def test_unreserved_set_is_the_rfcs() -> None:
+    # The set is asked of the grammar; check it against the RFC's prose.
+    for octet in range(256):
+        encoded = f"%{octet:02X}"
+        decoded = decode_unreserved(encoded)
+        if chr(octet) in RFC_UNRESERVED:
+            assert decoded == chr(octet)
+            assert validate("unreserved", chr(octet))
+        else:
+            assert decoded == encoded
+        assert decode_unreserved(encoded.lower()) in (chr(octet), encoded.lower())
+
+
+@pytest.mark.parametrize("char", sorted(":/?#[]@!$&'()*+,;="))
+def test_reserved_characters_are_never_decoded(char: str) -> None:
+    encoded = f"%{ord(char):02x}"
+    text = f"http://u{encoded}@h{encoded}.x/p{encoded}?q{encoded}#f{encoded}"
+    upper = encoded.upper()
+    assert norm(text) == f"http://u{upper}@h{upper}.x/p{upper}?q{upper}#f{upper}"
+
+
+def test_percent_encodings_in_every_component() -> None:
+    text = "http://%7eUser%3a@%41%62%c3%a9.Example/%7e%2f%e2%82%ac?%7e%2f#%7e%2f"
+    got = normalize(text)
+    assert got.userinfo == "~User%3A"  # userinfo keeps its case
+    assert got.host == "ab%C3%A9.example"  # decoded letters are lowercased too
+    assert got.path == "/~%2F%E2%82%AC"
+    assert got.query == "~%2F"
+    assert got.fragment == "~%2F"
+
+
+def test_uppercase_percent_encodings_only_touches_triplets() -> None:
+    assert uppercase_percent_encodings("%3a%2fab%c3") == "%3A%2Fab%C3"
+    assert uppercase_percent_encodings("abc%") == "abc%"
+
+
+def test_decoding_can_make_dot_segments_which_are_then_removed() -> None:
+    # Section 6.2.2: percent-encoding normalization comes before
+    # path segment normalization, so "%2E%2E" is a ".." by then.
+    assert norm("http://a/b/%2E%2E/c") == "http://a/c"
+    assert norm("http://a/b/%2e/c") == "http://a/b/c"
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("http://[2001:DB8::A]/", "http://[2001:db8::a]/"),
+        ("http://[2001:0DB8:0:0:0:0:0:1]/", "http://[2001:0db8:0:0:0:0:0:1]/"),
+        ("http://[V1.AbC:D]/", "http://[v1.abc:d]/"),
+        ("http://192.0.2.1/", "http://192.0.2.1/"),
+        ("HTTP://EXAMPLE.com/A/B", "http://example.com/A/B"),  # the path keeps its case
+    ],
+)
+def test_hosts_are_lowercased(text: str, want: str) -> None:
+    got = normalize(text)
+    assert str(got) == want
+    assert got.host_kind == parse(text).host_kind
+
+
+@pytest.mark.parametrize(
+    ("literal", "want"),
+    [
+        # RFC 5952 section 4.1: no leading zeros.
+        ("2001:0db8::0001", "2001:db8::1"),
+        # Section 4.2.1: "::" takes as many zero fields as it can.
+        ("2001:db8:0:0:0:0:2:1", "2001:db8::2:1"),
+        # Section 4.2.2: not for a single zero field.
+        ("2001:db8:0:1:1:1:1:1", "2001:db8:0:1:1:1:1:1"),
+        # Section 4.2.3: the longest run, and the first of equal runs.
+        ("2001:0:0:1:0:0:0:1", "2001:0:0:1::1"),
+        ("2001:db8:0:0:1:0:0:1", "2001:db8::1:0:0:1"),
+        # Section 4.3: lowercase.
+        ("2001:DB8::ABCD", "2001:db8::abcd"),
+        # Section 5: an IPv4-mapped address keeps its dotted quad.
+        ("::FFFF:192.0.2.1", "::ffff:192.0.2.1"),
+        ("0:0:0:0:0:ffff:c000:0201", "::ffff:192.0.2.1"),
+    ],
+)
+def test_ipv6_canonical_is_rfc_5952(literal: str, want: str) -> None:
+    assert canonical_ipv6(f"[{literal}]") == f"[{want}]"
+    assert norm(f"http://[{literal}]/", ipv6_canonical=True) == f"http://[{want}]/"
+
+
+def test_ipv6_canonical_leaves_other_hosts_alone() -> None:
+    assert norm("http://[v1.AB]/", ipv6_canonical=True) == "http://[v1.ab]/"
+    assert norm("http://Ab/", ipv6_canonical=True) == "http://ab/"
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # Absolute paths, with or without a scheme, lose their dot-segments.
+        ("/a/./b/../c", "/a/c"),
+        ("//h/a/../b", "//h/b"),
+        ("foo:a/./b/../c", "foo:a/c"),
+        # A relative-path reference keeps them: what "../a" means depends
+        # on the base it will be resolved against (section 5.2.1).
+        ("../a/./b", "../a/./b"),
+        ("./a:b", "./a:b"),
+        ("%2E%2E/a", "../a"),
+        # Section 5.2.2's hole: the path "//b" is written "/.//b".
+        ("foo:/a/..//b", "foo:/.//b"),
+        ("foo:/.//b", "foo:/.//b"),
+        ("/a/..//b", "/.//b"),
+    ],
+)
+def test_path_segment_normalization(text: str, want: str) -> None:
+    got = normalize(text)
+    assert str(got) == want
+    assert parse(want) == got
+
+
+# --- Section 6.2.3: the scheme registry -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("https://a:443", "https://a/"),
+        ("https://a:80", "https://a:80/"),
+        ("ws://a:80/x", "ws://a/x"),
+        ("wss://a:443/x", "wss://a/x"),
+        ("ftp://a:21", "ftp://a/"),
+        ("HTTP://a:0080/x", "http://a/x"),
+        ("http://a:08080/x", "http://a:8080/x"),
+        ("http://a:0/x", "http://a:0/x"),
+        ("http://a:000/x", "http://a:0/x"),
+        # Not in the registry: the port and the empty path stay, but an
+        # empty port goes (section 3.2.3 says so for every scheme).
+        ("foo://a:80", "foo://a:80"),
+        ("foo://a", "foo://a"),
+        ("foo://a:/x", "foo://a/x"),
+        ("//a:80/x", "//a:80/x"),
+        # Without an authority there is no empty-path rule to apply.
+        ("http:", "http:"),
+        ("http:?q", "http:?q"),
+    ],
+)
+def test_scheme_based(text: str, want: str) -> None:
+    assert norm(text) == want
+
+
+@pytest.mark.parametrize(
+    "text", ["http://a:80", "http://a:", "http://a", "http://a:0080/", "https://a:443"]
+)
+def test_syntax_only_keeps_ports_and_empty_paths(text: str) -> None:
+    assert norm(text, scheme_based=False) == text
+
+
+def test_dropped_port_clears_both_port_fields() -> None:
+    for text in ("http://a:80/", "http://a:/"):
+        got = normalize(text)
+        assert (got.port, got.port_text, got.authority) == (None, None, "a")
+        assert got.host_kind == "reg-name"
+    kept = normalize("http://a:0081/")
+    assert (kept.port, kept.port_text) == (81, "81")
+
+
+def test_registry_is_extensible(monkeypatch: pytest.MonkeyPatch) -> None:
+    gopher = SchemeRule(default_port=70, empty_path_is_root=True)
+    assert norm("gopher://a:70") == "gopher://a:70"
+    mine = {**SCHEME_RULES, "gopher": gopher}
+    assert str(normalize("GOPHER://a:70", schemes=mine)) == "gopher://a/"
+    assert str(normalize("http://a:80", schemes={})) == "http://a:80"
+    monkeypatch.setitem(SCHEME_RULES, "gopher", gopher)
+    assert norm("gopher://a:70") == "gopher://a/"
+    assert equivalent("gopher://a", "gopher://a:70/")
+
+
+# --- Comparison ----------------------------------------------------------------
+
+
+def test_equivalent_takes_strings_and_references() -> None:
+    a, b = "HTTP://a:80/%7e", parse("http://a/~")
+    assert a != str(b)
+    assert parse(a) != b  # == compares components exactly
+    assert equivalent(a, b)
+    assert equivalent(b, a)
+    assert parse(a).equivalent(b)
+    assert b.equivalent(a)
+    assert not equivalent("http://a/%2F", "http://a//")
+    assert not equivalent("http://a/", "https://a/")
+    assert equivalent("http://a:80", "http://a", scheme_based=True)
+    assert not equivalent("http://a:80", "http://a", scheme_based=False)
+    assert not equivalent("http://[::1]/", "http://[0::1]/")
+    assert equivalent("http://[::1]/", "http://[0::1]/", ipv6_canonical=True)
+
+
+def test_method_matches_function() -> None:
+    ref = parse("HTTP://[::A]:80/./x")
+    assert ref.normalize() == normalize(ref)
+    assert ref.normalize(scheme_based=False) == normalize(ref, scheme_based=False)
+    assert ref.normalize(ipv6_canonical=True) == normalize(ref, ipv6_canonical=True)
+
+
+def test_invalid_text_is_a_syntax_error() -> None:
+    with pytest.raises(URISyntaxError):
+        normalize("http://a b/")
+    with pytest.raises(URISyntaxError):
+        equivalent("http://a/", "http://a b/")
+
+
+# --- Properties over the grammar ---------------------------------------------
+
+_refs = from_rule("URI-reference").map(parse)
+_options = st.fixed_dictionaries({"scheme_based": st.booleans(), "ipv6_canonical": st.booleans()})
+_TRIPLET = re.compile(r"%[0-9A-Fa-f]{2}")
+
+
+@given(_refs, _options)
+def test_normalize_is_idempotent(ref: URIReference, options: dict[str, bool]) -> None:
+    once = normalize(ref, **options)
+    assert normalize(once, **options) == once
+    assert normalize(str(once), **options) == once
+
+
+@given(_refs, _options)
+def test_normal_form_reads_back_the_same(ref: URIReference, options: dict[str, bool]) -> None:
+    once = normalize(ref, **options)
+    assert parse(str(once)) == once
+    assert equivalent(ref, once, **options)
+    assert once.is_relative == ref.is_relative
+    assert (once.host is None) == (ref.host is None)
+    assert (once.query is None, once.fragment is None) == (ref.query is None, ref.fragment is None)
+
+
+@given(_refs)
+def test_normal_form_has_no_lowercase_hex_or_encoded_unreserved(ref: URIReference) -> None:
+    for triplet in _TRIPLET.findall(str(normalize(ref))):
+        assert triplet == triplet.upper()
+        assert chr(int(triplet[1:], 16)) not in RFC_UNRESERVED
+
+
+@given(_refs)
+def test_normal_uri_paths_have_no_dot_segments(ref: URIReference) -> None:
+    got = normalize(ref)
+    if ref.scheme is None and ref.host is None and not ref.path.startswith("/"):
+        return  # relative-path references keep theirs
+    if got.host is None and got.path.startswith("/.//"):
+        return  # the section 5.2.2 hole, written so it reads back the same
+    assert not has_dot_segments(got.path)
+
+
+@given(from_rule("IPv6address"))
+def test_every_grammar_ipv6_has_a_canonical_form(literal: str) -> None:
+    canonical = canonical_ipv6(f"[{literal}]")
+    assert validate("IPv6address", canonical[1:-1])
+    assert ipaddress.IPv6Address(canonical[1:-1]) == ipaddress.IPv6Address(literal)
+    assert canonical_ipv6(canonical) == canonical
+
+
+@given(from_rule("IPv6address"))
+def test_ipv6_case_never_matters(literal: str) -> None:
+    mixed = "".join(c.upper() if i % 2 else c.lower() for i, c in enumerate(literal))
+    assert equivalent(f"http://[{literal}]/", f"http://[{mixed}]/")
+    assert equivalent(f"http://[{literal}]/", f"http://[{mixed}]/", ipv6_canonical=True)
+
+
+def _lower_hex(text: str | None) -> str | None:
+    return None if text is None else _TRIPLET.sub(lambda m: m.group().lower(), text)
+
+
+@given(_refs)
+def test_hex_case_never_matters(ref: URIReference) -> None:
+    lowered = evolve(
+        ref,
+        userinfo=_lower_hex(ref.userinfo),
+        host=_lower_hex(ref.host),
+        path=_lower_hex(ref.path) or "",
+        query=_lower_hex(ref.query),
+        fragment=_lower_hex(ref.fragment),
+    )
+    assert normalize(lowered) == normalize(ref)
+
+
+# --- The normalize command -------------------------------------------------------
+
+
+def run(name: str, *argv: str) -> tuple[int, str, str]:
+    parser = argparse.ArgumentParser(prog=f"urigrammar {name}")
+    command = COMMANDS[name]
+    command.configure(parser)
+    out, err = io.StringIO(), io.StringIO()
+    status = command.run(parser.parse_args(argv), out, err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_normalize_command_prints_each_normal_form() -> None:
+    status, out, err = run(
+        "normalize", "HTTP://www.Example.COM:80/a/./b/../c/%7efoo", "http://[::A]:/"
+    )
+    assert status == 0
+    assert out.splitlines() == ["http://www.example.com/a/c/~foo", "http://[::a]/"]
+    assert err == ""
+
+
+def test_normalize_command_options() -> None:
+    assert run("normalize", "--syntax-only", "HTTP://a:80")[1] == "http://a:80\n"
+    assert run("normalize", "--ipv6-canonical", "http://[::0:A]/")[1] == "http://[::a]/\n"
+
+
+def test_normalize_command_invalid_is_status_1_with_caret() -> None:
+    status, out, err = run("normalize", "http://a b/", "HTTP://a")
+    assert status == 1
+    assert out == "http://a/\n"
+    assert "^" in err
+    assert "Traceback" not in err
