@@ -1,0 +1,44 @@
+"""Shared helpers for the benchmarks: the corpus and a timer.
+
+Benchmarks are scripts, not tests: they print numbers and ratios and never
+fail on them.  Run them from the repository root, with the peers installed
+(``pip install -r bench/requirements.txt``).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "real-urls.txt"
+
+
+def corpus(path: Path = CORPUS) -> list[str]:
+    """The corpus lines, without their line endings."""
+    return path.read_text("utf-8").splitlines()
+
+
+def per_item(run: Callable[[str], object], items: Sequence[str], repeats: int = 5) -> float:
+    """Median over ``repeats`` passes of the seconds one item takes."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for item in items:
+            run(item)
+        times.append((time.perf_counter() - start) / len(items))
+    return statistics.median(times)
+
+
+def quietly(run: Callable[[str], object]) -> Callable[[str], object]:
+    """``run`` with the errors a validator raises for invalid input ignored,
+    so that every peer pays for the same inputs."""
+
+    def wrapped(text: str) -> object:
+        try:
+            return run(text)
+        except Exception:  # peers raise assorted errors for invalid input
+            return None
+
+    return wrapped
