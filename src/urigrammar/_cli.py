@@ -38,6 +38,19 @@ def _parser() -> argparse.ArgumentParser:
     return top
 
 
+def _parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    # argparse gives a `TEXT...` positional only the texts before the first
+    # option (`validate URI --json a b` would leave `a b` over), so texts
+    # found after options join it; anything else left over is an error.
+    args, rest = parser.parse_known_args(argv)
+    stray = [item for item in rest if item.startswith("-") and item != "-"]
+    if stray or (rest and not isinstance(getattr(args, "text", None), list)):
+        parser.error(f"unrecognized arguments: {' '.join(stray or rest)}")
+    if rest:
+        args.text.extend(rest)
+    return args
+
+
 def main(
     argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
@@ -45,7 +58,7 @@ def main(
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     try:
-        args = _parser().parse_args(argv)
+        args = _parse_args(_parser(), argv)
     except SystemExit as exc:  # argparse has printed its usage message
         return EXIT_USAGE if exc.code else EXIT_OK
     try:

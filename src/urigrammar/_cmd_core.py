@@ -1,50 +1,84 @@
-"""``urigrammar parse`` and ``urigrammar validate``."""
+"""``urigrammar parse`` and ``urigrammar validate``.
+
+Texts come from the command line, or one a line from files and standard
+input (``-``, or ``--file PATH``).  Texts given as arguments get the short
+output (a verdict, or a JSON object of components); texts read from a stream
+get JSON Lines, one record per input line in input order (see ``_batch``).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, TextIO
+from collections.abc import Iterator
+from typing import TextIO
 
 from ._api import PARSE_RULES, check, parse
+from ._batch import components, read_lines, run_batch, worker
 from ._cmd import EXIT_INVALID, EXIT_OK, Command
-from ._errors import URISyntaxError
+from ._errors import URIError, URISyntaxError
 from ._grammar import GRAMMAR
-from ._reference import URIReference
 
-__all__ = ["COMMANDS", "components"]
-
-
-def components(ref: URIReference) -> dict[str, Any]:
-    """The JSON object ``urigrammar parse`` prints for one reference."""
-    return {
-        "scheme": ref.scheme,
-        "authority": ref.authority,
-        "userinfo": ref.userinfo,
-        "host": ref.host,
-        "host_kind": ref.host_kind,
-        "port": ref.port,
-        "path": ref.path,
-        "query": ref.query,
-        "fragment": ref.fragment,
-    }
+__all__ = ["COMMANDS"]
 
 
-def _engine(parser: argparse.ArgumentParser) -> None:
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "text", metavar="TEXT", nargs="*", help="texts to check; '-' reads lines from stdin"
+    )
+    parser.add_argument(
+        "--file",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="read texts from PATH, one a line (repeatable)",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="JSON Lines output for argument texts too"
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=1, metavar="N", help="spread line input over N processes"
+    )
     parser.add_argument("--engine", choices=("compiled", "abnf"), default="compiled")
 
 
+def _streamed(args: argparse.Namespace) -> bool:
+    return bool(args.file) or "-" in args.text or args.json
+
+
+def _texts(args: argparse.Namespace) -> Iterator[str]:
+    # Argument texts are texts, '-' stands for the lines of standard input,
+    # then come the lines of each --file, in the order given.
+    for text in args.text:
+        if text == "-":
+            yield from read_lines(["-"])
+        else:
+            yield text
+    yield from read_lines(args.file)
+
+
+def _stream(kind: str, rule: str, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.jobs < 1:
+        raise URIError(f"--jobs takes a number of processes from 1 up, not {args.jobs}")
+    valid = run_batch(worker(kind, rule, args.engine), _texts(args), out, err, jobs=args.jobs)
+    return EXIT_OK if valid else EXIT_INVALID
+
+
 def _configure_parse(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("text", metavar="TEXT", nargs="+")
+    _common(parser)
     parser.add_argument("--rule", default="URI-reference", help=f"one of {', '.join(PARSE_RULES)}")
-    _engine(parser)
 
 
 def _run_parse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    rule = GRAMMAR.canonical(args.rule)
+    if rule not in PARSE_RULES:
+        parse("", rule)  # raises the URIError that says which rules parse takes
+    if _streamed(args):
+        return _stream("parse", rule, args, out, err)
     status = EXIT_OK
     for text in args.text:
         try:
-            ref = parse(text, args.rule, engine=args.engine)
+            ref = parse(text, rule, engine=args.engine)
         except URISyntaxError as exc:
             print(exc, file=err)
             status = EXIT_INVALID
@@ -55,12 +89,13 @@ def _run_parse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _configure_validate(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("rule", metavar="RULE", help="a rule name of RFC 3986 or RFC 5234")
-    parser.add_argument("text", metavar="TEXT", nargs="+")
-    _engine(parser)
+    _common(parser)
 
 
 def _run_validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     rule = GRAMMAR.canonical(args.rule)
+    if _streamed(args):
+        return _stream("validate", rule, args, out, err)
     status = EXIT_OK
     for text in args.text:
         try:
@@ -76,7 +111,7 @@ def _run_validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 COMMANDS = {
     "parse": Command(
-        "print the components of URI-references as JSON, one object a line",
+        "print the components of URI-references as JSON (JSON Lines for line input)",
         _configure_parse,
         _run_parse,
     ),

@@ -1,0 +1,170 @@
+"""Batch use: texts one a line from stdin or files, JSON Lines out, in order,
+streaming, optionally over several processes."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import urigrammar as u
+from urigrammar import _batch
+from urigrammar._cli import main
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "real-urls.txt"
+LINES = ["http://a/b?c#d", "a b", "", "//[::1]:80", "http://[fe80::1%25en0]/", "urn:x:y"]
+
+
+def run(argv: list[str], stdin: str | None = None) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin
+    if stdin is not None:
+        sys.stdin = io.StringIO(stdin)
+    try:
+        status = main(argv, out, err)
+    finally:
+        sys.stdin = saved
+    return status, out.getvalue(), err.getvalue()
+
+
+def records(out: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def test_validate_from_stdin() -> None:
+    status, out, err = run(["validate", "URI-reference", "-"], "\n".join(LINES) + "\n")
+    assert status == 1
+    got = records(out)
+    assert [r["text"] for r in got] == LINES
+    assert [r["valid"] for r in got] == [u.validate("URI-reference", t) for t in LINES]
+    bad = got[1]
+    assert bad["error"] == {
+        "offset": 1,
+        "message": "not a valid URI-reference: unexpected ' ' at offset 1",
+    }
+    assert got[4]["error"]["offset"] == 15  # type: ignore[index]
+    assert err == ""  # no progress bar: stderr is not a terminal
+
+
+def test_all_valid_is_status_0() -> None:
+    status, out, _ = run(["validate", "uri", "-"], "a:b\r\nhttp://x\r\n")
+    assert status == 0
+    assert [r["text"] for r in records(out)] == ["a:b", "http://x"]
+
+
+def test_parse_records_are_the_components(tmp_path: Path) -> None:
+    path = tmp_path / "in.txt"
+    path.write_text("\n".join(LINES), encoding="utf-8")  # no final newline
+    status, out, _ = run(["parse", "--file", str(path)])
+    assert status == 1
+    for text, record in zip(LINES, records(out), strict=True):
+        assert record["text"] == text
+        if u.validate("URI-reference", text):
+            ref = u.parse(text)
+            assert record["valid"] is True
+            assert (record["host"], record["port"], record["path"]) == (
+                ref.host,
+                ref.port,
+                ref.path,
+            )
+            assert record["query"] == ref.query
+        else:
+            assert record["valid"] is False
+
+
+def test_bytes_that_are_not_utf8_are_invalid_lines(tmp_path: Path) -> None:
+    path = tmp_path / "in.txt"
+    path.write_bytes(b"http://a/\xff\nhttp://b/\n")
+    status, out, _ = run(["validate", "URI", "--file", str(path)])
+    assert status == 1
+    first, second = records(out)
+    assert first["valid"] is False
+    assert first["error"]["offset"] == 9  # type: ignore[index]
+    assert second == {"text": "http://b/", "valid": True}
+
+
+def test_json_flag_for_argument_texts() -> None:
+    status, out, _ = run(["validate", "URI", "--json", "a:b", "x y"])
+    assert status == 1
+    assert [r["valid"] for r in records(out)] == [True, False]
+
+
+def test_jobs_keep_the_order(tmp_path: Path) -> None:
+    lines = [f"http://h{i}/{'x' * (i % 7)}" if i % 5 else f"bad {i}" for i in range(3000)]
+    path = tmp_path / "in.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    one = run(["parse", "--file", str(path)])
+    two = run(["parse", "--jobs", "3", "--file", str(path)])
+    assert one == two
+    assert [r["text"] for r in records(one[1])] == lines
+
+
+def test_jobs_must_be_positive() -> None:
+    assert run(["validate", "URI", "--jobs", "0", "-"], "a:b\n")[0] == 2
+
+
+def test_input_is_read_as_it_is_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Memory stays constant: no more than one batch is read ahead of what
+    has been written."""
+    monkeypatch.setattr(_batch, "BATCH_LINES", 10)
+    consumed = 0
+
+    def lines() -> Iterator[str]:
+        nonlocal consumed
+        for i in range(100):
+            consumed += 1
+            yield f"http://h/{i}"
+
+    class Watch(io.StringIO):
+        def write(self, text: str) -> int:
+            assert consumed <= self.getvalue().count("\n") + 1 + 10
+            return super().write(text)
+
+    out = Watch()
+    assert _batch.run_batch(
+        _batch.worker("validate", "URI", "compiled"), lines(), out, io.StringIO()
+    )
+    assert out.getvalue().count("\n") == 100
+
+
+def test_progress_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    times = iter(range(0, 1000))
+    monkeypatch.setattr(_batch.time, "monotonic", lambda: float(next(times)))
+    err = Terminal()
+    _batch.run_batch(
+        _batch.worker("validate", "URI", "compiled"), iter(["a:b"] * 3), io.StringIO(), err
+    )
+    assert "lines/s" in err.getvalue()
+    quiet = io.StringIO()
+    _batch.run_batch(
+        _batch.worker("validate", "URI", "compiled"), iter(["a:b"] * 3), io.StringIO(), quiet
+    )
+    assert quiet.getvalue() == ""
+
+
+@pytest.mark.skipif(not CORPUS.is_file(), reason="shared/corpus is not beside the repository")
+def test_corpus_through_the_console(tmp_path: Path) -> None:
+    with CORPUS.open("rb") as stdin:
+        done = subprocess.run(
+            [sys.executable, "-m", "urigrammar", "validate", "URI-reference", "-"],
+            stdin=stdin,
+            capture_output=True,
+            check=False,
+        )
+    lines = done.stdout.decode("utf-8").splitlines()
+    texts = CORPUS.read_text("utf-8").splitlines()
+    assert len(lines) == len(texts) == 20_000
+    got = [json.loads(line) for line in lines]
+    assert [r["text"] for r in got] == texts
+    all_valid = all(r["valid"] for r in got)
+    assert done.returncode == (0 if all_valid else 1)
+    assert b"Traceback" not in done.stderr
