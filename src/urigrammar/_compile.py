@@ -322,16 +322,16 @@ class _Emitter:
         inner_follow = self.first(node.item) | follow if hi != 1 else follow
         possessive = _POSSESSIVE and lo != hi and self.deterministic(node, follow)
         item = node.item
-        if possessive and hi is None and isinstance(item, Alt):
-            # (a|b)* and (a+|b)* match the same strings; the second lets
-            # `re` take a run of the class in one step.
-            parts = [
-                f"{self.emit(b, inner_follow)}++"
-                if isinstance(b, Chars)
-                else self.emit(b, inner_follow)
-                for b in item.items
-            ]
-            return f"(?:{'|'.join(parts)}){quantifier}+"
+        runs = [b for b in item.items if isinstance(b, Chars)] if isinstance(item, Alt) else []
+        if possessive and hi is None and lo <= 1 and runs:
+            # (c|o)* is c*(oc*)*: the class c is taken a run at a time, in C,
+            # and the loop turns once per other element (a `%XX`), not once
+            # per character.  (c|o)+ is one (c+|o) and then the same.
+            assert isinstance(item, Alt)
+            run = _class(runs[0].codes)
+            others = "|".join(self.emit(b, inner_follow) for b in item.items if b is not runs[0])
+            star = f"{run}*+(?:(?:{others}){run}*+)*+"
+            return star if lo == 0 else f"(?:{run}++|{others}){star}"
         body = self._atom(item, inner_follow)
         if isinstance(item, (Seq, Rep)):
             body = f"(?:{body})"
