@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from . import _cmd_build, _cmd_core, _cmd_resolve
+from . import _cmd_build, _cmd_core, _cmd_explain, _cmd_resolve
 from ._cmd import EXIT_OK, EXIT_USAGE, Command
 from ._errors import URIError
 
@@ -24,6 +24,7 @@ COMMANDS: dict[str, Command] = {
     **_cmd_core.COMMANDS,
     **_cmd_resolve.COMMANDS,
     **_cmd_build.COMMANDS,
+    **_cmd_explain.COMMANDS,
 }
 
 

@@ -1,0 +1,331 @@
+r"""``urigrammar explain`` and ``urigrammar rules``: the grammar, shown.
+
+``explain`` draws the picture of RFC 3986 section 3 for any URI-reference::
+
+    foo://example.com:8042/over/there?name=ferret#nose
+    \_/   \______________/\_________/ \_________/ \__/
+     |           |             |           |       |
+    scheme   authority        path       query  fragment
+
+then a second tier for the authority (userinfo, the host with the rule it
+matched, port) and the path's segments.  How it is drawn:
+
+* Spans come from the parsed reference.  ``parse`` gives the text back
+  exactly (``str(parse(t)) == t``), so each component's offset follows from
+  the recomposition order of section 5.3: scheme ":" "//" authority path
+  "?" query "#" fragment, and in the authority userinfo "@" host ":" port.
+* A component of n >= 2 characters gets a brace ``\__/`` n wide, one of a
+  single character a ``^``.  An empty component (``http://a?`` has the
+  query ``""``) has no character to mark: its ``^`` goes under the character
+  just before where it sits, which is always a delimiter (the ``?`` of an
+  empty query, the ``#`` of an empty fragment, the ``:`` of an empty port,
+  the ``@`` before an empty host, the second ``/`` of ``//`` before an empty
+  authority, userinfo or host), and its label says ``(empty)``.  No two
+  components of a tier share that character.  The empty path has no
+  delimiter and gets no mark; the segment list says the path is empty.
+* A line drops from each brace's middle column (left of the middle for an
+  even width) to its label, which is centered on it.  Labels are placed
+  from the right: each goes on the highest row where it keeps a blank
+  column from the labels beside it and neither covers nor touches a line
+  still going down, shifted along its own line if that helps (a label
+  always covers its own line).  It never covers the line of a component to
+  its left, so a fresh row always has room.  Where labels crowd (``a:b``),
+  the left one goes a row lower and its line is carried down past the
+  right one.
+* Every character of a valid URI-reference is printable ASCII other than
+  space (the grammar admits no other), so the text is drawn as it is and a
+  column is a character.  Text with anything else is invalid and gets the
+  caret message instead, which escapes such characters (``_errors``).
+* Color: each component's brace, line and label get an ANSI color of
+  their own when ``out`` is a terminal and ``NO_COLOR`` is not set to any
+  value, the empty one included; never otherwise.
+
+``rules`` prints rule definitions as written in ``rfc3986.abnf`` (comments
+and line breaks kept).  The RFC 5234 core rules (ALPHA, DIGIT, ...) have no
+text in the file: they come from the ``abnf`` package and are listed as an
+ABNF comment, so the output is itself an ABNF rule list.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TextIO
+
+from ._api import parse
+from ._cmd import EXIT_INVALID, EXIT_OK, Command
+from ._errors import URISyntaxError
+from ._grammar import GRAMMAR
+from ._reference import URIReference
+
+__all__ = ["COMMANDS"]
+
+# SGR codes, one per component; the authority's parts use bright ones.
+_COLORS = {
+    "scheme": "31",
+    "authority": "32",
+    "path": "33",
+    "query": "34",
+    "fragment": "35",
+    "userinfo": "96",
+    "host": "92",
+    "port": "93",
+}
+_RESET = "\x1b[0m"
+
+
+@dataclass(frozen=True)
+class _Mark:
+    """One component to draw: its name (which picks the color), its label
+    and its span ``[start, stop)`` in the text."""
+
+    name: str
+    label: str
+    start: int
+    stop: int
+
+    @property
+    def cells(self) -> range:
+        """The columns the brace takes: the span, or for an empty component
+        the character before it."""
+        if self.start == self.stop:
+            return range(self.start - 1, self.start)
+        return range(self.start, self.stop)
+
+    @property
+    def line(self) -> int:
+        """The column the line to the label drops from."""
+        return self.cells.start + (len(self.cells) - 1) // 2
+
+    @property
+    def brace(self) -> str:
+        width = len(self.cells)
+        return "^" if width == 1 else "\\" + "_" * (width - 2) + "/"
+
+
+def _mark(name: str, start: int, value: str, kind: str | None = None) -> _Mark:
+    notes = [kind] if kind else []
+    if not value:
+        notes.append("empty")
+    label = f"{name} ({', '.join(notes)})" if notes else name
+    return _Mark(name, label, start, start + len(value))
+
+
+def _authority_marks(ref: URIReference, at: int) -> list[_Mark]:
+    """``[ userinfo "@" ] host [ ":" port ]`` from column ``at`` on."""
+    assert ref.host is not None
+    marks: list[_Mark] = []
+    if ref.userinfo is not None:
+        marks.append(_mark("userinfo", at, ref.userinfo))
+        at += len(ref.userinfo) + 1
+    marks.append(_mark("host", at, ref.host, ref.host_kind))
+    at += len(ref.host)
+    if ref.port_text is not None:
+        marks.append(_mark("port", at + 1, ref.port_text))
+    return marks
+
+
+def _marks(ref: URIReference) -> tuple[list[_Mark], list[_Mark]]:
+    """The components (section 3) and the authority's parts (section 3.2),
+    at their columns in ``str(ref)``."""
+    top: list[_Mark] = []
+    parts: list[_Mark] = []
+    at = 0
+    if ref.scheme is not None:
+        top.append(_mark("scheme", at, ref.scheme))
+        at += len(ref.scheme) + 1
+    authority = ref.authority
+    if authority is not None:
+        at += 2
+        top.append(_mark("authority", at, authority))
+        parts = _authority_marks(ref, at)
+        at += len(authority)
+    if ref.path:
+        top.append(_mark("path", at, ref.path))
+        at += len(ref.path)
+    if ref.query is not None:
+        top.append(_mark("query", at + 1, ref.query))
+        at += 1 + len(ref.query)
+    if ref.fragment is not None:
+        top.append(_mark("fragment", at + 1, ref.fragment))
+    return top, parts
+
+
+def _place(lines: Sequence[int], widths: Sequence[int]) -> list[tuple[int, int]]:
+    """Where each label goes, as (row, first column): ``lines`` are the
+    columns the labels hang from, strictly increasing, ``widths`` their
+    lengths.  See the module docstring for the rules."""
+    placed: dict[int, tuple[int, int]] = {}
+
+    def fits(i: int, row: int, start: int) -> bool:
+        stop = start + widths[i]
+        for j, (other_row, other_start) in placed.items():
+            if other_row == row and start <= other_start + widths[j] and other_start <= stop:
+                return False  # overlaps, or leaves no blank column between
+            if other_row > row and start - 1 <= lines[j] <= stop:
+                return False  # would cut or touch a line still on its way down
+        return True
+
+    for i in reversed(range(len(lines))):
+        line, width = lines[i], widths[i]
+        # Off the line of the component to the left, and a blank column away
+        # from it unless the two lines are next to each other.
+        lowest = max(line - width + 1, min(lines[i - 1] + 2, line) if i else 0)
+        centered = min(max(line - (width - 1) // 2, lowest), line)
+        starts = sorted(range(lowest, line + 1), key=lambda s: (abs(s - centered), s))
+        row = 0
+        while (i not in placed) and row <= len(lines):
+            for start in starts:
+                if fits(i, row, start):
+                    placed[i] = (row, start)
+                    break
+            row += 1
+        assert i in placed  # a row below every label always has room
+    return [placed[i] for i in range(len(lines))]
+
+
+_Cell = tuple[str, str | None]  # a character and the component it draws
+
+
+def _render(cells: dict[int, _Cell], color: bool) -> str:
+    chunks: list[str] = []
+    current: str | None = None
+    for column in range(max(cells, default=-1) + 1):
+        char, name = cells.get(column, (" ", None))
+        code = _COLORS[name] if color and name is not None else None
+        if code != current:
+            chunks.append(_RESET if current is not None else "")
+            chunks.append(f"\x1b[{code}m" if code is not None else "")
+            current = code
+        chunks.append(char)
+    if current is not None:
+        chunks.append(_RESET)
+    return "".join(chunks)
+
+
+def _tier(text: str, marks: Sequence[_Mark], color: bool) -> list[str]:
+    """``text``, the braces under it, and the labels hanging from them."""
+    spots = _place([m.line for m in marks], [len(m.label) for m in marks])
+    depth = max(row for row, _ in spots) + 1
+    grid: list[dict[int, _Cell]] = [{} for _ in range(2 + depth)]
+    for mark, (row, start) in zip(marks, spots, strict=True):
+        for column, char in zip(mark.cells, mark.brace, strict=True):
+            grid[0][column] = (char, mark.name)
+        for below in grid[1 : 2 + row]:
+            below[mark.line] = ("|", mark.name)
+        for offset, char in enumerate(mark.label):
+            grid[2 + row][start + offset] = (char, mark.name)
+    return [text] + [_render(cells, color) for cells in grid]
+
+
+def _segments(ref: URIReference) -> list[str]:
+    segments = ref.path_segments
+    if not segments:
+        return ["path segments: none (the path is empty)"]
+    if ref.path.startswith("/"):
+        why = 'the path starts with "/", so the first segment is empty'
+    else:
+        why = "a rootless path: no empty segment first"
+    # A segment holds no '"' (the grammar admits none), so quoting is plain.
+    return [f'path segments, split on "/" ({why}):'] + [
+        f'  [{index}] "{segment}"' for index, segment in enumerate(segments)
+    ]
+
+
+def explain(text: str, *, color: bool = False) -> str:
+    """The picture of ``text``'s components; raises ``URISyntaxError``."""
+    ref = parse(text)
+    top, parts = _marks(ref)
+    lines: list[str] = []
+    if top:
+        lines += _tier(text, top, color)
+    if parts:
+        # The authority again at its columns, with its "//": the second "/"
+        # is where an empty userinfo or host is marked.
+        begin = parts[0].start
+        lines += ["", *_tier(" " * (begin - 2) + "//" + str(ref.authority), parts, color)]
+    if lines:
+        lines.append("")
+    lines += _segments(ref)
+    return "\n".join(lines)
+
+
+def _use_color(out: TextIO) -> bool:
+    # https://no-color.org; set at all, even empty, means no color here.
+    if "NO_COLOR" in os.environ:
+        return False
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError):  # no such method, or a closed stream
+        return False
+
+
+def _configure_explain(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "text",
+        metavar="TEXT",
+        nargs="+",
+        help="URI-references to draw (after '--' when one starts with '-', as '-a' may)",
+    )
+
+
+def _run_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    color = _use_color(out)
+    status = EXIT_OK
+    for index, text in enumerate(args.text):
+        try:
+            picture = explain(text, color=color)
+        except URISyntaxError as exc:
+            print(exc, file=err)
+            status = EXIT_INVALID
+            continue
+        if index:
+            print(file=out)
+        print(picture, file=out)
+    return status
+
+
+def _definition(name: str, width: int) -> str:
+    source = GRAMMAR.source(name)
+    if source is None:
+        return f"; {name.ljust(width)} core rule of RFC 5234 Appendix B, from the abnf package"
+    # The grammar keeps the file's text with RFC 5234's CRLF line ends.
+    return source.replace("\r\n", "\n").rstrip("\n")
+
+
+def _configure_rules(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "name",
+        metavar="NAME",
+        nargs="?",
+        help="show this rule (any case) and every rule it uses; all rules without it",
+    )
+
+
+def _run_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    del err
+    if args.name is None:
+        names: Sequence[str] = GRAMMAR.all_names
+    else:
+        name = GRAMMAR.canonical(args.name)  # UnknownRuleError: a usage error
+        names = [name, *(used for used in GRAMMAR.references(name) if used != name)]
+    width = max(len(name) for name in GRAMMAR.all_names)
+    for name in names:
+        print(_definition(name, width), file=out)
+    return EXIT_OK
+
+
+COMMANDS = {
+    "explain": Command(
+        "draw the components of URI-references as in RFC 3986 section 3",
+        _configure_explain,
+        _run_explain,
+    ),
+    "rules": Command(
+        "print rules of RFC 3986 as written in its grammar, or one rule and those it uses",
+        _configure_rules,
+        _run_rules,
+    ),
+}
