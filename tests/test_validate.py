@@ -283,3 +283,9 @@ def test_offset_is_at_least_the_intact_prefix(valid: str, data: st.DataObject) -
     with pytest.raises(u.URISyntaxError) as info:
         u.check("URI-reference", text)
     assert info.value.offset == i  # none of those characters is ever allowed
+
+
+def test_rule_names_are_ascii() -> None:
+    # "\u017f" (long s) casefolds to "s"; RFC 5234 rule names are ASCII.
+    with pytest.raises(u.UnknownRuleError):
+        u.validate("\u017fcheme", "a")

@@ -110,8 +110,10 @@ def _abnf_tree(name: str, text: str) -> Any:
     if len(text) > ABNF_MAX_LENGTH:
         msg = (
             f"the abnf engine takes at most {ABNF_MAX_LENGTH} characters "
-            f"(this text has {len(text)}); use engine='compiled'"
+            f"(this text has {len(text)})"
         )
+        if _validator(name) is not None:
+            msg += "; use engine='compiled'"
         raise InputTooLongError(msg, rule=name, text=text, offset=ABNF_MAX_LENGTH)
     try:
         return GRAMMAR.abnf_rule(name).parse_all(text)

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
 from ._api import check, parse
-from ._errors import URISyntaxError
+from ._errors import InputTooLongError, URIError, URISyntaxError
 from ._reference import URIReference
 
 __all__ = ["BATCH_LINES", "Progress", "components", "parse_record", "read_lines", "run_batch"]
@@ -39,14 +39,23 @@ def components(ref: URIReference) -> dict[str, Any]:
         "userinfo": ref.userinfo,
         "host": ref.host,
         "host_kind": ref.host_kind,
-        "port": ref.port,
+        "port": json_port(ref),
         "path": ref.path,
         "query": ref.query,
         "fragment": ref.fragment,
     }
 
 
-def _error(exc: URISyntaxError) -> dict[str, Any]:
+def json_port(ref: URIReference) -> int | str | None:
+    """The port for JSON: its value, or its digits as a string when it has
+    more than 640 of them (``int`` to ``str`` refuses more than
+    ``sys.get_int_max_str_digits()``, which is at least 640; CVE-2020-10735)."""
+    if ref.port_text is not None and len(ref.port_text.lstrip("0")) > 640:
+        return ref.port_text.lstrip("0")
+    return ref.port
+
+
+def _error(exc: URIError) -> dict[str, Any]:
     return {"offset": exc.offset, "message": exc.message}
 
 
@@ -54,7 +63,7 @@ def validate_record(rule: str, engine: Any, text: str) -> dict[str, Any]:
     """One JSON Lines record of ``urigrammar validate``."""
     try:
         check(rule, text, engine=engine)
-    except URISyntaxError as exc:
+    except (URISyntaxError, InputTooLongError) as exc:
         return {"text": text, "valid": False, "error": _error(exc)}
     return {"text": text, "valid": True}
 
@@ -63,7 +72,7 @@ def parse_record(rule: str, engine: Any, text: str) -> dict[str, Any]:
     """One JSON Lines record of ``urigrammar parse``."""
     try:
         ref = parse(text, rule, engine=engine)
-    except URISyntaxError as exc:
+    except (URISyntaxError, InputTooLongError) as exc:
         return {"text": text, "valid": False, "error": _error(exc)}
     return {"text": text, "valid": True, **components(ref)}
 

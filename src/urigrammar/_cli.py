@@ -10,12 +10,14 @@ as an unknown rule name.  No traceback reaches the user for bad input.
 from __future__ import annotations
 
 import argparse
+import io
+import os
 import sys
 from collections.abc import Sequence
 from typing import TextIO
 
 from . import _cmd_build, _cmd_core, _cmd_explain, _cmd_resolve
-from ._cmd import EXIT_OK, EXIT_USAGE, Command
+from ._cmd import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Command
 from ._errors import URIError
 
 __all__ = ["main"]
@@ -56,7 +58,13 @@ def main(
     argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
     """Run the command line; returns the exit status."""
-    out = sys.stdout if out is None else out
+    if out is None:
+        out = sys.stdout
+        # An argument that is not UTF-8 reaches argv as lone surrogates (PEP
+        # 383), and commands echo their texts: write those escaped, as
+        # Python's own stderr does, rather than fail in print().
+        if isinstance(out, io.TextIOWrapper):
+            out.reconfigure(errors="backslashreplace")
     err = sys.stderr if err is None else err
     try:
         args = _parse_args(_parser(), argv)
@@ -67,5 +75,18 @@ def main(
     except URIError as exc:
         # Per-text errors are reported by the commands themselves; what
         # arrives here is about the arguments (an unknown rule, say).
+        print(f"urigrammar: {exc}", file=err)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        # The reader has gone (`urigrammar parse --file big | head -1`): stop
+        # quietly, as cat does.  Python flushes stdout once more at exit and
+        # would complain of the pipe there, so stdout goes to devnull first.
+        if out is sys.stdout:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_INVALID
+    except OSError as exc:
+        # An unreadable --file (missing, a directory, no permission) or an
+        # output that cannot be written (a full disk).
         print(f"urigrammar: {exc}", file=err)
         return EXIT_USAGE

@@ -16,7 +16,7 @@ from typing import TextIO
 from ._api import PARSE_RULES, check, parse
 from ._batch import components, read_lines, run_batch, worker
 from ._cmd import EXIT_INVALID, EXIT_OK, Command
-from ._errors import URIError, URISyntaxError
+from ._errors import InputTooLongError, URIError, URISyntaxError
 from ._grammar import GRAMMAR
 
 __all__ = ["COMMANDS"]
@@ -79,7 +79,7 @@ def _run_parse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for text in args.text:
         try:
             ref = parse(text, rule, engine=args.engine)
-        except URISyntaxError as exc:
+        except (URISyntaxError, InputTooLongError) as exc:
             print(exc, file=err)
             status = EXIT_INVALID
             continue
@@ -100,7 +100,7 @@ def _run_validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for text in args.text:
         try:
             check(rule, text, engine=args.engine)
-        except URISyntaxError as exc:
+        except (URISyntaxError, InputTooLongError) as exc:
             print(f"invalid\t{text}", file=out)
             print(exc, file=err)
             status = EXIT_INVALID

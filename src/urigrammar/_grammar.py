@@ -183,7 +183,9 @@ class Grammar:
         if not isinstance(name, str):
             msg = f"rule name must be str, not {type(name).__name__}"
             raise TypeError(msg)
-        found = self._canonical.get(name.casefold())
+        # RFC 5234 section 2.1: names are ASCII, compared without case
+        # (casefold alone would also let "\u017fcheme" mean "scheme").
+        found = self._canonical.get(name.casefold()) if name.isascii() else None
         if found is not None:
             return found
         close = difflib.get_close_matches(name.casefold(), list(self._canonical), n=3, cutoff=0.6)

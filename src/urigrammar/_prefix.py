@@ -34,6 +34,10 @@ class _Automaton:
         self.eps: list[list[int]] = []
         start, self.accept = self._build(body)
         self.start = self._closure({start})
+        # Every character any edge consumes: one outside it ends every
+        # viable prefix, and is answered without a cache entry (else each
+        # distinct code point of junk would add one).
+        self.alphabet = frozenset().union(*(edge[0] for edge in self.edges if edge is not None))
         self._step: dict[tuple[frozenset[int], int], frozenset[int]] = {}
         self._loops: dict[frozenset[int], re.Pattern[str] | None] = {}
         self._lock = threading.Lock()
@@ -131,7 +135,10 @@ class _Automaton:
         states = self.start
         pos = 0
         while pos < len(text):
-            nxt = self.step(states, ord(text[pos]))
+            code = ord(text[pos])
+            if code not in self.alphabet:
+                return pos
+            nxt = self.step(states, code)
             if not nxt:
                 return pos
             if nxt == states:

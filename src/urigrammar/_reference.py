@@ -178,7 +178,12 @@ class URIReference(tuple[Any, ...]):
     __lt__ = __le__ = __gt__ = __ge__ = _unordered
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (URIReference, tuple(self))
+        values = tuple(self)
+        if self.port is not None and self.port.bit_length() > 64:
+            # Pickle protocols 0 and 1 write an int as decimal text, which
+            # int() refuses past 4300 digits: __new__ rebuilds it from port_text.
+            values = (*values[:3], None, *values[4:])
+        return (URIReference, values)
 
     @property
     def authority(self) -> str | None:
@@ -299,6 +304,10 @@ class URIReference(tuple[Any, ...]):
         shown: list[str] = []
         for name, value in zip(_FIELDS, self, strict=True):
             if name == "port_text":
+                continue
+            if name == "port" and value is not None and value.bit_length() > 64:
+                # repr(int) refuses more than 4300 digits (CVE-2020-10735).
+                shown.append(f"port=<{len(self.port_text or '')} digits>")
                 continue
             hidden = value
             if name == "userinfo" and value is not None and ":" in value:

@@ -1,0 +1,158 @@
+"""Threads get the answers one thread gets.
+
+urigrammar's only shared state is its caches, all filled lazily on first
+use: compiled patterns per rule name (``_api``), the error-locating
+automata and their transition tables (``_prefix``), the set of unreserved
+characters (``_normalize``).  Each test empties those caches, then starts
+eight threads at once (a barrier) so they race to fill them, with the
+interpreter switching threads as often as it can; then it compares every
+result with a single-threaded run over the same texts, in order.
+
+The corpus is ``shared/corpus/real-urls.txt`` beside the repository (20,000
+URLs); the tests skip without it.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import urigrammar as u
+from urigrammar import _api, _normalize, _prefix
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "real-urls.txt"
+THREADS = 8
+BASE = "http://a/b/c/d;p?q"
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[str]:
+    if not CORPUS.is_file():
+        pytest.skip(f"no corpus at {CORPUS} (the shared/ directory beside the repository)")
+    return CORPUS.read_text(encoding="utf-8").splitlines()
+
+
+@pytest.fixture
+def cold_caches() -> Iterator[None]:
+    """Empty caches, and a thread switch as often as the interpreter allows."""
+    for cache in (
+        _api._validators,
+        _api._parsers,
+        _api._fast_validate,
+        _api._fast_parse,
+        _prefix._automata,
+    ):
+        cache.clear()
+    _normalize._unreserved.cache_clear()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(interval)
+
+
+Record = tuple[Any, ...]
+
+
+def _parsed(text: str, rule: str = "URI-reference", engine: u.Engine = "compiled") -> Record:
+    try:
+        ref = u.parse(text, rule, engine=engine)
+    except u.URISyntaxError as exc:
+        return (False, exc.offset)
+    return (True, tuple(ref))
+
+
+def _offset(rule: str, text: str) -> int | None:
+    try:
+        u.check(rule, text)
+    except u.URISyntaxError as exc:
+        return exc.offset
+    return None
+
+
+def _together(work: Callable[[int], list[Record]]) -> list[list[Record]]:
+    """``work(i)`` for ``i`` in ``range(THREADS)``, each on its own thread,
+    all released at the same moment."""
+    barrier = threading.Barrier(THREADS)
+
+    def start(i: int) -> list[Record]:
+        barrier.wait()
+        return work(i)
+
+    with ThreadPoolExecutor(max_workers=THREADS) as pool:
+        return list(pool.map(start, range(THREADS)))
+
+
+def _interleaved(texts: Sequence[str], record: Callable[[str], Record]) -> list[Record]:
+    """``record`` of every text, thread ``i`` taking texts ``i``, ``i + 8``, ...;
+    the results put back in the texts' order."""
+    chunks = _together(lambda i: [record(text) for text in texts[i::THREADS]])
+    results: list[Record] = [()] * len(texts)
+    for i, chunk in enumerate(chunks):
+        results[i::THREADS] = chunk
+    return results
+
+
+@pytest.mark.usefixtures("cold_caches")
+def test_threads_parse_and_validate_the_whole_corpus(corpus: list[str]) -> None:
+    def record(text: str) -> Record:
+        return (u.validate("URI-reference", text), u.validate("uri", text), _parsed(text))
+
+    per_thread = _together(lambda _: [record(text) for text in corpus])
+    expected = [record(text) for text in corpus]
+    assert any(not valid for valid, _, _ in expected)  # some errors were raised
+    for results in per_thread:
+        assert results == expected
+
+
+@pytest.mark.usefixtures("cold_caches")
+def test_threads_locate_errors_like_one_thread(corpus: list[str]) -> None:
+    # Each text is damaged at its end, in its middle and not at all, and
+    # checked against rules that reject much of the corpus at varied
+    # offsets: the error automata are built, and their transition tables
+    # filled, by eight threads at once.
+    def record(text: str) -> Record:
+        middle = len(text) // 2
+        return (
+            _offset("URI-reference", text + "\x7f"),
+            _offset("URI-reference", text[:middle] + " " + text[middle:]),
+            _offset("URI", text),
+            _offset("absolute-URI", text),
+            _offset("relative-ref", text),
+            _offset("path-abempty", text),
+        )
+
+    got = _interleaved(corpus, record)
+    assert got == [record(text) for text in corpus]
+
+
+@pytest.mark.usefixtures("cold_caches")
+def test_threads_resolve_and_normalize_like_one_thread(corpus: list[str]) -> None:
+    def record(text: str) -> Record:
+        try:
+            target = str(u.resolve(BASE, text))
+            normal = str(u.normalize(text, ipv6_canonical=True))
+        except u.URISyntaxError as exc:
+            return (False, exc.offset)
+        return (True, target, normal)
+
+    got = _interleaved(corpus, record)
+    assert got == [record(text) for text in corpus]
+
+
+@pytest.mark.usefixtures("cold_caches")
+def test_threads_share_the_abnf_engine(corpus: list[str]) -> None:
+    texts = corpus[:400]
+
+    def record(text: str) -> Record:
+        return (_parsed(text, engine="abnf"), _parsed(text, "URI", engine="abnf"))
+
+    got = _interleaved(texts, record)
+    assert got == [record(text) for text in texts]
