@@ -41,7 +41,7 @@ def make(shape: str, size: int) -> str:
     return head + unit * (size // len(unit)) + tail
 
 
-def best_time(run: Callable[[], object], repeats: int = 3) -> float:
+def best_time(run: Callable[[], object], repeats: int = 7) -> float:
     best = float("inf")
     for _ in range(repeats):
         start = time.perf_counter()
@@ -70,7 +70,7 @@ def main() -> None:
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     print(
-        f"{'shape':14} {'size':>8} {'validate ms':>12} {'parse ms':>9} "
+        f"{'shape':14} {'size':>8} {'validate ms':>12} {'ns/char':>8} {'parse ms':>9} "
         f"{'check(bad) ms':>14} {'peak KB':>8}"
     )
     worst_ratio = 0.0
@@ -88,7 +88,8 @@ def main() -> None:
             peak = peak_memory(validate)
             times.append(t_validate)
             print(
-                f"{shape:14} {size:8} {t_validate * 1e3:12.3f} {t_parse * 1e3:9.3f} "
+                f"{shape:14} {size:8} {t_validate * 1e3:12.3f} {t_validate / len(text) * 1e9:8.2f} "
+                f"{t_parse * 1e3:9.3f} "
                 f"{t_check * 1e3:14.1f} {peak / 1024:8.0f}"
             )
             if size == sizes[-1]:
