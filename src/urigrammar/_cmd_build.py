@@ -12,7 +12,7 @@ import argparse
 from typing import TextIO
 
 from ._build import build, with_query_pairs
-from ._cmd import EXIT_INVALID, EXIT_OK, Command
+from ._cmd import EXIT_INVALID, EXIT_OK, Command, each_text
 from ._encode import percent_decode
 from ._errors import URIError
 
@@ -82,18 +82,15 @@ def _configure_decode(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_decode(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    status = EXIT_OK
-    for text in args.text:
+    def work(text: str) -> str:
         # "+" -> " " keeps every offset, so an error still points into `text`.
         spaced = text.replace("+", " ") if args.form else text
         try:
-            decoded = percent_decode(spaced, errors=args.errors)
+            return percent_decode(spaced, errors=args.errors)
         except URIError as exc:
-            print(URIError(exc.message, rule=exc.rule, text=text, offset=exc.offset), file=err)
-            status = EXIT_INVALID
-            continue
-        print(decoded, file=out)
-    return status
+            raise URIError(exc.message, rule=exc.rule, text=text, offset=exc.offset) from None
+
+    return each_text(args.text, work, out, err, (URIError,))
 
 
 COMMANDS = {

@@ -15,7 +15,7 @@ from typing import TextIO
 
 from ._api import PARSE_RULES, check, parse
 from ._batch import components, read_lines, run_batch, worker
-from ._cmd import EXIT_INVALID, EXIT_OK, Command
+from ._cmd import EXIT_INVALID, EXIT_OK, Command, each_text
 from ._errors import InputTooLongError, URIError, URISyntaxError
 from ._grammar import GRAMMAR
 
@@ -75,16 +75,14 @@ def _run_parse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         parse("", rule)  # raises the URIError that says which rules parse takes
     if _streamed(args):
         return _stream("parse", rule, args, out, err)
-    status = EXIT_OK
-    for text in args.text:
-        try:
-            ref = parse(text, rule, engine=args.engine)
-        except (URISyntaxError, InputTooLongError) as exc:
-            print(exc, file=err)
-            status = EXIT_INVALID
-            continue
-        print(json.dumps(components(ref), ensure_ascii=False), file=out)
-    return status
+    return each_text(
+        args.text,
+        lambda text: json.dumps(
+            components(parse(text, rule, engine=args.engine)), ensure_ascii=False
+        ),
+        out,
+        err,
+    )
 
 
 def _configure_validate(parser: argparse.ArgumentParser) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from ._cmd import EXIT_INVALID, EXIT_OK, Command
+from ._cmd import EXIT_INVALID, Command, each_text
 from ._errors import URIError
 from ._normalize import normalize
 from ._resolve import as_base, resolve
@@ -30,16 +30,13 @@ def _run_resolve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except URIError as exc:
         print(exc, file=err)
         return EXIT_INVALID
-    status = EXIT_OK
-    for text in args.ref:
-        try:
-            target = resolve(base, text, strict=not args.non_strict)
-        except URIError as exc:
-            print(exc, file=err)
-            status = EXIT_INVALID
-            continue
-        print(target, file=out)
-    return status
+    return each_text(
+        args.ref,
+        lambda text: resolve(base, text, strict=not args.non_strict),
+        out,
+        err,
+        (URIError,),
+    )
 
 
 def _configure_normalize(parser: argparse.ArgumentParser) -> None:
@@ -55,18 +52,12 @@ def _configure_normalize(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_normalize(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    status = EXIT_OK
-    for text in args.text:
-        try:
-            ref = normalize(
-                text, scheme_based=not args.syntax_only, ipv6_canonical=args.ipv6_canonical
-            )
-        except URIError as exc:
-            print(exc, file=err)
-            status = EXIT_INVALID
-            continue
-        print(ref, file=out)
-    return status
+    def work(text: str) -> object:
+        return normalize(
+            text, scheme_based=not args.syntax_only, ipv6_canonical=args.ipv6_canonical
+        )
+
+    return each_text(args.text, work, out, err, (URIError,))
 
 
 COMMANDS = {
