@@ -390,3 +390,14 @@ def test_normalize_command_invalid_is_status_1_with_caret() -> None:
     assert out == "http://a/\n"
     assert "^" in err
     assert "Traceback" not in err
+
+
+def test_decoding_can_change_the_host_kind() -> None:
+    # Section 6.2.2.2 decodes "%31" to "1"; section 3.2.2 then reads the
+    # host as an IPv4address, first match winning.
+    from urigrammar import equivalent, normalize, parse
+
+    ref = normalize("http://%31.2.3.4/")
+    assert ref.host_kind == "IPv4address"
+    assert parse(str(ref)) == ref
+    assert equivalent("http://%31.2.3.4/", "http://1.2.3.4/")

@@ -24,7 +24,7 @@ their alternatives is bounded or deterministic, so retries cost a constant
 number of linear scans.  ``bench/bench_length.py`` measures the scaling.
 
 For ``parse`` the rules the visitor handles are wrapped in capturing groups;
-``RuleTree`` turns a match into a tree of ``RuleNode`` with the same
+``CompiledRule.tree`` turns a match into a tree of ``RuleNode`` with the same
 ``name``/``children``/``value`` interface as ``abnf``'s nodes, so the one
 visitor in ``_visitor`` reads trees from either engine.  Group numbers
 follow the pattern's opening parentheses, which is pre-order, so a node's

@@ -36,6 +36,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
+from ._api import parse
 from ._reference import URIReference, evolve
 from ._resolve import as_reference, remove_dot_segments, unambiguous_path
 
@@ -175,7 +176,7 @@ def normalize(
     )
     if scheme_based:
         result = normalize_by_scheme(result, schemes)
-    return evolve(
+    final = evolve(
         result,
         path=unambiguous_path(
             result.path,
@@ -183,6 +184,10 @@ def normalize(
             has_scheme=result.scheme is not None,
         ),
     )
+    # Decoding can change which rule the host matches (section 3.2.2:
+    # "%31.2.3.4" is a reg-name, "1.2.3.4" an IPv4address), so the kind is
+    # read again from the grammar rather than carried over.
+    return parse(str(final))
 
 
 def equivalent(
