@@ -42,7 +42,7 @@ from typing import TypeVar
 from ._api import check, parse
 from ._encode import admitted, encode_except, percent_decode, percent_encode
 from ._errors import URIError, URISyntaxError
-from ._reference import URIReference
+from ._reference import URIReference, port_digits
 
 __all__ = ["Host", "build", "host_unicode", "query_pairs", "replace", "with_query_pairs"]
 
@@ -155,10 +155,7 @@ def _port(port: object) -> str | None:
     if port is None or isinstance(port, str):
         return port
     if isinstance(port, int) and not isinstance(port, bool):
-        if port < 0:
-            msg = f"port: a port is digits, so it cannot be {port} (section 3.2.3)"
-            raise URIError(msg, rule="port")
-        return str(port)
+        return port_digits(port)
     msg = f"port must be int, str or None, not {type(port).__name__}"
     raise TypeError(msg)
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ._api import parse
-from ._reference import URIReference, evolve
+from ._reference import URIReference, evolve, significant_digits
 from ._resolve import as_reference, remove_dot_segments, unambiguous_path
 
 __all__ = [
@@ -136,10 +136,14 @@ def normalize_by_scheme(
     rules = SCHEME_RULES if schemes is None else schemes
     rule = rules.get(ref.scheme or "", SchemeRule())
     if ref.port_text is not None:
-        if not ref.port_text or ref.port == rule.default_port:
-            ref = evolve(ref, port=None, port_text=None)
+        # Compared as digit strings: a port may have millions of digits, and
+        # converting those to int is quadratic (and refused past 4300).
+        digits = significant_digits(ref.port_text) if ref.port_text else ""
+        default = None if rule.default_port is None else str(rule.default_port)
+        if not digits or digits == default:
+            ref = evolve(ref, port_text=None)
         else:
-            ref = evolve(ref, port_text=ref.port_text.lstrip("0") or "0")
+            ref = evolve(ref, port_text=digits)
     if ref.host is not None and not ref.path and rule.empty_path_is_root:
         ref = evolve(ref, path="/")
     return ref

@@ -22,34 +22,99 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["URIReference", "evolve", "port_number", "trusted_reference"]
+from ._errors import URIError
 
-# int() refuses more than 4300 digits (CVE-2020-10735); `port = *DIGIT` has
-# no bound, so a long port is converted by halves, which stays far from the
-# quadratic cost of converting it a chunk at a time.
-_DIGIT_CHUNK = 4000
+__all__ = [
+    "MAX_PORT_DIGITS",
+    "PortTooLargeError",
+    "URIReference",
+    "evolve",
+    "port_digits",
+    "port_number",
+    "significant_digits",
+    "trusted_reference",
+]
+
+#: The most significant digits (leading zeros not counted) a port may have
+#: for ``URIReference.port`` to give its value.  ``port = *DIGIT`` (section
+#: 3.2.3) has no bound, but CPython converts at most 4300 digits between
+#: ``int`` and ``str`` (CVE-2020-10735), and converting is quadratic, so a
+#: longer port has no ``int``: its digits stay in ``port_text``.
+MAX_PORT_DIGITS = 4300
+
+# sys.set_int_max_str_digits() accepts 640 as its lowest limit: converting a
+# chunk at a time keeps the conversion working whatever limit a program
+# set, and with at most MAX_PORT_DIGITS digits it stays cheap.
+_DIGIT_CHUNK = 640
 
 
-def _digits_value(digits: str) -> int:
-    if len(digits) <= _DIGIT_CHUNK:
-        return int(digits)
-    half = len(digits) // 2
-    high, low = digits[:half], digits[half:]
-    scale: int = 10 ** len(low)
-    return _digits_value(high) * scale + _digits_value(low)
+# repr() shows a port_text up to this long; a longer one by its length.
+_REPR_PORT = 64
+
+
+class PortTooLargeError(URIError):
+    """The port has more than ``MAX_PORT_DIGITS`` significant digits, so it
+    gives no ``int``; ``port_text`` has its digits (section 3.2.3)."""
+
+
+def significant_digits(port_text: str) -> str:
+    """The digits of a non-empty ``port`` without leading zeros (``"0"`` for
+    zero): the text to compare ports by, with no conversion to ``int``."""
+    return port_text.lstrip("0") or "0"
 
 
 def port_number(text: str) -> int | None:
-    """The value of a ``port`` as written; ``None`` for the empty port."""
-    digits = text.lstrip("0") or text[:1]
-    return _digits_value(digits) if digits else None
+    """The value of a ``port`` as written; ``None`` for the empty port.
+    Raises ``PortTooLargeError`` past ``MAX_PORT_DIGITS`` significant digits."""
+    if not text:
+        return None
+    digits = significant_digits(text)
+    if len(digits) > MAX_PORT_DIGITS:
+        msg = (
+            f"port: {len(digits)} significant digits, more than MAX_PORT_DIGITS "
+            f"({MAX_PORT_DIGITS}), so the port has no int value; read port_text "
+            "for its digits (section 3.2.3)"
+        )
+        raise PortTooLargeError(msg, rule="port", text=text)
+    value = 0
+    for start in range(0, len(digits), _DIGIT_CHUNK):
+        chunk = digits[start : start + _DIGIT_CHUNK]
+        value = value * 10 ** len(chunk) + int(chunk)
+    return value
 
 
+_CHUNK_SCALE = 10**_DIGIT_CHUNK
+_PORT_BOUND = 10**MAX_PORT_DIGITS
+
+
+def port_digits(value: int) -> str:
+    """The decimal digits of a port given as an ``int``.  Raises
+    ``URIError`` for a negative one and ``PortTooLargeError`` past
+    ``MAX_PORT_DIGITS`` digits, never ``ValueError``."""
+    if value < 0:
+        msg = f"port: a port is digits, so it cannot be {value} (section 3.2.3)"
+        raise URIError(msg, rule="port")
+    if value >= _PORT_BOUND:
+        msg = (
+            f"port: {value.bit_length()} bits is more than MAX_PORT_DIGITS "
+            f"({MAX_PORT_DIGITS}) decimal digits (section 3.2.3); give the port as a str"
+        )
+        raise PortTooLargeError(msg, rule="port")
+    # A chunk at a time, for the same reason as port_number.
+    chunks: list[str] = []
+    while value >= _CHUNK_SCALE:
+        value, low = divmod(value, _CHUNK_SCALE)
+        chunks.append(str(low).zfill(_DIGIT_CHUNK))
+    chunks.append(str(value))
+    return "".join(reversed(chunks))
+
+
+# The tuple layout: index of each field.  The port is not stored, only its
+# text: converting it at parse time made parse quadratic in its length.
 _FIELDS = (
     "scheme",
     "userinfo",
     "host",
-    "port",
     "path",
     "query",
     "fragment",
@@ -62,10 +127,10 @@ class URIReference(tuple[Any, ...]):
     """A parsed URI-reference.  Build one with ``parse``; ``str()`` recomposes
     it (RFC 3986 section 5.3).
 
-    Immutable: a tuple of its nine fields, like a named tuple, because
-    ``parse`` makes one per call and a tuple is the cheapest immutable object
-    CPython builds.  It compares equal only to another ``URIReference`` and
-    has no ordering.
+    Immutable: a tuple of its fields, like a named tuple, because ``parse``
+    makes one per call and a tuple is the cheapest immutable object CPython
+    builds.  It compares equal only to another ``URIReference`` and has no
+    ordering.
     """
 
     __slots__ = ()
@@ -93,13 +158,9 @@ class URIReference(tuple[Any, ...]):
         host_kind: str | None = None,
         port_text: str | None = None,
     ) -> URIReference:
-        # The port as a number and as written must agree: either one given
-        # alone determines the other.
         if port_text is None and port is not None:
             port_text = str(port)
-        elif port_text and port is None:
-            port = port_number(port_text)
-        values = (scheme, userinfo, host, port, path, query, fragment, host_kind, port_text)
+        values = (scheme, userinfo, host, path, query, fragment, host_kind, port_text)
         return tuple.__new__(cls, values)
 
     @property
@@ -123,26 +184,30 @@ class URIReference(tuple[Any, ...]):
 
     @property
     def port(self) -> int | None:
-        """Section 3.2.3: the port's value; ``None`` when absent or empty."""
-        value: int | None = self[3]
-        return value
+        """Section 3.2.3: the port's value; ``None`` when absent or empty.
+
+        Converted from ``port_text`` on each access, so that ``parse`` stays
+        linear.  Raises ``PortTooLargeError`` (a ``URIError``) for a port of
+        more than ``MAX_PORT_DIGITS`` significant digits: read ``port_text``."""
+        text: str | None = self[7]
+        return None if text is None else port_number(text)
 
     @property
     def path(self) -> str:
         """Section 3.3, as written; always a ``str``, possibly empty."""
-        value: str = self[4]
+        value: str = self[3]
         return value
 
     @property
     def query(self) -> str | None:
         """Section 3.4, as written."""
-        value: str | None = self[5]
+        value: str | None = self[4]
         return value
 
     @property
     def fragment(self) -> str | None:
         """Section 3.5, as written."""
-        value: str | None = self[6]
+        value: str | None = self[5]
         return value
 
     @property
@@ -150,14 +215,14 @@ class URIReference(tuple[Any, ...]):
         """The rule the host matched: "IPv4address", "IPv6address",
         "IPvFuture" or "reg-name" (section 3.2.2); ``None`` without an
         authority."""
-        value: str | None = self[7]
+        value: str | None = self[6]
         return value
 
     @property
     def port_text(self) -> str | None:
         """The port as written: ``"0080"``, ``""`` for ``http://a:/``,
         ``None`` when there is no ``:``."""
-        value: str | None = self[8]
+        value: str | None = self[7]
         return value
 
     def __eq__(self, other: object) -> bool:
@@ -180,12 +245,9 @@ class URIReference(tuple[Any, ...]):
     __lt__ = __le__ = __gt__ = __ge__ = _unordered
 
     def __reduce__(self) -> tuple[Any, ...]:
-        values = tuple(self)
-        if self.port is not None and self.port.bit_length() > 64:
-            # Pickle protocols 0 and 1 write an int as decimal text, which
-            # int() refuses past 4300 digits: __new__ rebuilds it from port_text.
-            values = (*values[:3], None, *values[4:])
-        return (URIReference, values)
+        # The fields were checked when the reference was made: unpickling
+        # takes the unchecked way, and converts no port.
+        return (trusted_reference, tuple(self))
 
     @property
     def authority(self) -> str | None:
@@ -305,11 +367,9 @@ class URIReference(tuple[Any, ...]):
         # first ":" of userinfo is a secret and never goes into a log.
         shown: list[str] = []
         for name, value in zip(_FIELDS, self, strict=True):
-            if name == "port_text":
-                continue
-            if name == "port" and value is not None and value.bit_length() > 64:
-                # repr(int) refuses more than 4300 digits (CVE-2020-10735).
-                shown.append(f"port=<{len(self.port_text or '')} digits>")
+            if name == "port_text" and value is not None and len(value) > _REPR_PORT:
+                # A megabyte of digits is no help in a log line.
+                shown.append(f"port_text=<{len(value)} digits>")
                 continue
             hidden = value
             if name == "userinfo" and value is not None and ":" in value:
@@ -324,23 +384,22 @@ def evolve(ref: URIReference, **changes: Any) -> URIReference:
     checked, public way."""
     values = dict(zip(_FIELDS, ref, strict=True))
     values.update(changes)
-    return URIReference(**values)
+    return trusted_reference(**values)
 
 
 def trusted_reference(
     scheme: str | None,
     userinfo: str | None,
     host: str | None,
-    port: int | None,
     path: str,
     query: str | None,
     fragment: str | None,
     host_kind: str | None,
     port_text: str | None,
 ) -> URIReference:
-    """A ``URIReference`` from components the grammar has already checked
-    and made consistent (``port`` is ``port_text``'s value): ``parse`` makes
-    one per call, so it skips ``__new__``'s reconciling."""
-    values = (scheme, userinfo, host, port, path, query, fragment, host_kind, port_text)
+    """A ``URIReference`` from components the grammar has already checked:
+    ``parse`` makes one per call, and unpickling one per reference, so this
+    skips the public constructor's checks.  Private to the library."""
+    values = (scheme, userinfo, host, path, query, fragment, host_kind, port_text)
     ref: URIReference = tuple.__new__(URIReference, values)
     return ref

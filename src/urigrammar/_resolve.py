@@ -138,7 +138,6 @@ def _with_authority(target: URIReference, source: URIReference) -> URIReference:
         target,
         userinfo=source.userinfo,
         host=source.host,
-        port=source.port,
         port_text=source.port_text,
         host_kind=source.host_kind,
     )
