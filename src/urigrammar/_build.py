@@ -42,9 +42,17 @@ from typing import TypeVar
 from ._api import check, parse
 from ._encode import admitted, encode_except, percent_decode, percent_encode
 from ._errors import URIError, URISyntaxError
-from ._reference import URIReference, port_digits
+from ._reference import URIReference, path_clash, port_digits, recompose
 
-__all__ = ["Host", "build", "host_unicode", "query_pairs", "replace", "with_query_pairs"]
+__all__ = [
+    "Host",
+    "build",
+    "from_parts",
+    "host_unicode",
+    "query_pairs",
+    "replace",
+    "with_query_pairs",
+]
 
 #: What ``build`` and ``replace`` take as a host.
 Host = str | ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -86,10 +94,19 @@ def _check(part: str, text: str | None, rule: str) -> None:
         raise _in_part(part, exc) from None
 
 
-def _first_colon(path: str) -> int:
-    """The index of a ``:`` in the first segment of ``path``, or -1."""
-    first = path.partition("/")[0]
-    return first.find(":")
+# What each clash of path_clash means, for the error message.
+_CLASHES = {
+    "path-abempty": "with an authority the path must be empty or begin with '/' (section 3.3)",
+    "path-absolute": (
+        "without an authority the path cannot begin with '//', "
+        "which would read as an authority (section 3.3)"
+    ),
+    "path-noscheme": (
+        "in a relative reference the first segment cannot contain ':', "
+        "which would read as a scheme delimiter (section 4.2); "
+        "write './' before it or encode ':' as '%3A'"
+    ),
+}
 
 
 def _assemble(
@@ -122,33 +139,17 @@ def _assemble(
             if text is not None:
                 msg = f"{part}: a {part} needs a host to go with it (section 3.2)"
                 raise URIError(msg, rule="authority", text=text)
-        if path.startswith("//"):
-            msg = (
-                "path: without an authority the path cannot begin with '//', "
-                "which would read as an authority (section 3.3)"
-            )
-            raise URIError(msg, rule="path", text=path, offset=0)
-        colon = _first_colon(path)
-        if scheme is None and colon >= 0:
-            msg = (
-                "path: in a relative reference the first segment cannot contain ':', "
-                "which would read as a scheme delimiter (section 4.2); "
-                "write './' before it or encode ':' as '%3A'"
-            )
-            raise URIError(msg, rule="path-noscheme", text=path, offset=colon)
-    elif path and not path.startswith("/"):
-        msg = "path: with an authority the path must be empty or begin with '/' (section 3.3)"
-        raise URIError(msg, rule="path-abempty", text=path, offset=0)
-    assembled = URIReference(
-        scheme=scheme,
-        userinfo=userinfo,
-        host=host,
-        path=path,
-        query=query,
-        fragment=fragment,
-        port_text=port_text,
-    )
-    return parse(str(assembled))
+    clash = path_clash(path, has_authority=host is not None, has_scheme=scheme is not None)
+    if clash is not None:
+        rule, offset = clash
+        raise URIError(f"path: {_CLASHES[rule]}", rule=rule, text=path, offset=offset)
+    authority = None
+    if host is not None:
+        authority = host if userinfo is None else f"{userinfo}@{host}"
+        if port_text is not None:
+            authority = f"{authority}:{port_text}"
+    # Read back through the grammar, which gives host_kind and port_text.
+    return parse(recompose(scheme, authority, path, query, fragment))
 
 
 def _port(port: object) -> str | None:
@@ -321,6 +322,29 @@ def replace(
         path=_pick(path, ref.path),
         query=_pick(query, ref.query),
         fragment=_pick(fragment, ref.fragment),
+    )
+
+
+def from_parts(
+    *,
+    scheme: str | None = None,
+    userinfo: str | None = None,
+    host: Host | None = None,
+    port: Port | None = None,
+    path: str = "",
+    query: str | None = None,
+    fragment: str | None = None,
+) -> URIReference:
+    """The public ``URIReference(...)`` constructor: ``replace`` on the empty
+    reference, so the two check parts in the same way."""
+    return _assemble(
+        scheme=scheme,
+        userinfo=userinfo,
+        host=None if host is None else _raw_host(host),
+        port_text=_port(port),
+        path=path,
+        query=query,
+        fragment=fragment,
     )
 
 

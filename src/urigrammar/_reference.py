@@ -20,19 +20,25 @@ a final empty segment (``/a/`` -> ``("", "a", "")``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._errors import URIError
+
+if TYPE_CHECKING:
+    from ipaddress import IPv4Address, IPv6Address
 
 __all__ = [
     "MAX_PORT_DIGITS",
     "PortTooLargeError",
     "URIReference",
     "evolve",
+    "path_clash",
     "port_digits",
     "port_number",
+    "recompose",
     "significant_digits",
     "trusted_reference",
+    "unchecked",
 ]
 
 #: The most significant digits (leading zeros not counted) a port may have
@@ -109,6 +115,53 @@ def port_digits(value: int) -> str:
     return "".join(reversed(chunks))
 
 
+def recompose(
+    scheme: str | None,
+    authority: str | None,
+    path: str,
+    query: str | None,
+    fragment: str | None,
+) -> str:
+    """Section 5.3, with undefined and empty components kept apart.  The
+    parts are written as they are: ``path_clash`` says whether the text
+    reads back as the same parts."""
+    parts: list[str] = []
+    if scheme is not None:
+        parts += (scheme, ":")
+    if authority is not None:
+        parts += ("//", authority)
+    parts.append(path)
+    if query is not None:
+        parts += ("?", query)
+    if fragment is not None:
+        parts += ("#", fragment)
+    return "".join(parts)
+
+
+def path_clash(path: str, *, has_authority: bool, has_scheme: bool) -> tuple[str, int] | None:
+    """Where a path that matches ``path`` would recompose into text that
+    reads back differently: the rule it must match in its place and the
+    offset of the trouble, or ``None`` when it fits.  The one place these
+    checks are written (used to refuse parts and to repair paths):
+
+    * with an authority, the path is empty or begins with ``/`` (section
+      3.3, ``path-abempty``);
+    * without one, it cannot begin with ``//``, which would read as an
+      authority (section 3.3, ``path-absolute``);
+    * without a scheme either, its first segment cannot contain ``:``, which
+      would read as a scheme delimiter (section 4.2, ``path-noscheme``).
+    """
+    if has_authority:
+        return None if not path or path[0] == "/" else ("path-abempty", 0)
+    if path.startswith("//"):
+        return ("path-absolute", 1)
+    if not has_scheme:
+        colon = path.partition("/")[0].find(":")
+        if colon >= 0:
+            return ("path-noscheme", colon)
+    return None
+
+
 # The tuple layout: index of each field.  The port is not stored, only its
 # text: converting it at parse time made parse quadratic in its length.
 _FIELDS = (
@@ -148,20 +201,41 @@ class URIReference(tuple[Any, ...]):
 
     def __new__(
         cls,
+        *positional: object,
         scheme: str | None = None,
         userinfo: str | None = None,
-        host: str | None = None,
-        port: int | None = None,
+        host: str | IPv4Address | IPv6Address | None = None,
+        port: int | str | None = None,
         path: str = "",
         query: str | None = None,
         fragment: str | None = None,
-        host_kind: str | None = None,
-        port_text: str | None = None,
     ) -> URIReference:
-        if port_text is None and port is not None:
-            port_text = str(port)
-        values = (scheme, userinfo, host, path, query, fragment, host_kind, port_text)
-        return tuple.__new__(cls, values)
+        """The reference with these components, each written as it appears
+        in the URI (nothing is encoded; ``build`` encodes).  Each is checked
+        against its rule and the combination against sections 3.3 and 4.2,
+        as ``replace`` checks them, so ``parse(str(ref)) == ref`` holds for
+        every reference; ``host_kind`` and ``port_text`` come from the
+        grammar.  Raises ``URIError`` naming the part.  Keyword-only: to
+        read a reference from text, call ``parse``."""
+        if positional:
+            msg = (
+                "URIReference() takes its components as keywords only "
+                "(scheme=, userinfo=, host=, port=, path=, query=, fragment=); "
+                "to read a URI from text use urigrammar.parse(text)"
+            )
+            raise TypeError(msg)
+        from ._build import from_parts
+
+        ref = from_parts(
+            scheme=scheme,
+            userinfo=userinfo,
+            host=host,
+            port=port,
+            path=path,
+            query=query,
+            fragment=fragment,
+        )
+        return ref if cls is URIReference else tuple.__new__(cls, ref)
 
     @property
     def scheme(self) -> str | None:
@@ -277,26 +351,13 @@ class URIReference(tuple[Any, ...]):
         return tuple(self.path.split("/")) if self.path else ()
 
     def __str__(self) -> str:
-        # Section 5.3, with undefined and empty components kept apart.
-        parts: list[str] = []
-        if self.scheme is not None:
-            parts += (self.scheme, ":")
-        authority = self.authority
-        if authority is not None:
-            parts += ("//", authority)
-        # Never recompose into text that reads back differently (a reference
-        # built by hand may hold such a path; the library's own never do).
-        path = self.path
-        if authority is None and path.startswith("//"):
-            path = "/." + path  # section 3.3: "//" would start an authority
-        elif self.scheme is None and authority is None and ":" in path.partition("/")[0]:
-            path = "./" + path  # section 4.2: "a:b" would read as a scheme
-        parts.append(path)
-        if self.query is not None:
-            parts += ("?", self.query)
-        if self.fragment is not None:
-            parts += ("#", self.fragment)
-        return "".join(parts)
+        return recompose(
+            self.scheme,
+            self.authority,
+            self.path,
+            self.query,
+            self.fragment,
+        )
 
     # --- Resolution and normalization (sections 5 and 6): thin methods over
     # --- _resolve.py and _normalize.py go here.
@@ -363,18 +424,19 @@ class URIReference(tuple[Any, ...]):
         return host_unicode(self)
 
     def __repr__(self) -> str:
-        # Section 3.2.1 deprecates "user:password"; whatever follows the
-        # first ":" of userinfo is a secret and never goes into a log.
+        # The constructor's call, so that eval(repr(ref)) == ref, except
+        # that section 3.2.1 deprecates "user:password": whatever follows
+        # the first ":" of userinfo is a secret and never goes into a log.
         shown: list[str] = []
-        for name, value in zip(_FIELDS, self, strict=True):
-            if name == "port_text" and value is not None and len(value) > _REPR_PORT:
+        for name in ("scheme", "userinfo", "host", "port", "path", "query", "fragment"):
+            value = self.port_text if name == "port" else getattr(self, name)
+            if name == "port" and value is not None and len(value) > _REPR_PORT:
                 # A megabyte of digits is no help in a log line.
-                shown.append(f"port_text=<{len(value)} digits>")
+                shown.append(f"port=<{len(value)} digits>")
                 continue
-            hidden = value
             if name == "userinfo" and value is not None and ":" in value:
-                hidden = value.partition(":")[0] + ":<hidden>"
-            shown.append(f"{name}={hidden!r}")
+                value = value.partition(":")[0] + ":<hidden>"
+            shown.append(f"{name}={value!r}")
         return f"URIReference({', '.join(shown)})"
 
 
@@ -385,6 +447,13 @@ def evolve(ref: URIReference, **changes: Any) -> URIReference:
     values = dict(zip(_FIELDS, ref, strict=True))
     values.update(changes)
     return trusted_reference(**values)
+
+
+def unchecked(**fields: Any) -> URIReference:
+    """A reference with the given fields (the others absent), unchecked:
+    for the library's own intermediate values (section 5.2.2 builds its
+    target a part at a time)."""
+    return evolve(_EMPTY, **fields)
 
 
 def trusted_reference(
@@ -403,3 +472,6 @@ def trusted_reference(
     values = (scheme, userinfo, host, path, query, fragment, host_kind, port_text)
     ref: URIReference = tuple.__new__(URIReference, values)
     return ref
+
+
+_EMPTY = trusted_reference(None, None, None, "", None, None, None, None)
