@@ -11,6 +11,7 @@ from urigrammar import UnknownRuleError, URIError, validate
 from urigrammar._encode import (
     ENCODE_RULES,
     admitted,
+    encode_except,
     percent_decode,
     percent_decode_bytes,
     percent_encode,
@@ -264,3 +265,53 @@ def test_percent_decode_is_bytes_decode_of_the_octets(pieces: list[str], errors:
         with pytest.raises(URIError) as info:
             percent_decode(text, errors=errors)
         assert info.value.offset == want
+
+
+# --- errors= is checked up front (issue 9, bug 9) -----------------------------
+
+
+@pytest.mark.parametrize("text", ["ok", "%ff", "", "a%41"])
+def test_unknown_errors_handler_fails_whatever_the_text(text: str) -> None:
+    """percent_decode("%ff", errors="bogus") raised LookupError while
+    percent_decode("ok", errors="bogus") succeeded."""
+    with pytest.raises(URIError, match="surrogateescape"):
+        percent_decode(text, errors="bogus")
+    with pytest.raises(URIError, match="namereplace"):
+        percent_encode(text, errors="bogus")
+    with pytest.raises(URIError):
+        encode_except(text, "a", errors="bogus")
+
+
+def test_encoding_only_handler_cannot_decode() -> None:
+    # bytes.decode would raise TypeError from inside the codec for these.
+    for handler in ("xmlcharrefreplace", "namereplace"):
+        with pytest.raises(URIError, match="decoding"):
+            percent_decode("ok", errors=handler)
+        assert percent_encode("\udcff", errors=handler)  # fine for encoding
+
+
+def test_errors_of_the_wrong_type_is_a_type_error() -> None:
+    with pytest.raises(TypeError):
+        percent_decode("ok", errors=None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        percent_encode("ok", errors=1)  # type: ignore[arg-type]
+
+
+def test_registered_handler_is_accepted() -> None:
+    import codecs
+
+    def dashes(exc: UnicodeError) -> tuple[str, int]:
+        assert isinstance(exc, UnicodeDecodeError)
+        return ("-", exc.end)
+
+    codecs.register_error("urigrammar-test-dashes", dashes)
+    assert percent_decode("a%FFb", errors="urigrammar-test-dashes") == "a-b"
+
+
+@given(st.text(max_size=20), st.sampled_from(["strict", "replace", "surrogateescape", "ignore"]))
+def test_every_decoding_handler_python_has_works(text: str, errors: str) -> None:
+    encoded = percent_encode(text, errors="surrogatepass")
+    try:
+        percent_decode(encoded, errors=errors)
+    except URIError:
+        assert errors == "strict"

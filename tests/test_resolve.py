@@ -451,3 +451,10 @@ def test_resolve_command_goes_on_after_a_bad_reference() -> None:
     assert status == 1
     assert out == "http://a/b/c/g\n"
     assert "^" in err
+
+
+@pytest.mark.parametrize("path", [["a"], None, b"/a/../b", 1])
+def test_remove_dot_segments_takes_only_str(path: object) -> None:
+    """remove_dot_segments(["a"]) raised AttributeError (issue 9, bug 11)."""
+    with pytest.raises(TypeError, match="str"):
+        remove_dot_segments(path)  # type: ignore[arg-type]

@@ -40,7 +40,7 @@ from collections.abc import Iterable, Mapping
 from typing import TypeVar
 
 from ._api import check, parse
-from ._encode import admitted, encode_except, percent_decode, percent_encode
+from ._encode import admitted, check_errors, encode_except, percent_decode, percent_encode
 from ._errors import URIError, URISyntaxError
 from ._reference import URIReference, path_clash, port_digits, recompose
 
@@ -365,7 +365,8 @@ def query_pairs(
     repeats.  Pieces are split on ``&`` and then on the first ``=``; empty
     pieces are skipped and a piece without ``=`` has the value ``""``.
     ``form=True`` also reads ``+`` as a space (application/x-www-form-
-    urlencoded); ``errors`` is ``percent_decode``'s."""
+    urlencoded); ``errors`` is ``percent_decode``'s, checked up front."""
+    check_errors(errors, decoding=True)
     query = ref.query
     if query is None:
         return []
@@ -397,6 +398,26 @@ def _encoded_pair_item(text: object, *, form: bool) -> str:
         raise _in_part("query", exc) from None
 
 
+def _pairs(pairs: object) -> list[tuple[object, object]]:
+    """``pairs`` as a list of 2-tuples, or ``TypeError``: a string is an
+    iterable of 2-character strings, which unpack as pairs by accident."""
+    if isinstance(pairs, Mapping):
+        return list(pairs.items())
+    if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable):
+        msg = f"pairs must be a mapping or an iterable of pairs, not {type(pairs).__name__}"
+        raise TypeError(msg)
+    found: list[tuple[object, object]] = []
+    for item in pairs:
+        if not isinstance(item, (tuple, list)) or len(item) != 2:
+            shown = type(item).__name__ if isinstance(item, (tuple, list)) else repr(item)[:40]
+            msg = f"each query pair must be a (name, value) tuple or list of 2 items, not {shown}"
+            if isinstance(item, (tuple, list)):
+                msg += f" of {len(item)} items"
+            raise TypeError(msg)
+        found.append((item[0], item[1]))
+    return found
+
+
 def with_query_pairs(
     ref: URIReference,
     pairs: Mapping[str, str] | Iterable[tuple[str, str]],
@@ -406,11 +427,12 @@ def with_query_pairs(
     """``ref`` with its query made of ``pairs`` (a mapping or ``(name,
     value)`` pairs), each name and value percent-encoded so that ``&``,
     ``=``, ``+`` and ``#`` in them come back from ``query_pairs``; no pairs
-    means no query.  ``form=True`` writes spaces as ``+``."""
-    items = pairs.items() if isinstance(pairs, Mapping) else pairs
+    means no query.  ``form=True`` writes spaces as ``+``.  Anything but a
+    mapping or pairs (2-item tuples or lists), a string above all, raises
+    ``TypeError``."""
     pieces = [
         f"{_encoded_pair_item(name, form=form)}={_encoded_pair_item(value, form=form)}"
-        for name, value in items
+        for name, value in _pairs(pairs)
     ]
     return replace(ref, query="&".join(pieces) if pieces else None)
 

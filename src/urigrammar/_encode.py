@@ -22,6 +22,7 @@ same handler given to ``percent_decode`` brings the text back.
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Iterable
 
@@ -32,6 +33,7 @@ from ._ir import Alt, Chars, Expr, Ref, Rep
 __all__ = [
     "ENCODE_RULES",
     "admitted",
+    "check_errors",
     "encode_except",
     "percent_decode",
     "percent_decode_bytes",
@@ -120,6 +122,54 @@ def _text(text: object) -> str:
     return text
 
 
+# Python's own handlers (codecs.register_error can add more); the last two
+# replace characters by text, so they only encode.
+_DECODING_HANDLERS = (
+    "strict",
+    "ignore",
+    "replace",
+    "backslashreplace",
+    "surrogateescape",
+    "surrogatepass",
+)
+_ENCODING_HANDLERS = (*_DECODING_HANDLERS, "xmlcharrefreplace", "namereplace")
+# A handler that only knows how to encode refuses this with TypeError.
+_DECODE_PROBE = UnicodeDecodeError("utf-8", b"\xff", 0, 1, "probe")
+
+
+def check_errors(errors: object, *, decoding: bool) -> str:
+    """``errors`` itself when it names a codec error handler that
+    ``bytes.decode`` (``decoding``) or ``str.encode`` accepts: checked up
+    front, so a bad name fails whether or not the text needs it.  A
+    non-``str`` raises ``TypeError``, an unknown or unfit name ``URIError``
+    listing the accepted handlers."""
+    if not isinstance(errors, str):
+        msg = f"errors must be str, not {type(errors).__name__}"
+        raise TypeError(msg)
+    if errors == "strict":
+        return errors
+    try:
+        handler = codecs.lookup_error(errors)
+    except LookupError:
+        handler = None
+    if handler is not None and decoding:
+        try:
+            handler(_DECODE_PROBE)
+        except TypeError:
+            handler = None  # xmlcharrefreplace, namereplace: encoding only
+        except UnicodeError:
+            pass  # a strict-like handler: it raises, as strict does
+    if handler is None:
+        usable = _DECODING_HANDLERS if decoding else _ENCODING_HANDLERS
+        msg = (
+            f"errors={errors!r} is not a codec error handler that "
+            f"{'decoding' if decoding else 'encoding'} accepts: use one of "
+            f"{', '.join(usable)} or a handler registered with codecs.register_error"
+        )
+        raise URIError(msg)
+    return errors
+
+
 def _escape_at(text: str, index: int) -> bool:
     """Whether a valid ``%XX`` triplet starts at ``index``."""
     digits = text[index + 1 : index + 3]
@@ -142,6 +192,7 @@ def encode_except(
     UTF-8; ``%`` is encoded too unless ``keep_escapes`` and it starts a
     valid ``%XX``.  ``percent_encode`` is this with the rule's set."""
     text = _text(text)
+    errors = check_errors(errors, decoding=False)
     keep = keep if isinstance(keep, (set, frozenset)) else frozenset(keep)
     out: list[str] = []
     for index, char in enumerate(text):
@@ -191,9 +242,12 @@ def percent_decode(text: str, *, errors: str = "strict") -> str:
     that are not UTF-8 raise ``URIError`` under ``errors="strict"``;
     ``"replace"``, ``"surrogateescape"`` and the other ``bytes.decode``
     handlers behave as there.  The error's ``offset`` is the index of the
-    ``%`` that starts the bad triplet or the bad UTF-8 sequence.
+    ``%`` that starts the bad triplet or the bad UTF-8 sequence.  An
+    ``errors`` that is no decoding handler raises ``URIError`` whatever the
+    text.
     """
     text = _text(text)
+    errors = check_errors(errors, decoding=True)
     if "%" not in text:
         return text
     out: list[str] = []

@@ -25,7 +25,10 @@ from typing import TYPE_CHECKING, Any
 from ._errors import URIError
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from ipaddress import IPv4Address, IPv6Address
+
+    from ._normalize import SchemeRule
 
 __all__ = [
     "MAX_PORT_DIGITS",
@@ -374,17 +377,40 @@ class URIReference(tuple[Any, ...]):
 
         return relativize(self, target)
 
-    def normalize(self, *, scheme_based: bool = True, ipv6_canonical: bool = False) -> URIReference:
-        """This reference's normal form (sections 6.2.2 and 6.2.3)."""
+    def normalize(
+        self,
+        *,
+        scheme_based: bool = True,
+        ipv6_canonical: bool = False,
+        schemes: Mapping[str, SchemeRule] | None = None,
+    ) -> URIReference:
+        """This reference's normal form (sections 6.2.2 and 6.2.3): the
+        options are ``urigrammar.normalize``'s."""
         from ._normalize import normalize
 
-        return normalize(self, scheme_based=scheme_based, ipv6_canonical=ipv6_canonical)
+        return normalize(
+            self, scheme_based=scheme_based, ipv6_canonical=ipv6_canonical, schemes=schemes
+        )
 
-    def equivalent(self, other: URIReference | str) -> bool:
-        """Whether ``other`` has the same normal form (section 6.1)."""
+    def equivalent(
+        self,
+        other: URIReference | str,
+        *,
+        scheme_based: bool = True,
+        ipv6_canonical: bool = False,
+        schemes: Mapping[str, SchemeRule] | None = None,
+    ) -> bool:
+        """Whether ``other`` has the same normal form (section 6.1): the
+        options are ``urigrammar.equivalent``'s."""
         from ._normalize import equivalent
 
-        return equivalent(self, other)
+        return equivalent(
+            self,
+            other,
+            scheme_based=scheme_based,
+            ipv6_canonical=ipv6_canonical,
+            schemes=schemes,
+        )
 
     # --- Building and changing references: thin methods over _build.py and
     # --- _encode.py go here.

@@ -81,6 +81,9 @@ def remove_dot_segments(path: str) -> str:
     (each with its leading ``/``, if any), so long paths take linear time.
     The step letters below are the RFC's.
     """
+    if not isinstance(path, str):
+        msg = f"path must be str, not {type(path).__name__}"
+        raise TypeError(msg)
     output: list[str] = []
     i, end = 0, len(path)
     while i < end:
