@@ -40,17 +40,35 @@ from collections.abc import Iterable, Mapping
 from typing import TypeVar
 
 from ._api import check, parse
-from ._encode import admitted, check_errors, encode_except, percent_decode, percent_encode
+from ._encode import (
+    admitted,
+    check_errors,
+    encode_except,
+    encode_path,
+    percent_decode,
+    percent_encode,
+)
 from ._errors import URIError, URISyntaxError
 from ._reference import URIReference, path_clash, port_digits, recompose
 
 __all__ = [
     "Host",
+    "add_param",
     "build",
+    "decoded_segments",
     "from_parts",
+    "get_param",
+    "get_params",
     "host_unicode",
+    "hostname",
+    "joinpath",
+    "password",
     "query_pairs",
+    "remove_param",
     "replace",
+    "set_param",
+    "user",
+    "with_path_segments",
     "with_query_pairs",
 ]
 
@@ -240,19 +258,10 @@ def _encoded_path(path: object, *, relative: bool) -> str:
     if text is None:
         msg = "path must be str, not None (the empty path is '')"
         raise TypeError(msg)
-    # "/" stays the segment delimiter and each segment is encoded on its
-    # own, the first of a relative path for segment-nz-nc (section 4.2).
-    encoded: list[str] = []
-    start = 0
-    for segment in text.split("/"):
-        rule = "segment-nz-nc" if relative and not encoded else "segment"
-        try:
-            encoded.append(percent_encode(segment, rule))
-        except URIError as exc:
-            offset = None if exc.offset is None else start + exc.offset
-            raise URIError(f"path: {exc.message}", text=text, offset=offset) from None
-        start += len(segment) + 1
-    return "/".join(encoded)
+    try:
+        return encode_path(text, relative=relative)
+    except URIError as exc:
+        raise _in_part("path", exc) from None
 
 
 def build(
@@ -467,3 +476,219 @@ def _u_label(label: str, host: str) -> str:
     except idna_codec.IDNAError as exc:
         msg = f"host: {label!r} is not a valid IDNA A-label: {exc}"
         raise URIError(msg, rule="reg-name", text=host) from None
+
+
+# --- Paths from decoded segments (section 3.3) ---------------------------------
+
+
+def _segment_list(segments: object, what: str) -> list[str]:
+    if isinstance(segments, (str, bytes)) or not isinstance(segments, Iterable):
+        msg = f"{what} must be an iterable of str segments, not {type(segments).__name__}"
+        raise TypeError(msg)
+    found = list(segments)
+    for segment in found:
+        if not isinstance(segment, str):
+            msg = f"each path segment must be str, not {type(segment).__name__}"
+            raise TypeError(msg)
+    return found
+
+
+def _joined(ref: URIReference, segments: list[str], *, first: int) -> str:
+    """The path of ``segments``, those from index ``first`` on encoded as
+    data: ``/`` in them becomes ``%2F``; the first segment of a relative
+    reference also gets ``:`` encoded (section 4.2)."""
+    relative = ref.scheme is None and ref.host is None
+    out = segments[:first]
+    for index in range(first, len(segments)):
+        rule = "segment-nz-nc" if relative and index == 0 else "segment"
+        out.append(_encoded_text("path", segments[index], rule))
+    return "/".join(out)
+
+
+def with_path_segments(ref: URIReference, segments: Iterable[str]) -> URIReference:
+    """``ref`` with its path made of ``segments``, each decoded text that is
+    percent-encoded for ``segment`` (so ``/`` in one becomes ``%2F``).  The
+    convention is ``path_segments``'s: a leading ``""`` makes the path
+    absolute, a trailing ``""`` a trailing slash, no segments the empty
+    path; under an authority the path must be absolute or empty (section
+    3.3), or ``URIError``.  ``.`` and ``..`` keep their meaning as
+    dot-segments (section 3.3): no encoding can make them data, since
+    ``%2E`` is unreserved and normalizes to ``.``."""
+    found = _segment_list(segments, "segments")
+    return replace(ref, path=_joined(ref, found, first=0))
+
+
+def joinpath(ref: URIReference, *segments: str) -> URIReference:
+    """``ref`` with ``segments`` appended to its path, each decoded text
+    encoded as ``with_path_segments`` encodes it: ``/api`` and ``/api/``
+    joined with ``v1`` both give ``/api/v1``, an empty path under an
+    authority gives ``/v1``, and an empty segment adds a trailing slash.
+    The query and fragment stay.  Unlike ``resolve`` (section 5.2), which
+    replaces the last segment of a path without a trailing slash, this
+    always appends."""
+    added = _segment_list(segments, "segments")
+    if not added:
+        return ref
+    kept = list(ref.path_segments)
+    if kept and kept[-1] == "":
+        kept.pop()  # a trailing slash: the new segment takes its place
+    if not kept and ref.host is not None:
+        kept = [""]  # section 3.3: a path under an authority starts with "/"
+    return replace(ref, path=_joined(ref, kept + added, first=len(kept)))
+
+
+def decoded_segments(ref: URIReference, *, errors: str = "strict") -> tuple[str, ...]:
+    """``ref.path_segments``, each percent-decoded (``errors`` is
+    ``percent_decode``'s)."""
+    check_errors(errors, decoding=True)
+    segments: list[str] = []
+    for segment in ref.path_segments:
+        try:
+            segments.append(percent_decode(segment, errors=errors))
+        except URIError as exc:
+            raise _in_part("path", exc) from None
+    return tuple(segments)
+
+
+# --- One query parameter (section 3.4, the name=value&... convention) ---------
+
+
+def _name_of(piece: str, *, form: bool) -> str:
+    # Decoded only to compare: octets that are not UTF-8 cannot equal a
+    # str name, and must not raise when another name is asked for.
+    name = piece.partition("=")[0]
+    if form:
+        name = name.replace("+", " ")
+    return percent_decode(name, errors="surrogateescape")
+
+
+def _name(name: object) -> str:
+    if not isinstance(name, str):
+        msg = f"a query parameter name must be str, not {type(name).__name__}"
+        raise TypeError(msg)
+    return name
+
+
+def _pieces(ref: URIReference) -> list[str]:
+    return [] if ref.query is None else ref.query.split("&")
+
+
+def get_params(
+    ref: URIReference, name: str, *, form: bool = False, errors: str = "strict"
+) -> list[str]:
+    """Every value of the query parameter ``name``, decoded, in order (a
+    piece without ``=`` has the value ``""``), as ``query_pairs`` reads
+    them.  Only those values are decoded under ``errors``: another piece
+    that is not UTF-8 does not get in the way."""
+    name = _name(name)
+    check_errors(errors, decoding=True)
+    query = ref.query or ""
+    values: list[str] = []
+    start = 0
+    for piece in _pieces(ref):
+        if piece and _name_of(piece, form=form) == name:
+            key, _, value = piece.partition("=")
+            at = start + len(key) + 1
+            values.append(_decoded(query, at, value, form=form, errors=errors))
+        start += len(piece) + 1
+    return values
+
+
+def get_param(
+    ref: URIReference,
+    name: str,
+    default: str | None = None,
+    *,
+    form: bool = False,
+    errors: str = "strict",
+) -> str | None:
+    """The first value of the query parameter ``name``, or ``default``."""
+    values = get_params(ref, name, form=form, errors=errors)
+    return values[0] if values else default
+
+
+def add_param(ref: URIReference, name: str, value: str, *, form: bool = False) -> URIReference:
+    """``ref`` with ``name=value`` (each encoded as ``with_query_pairs``
+    encodes it) after the query's last piece; every other character of the
+    query stays as written (``?flag&q=a+b`` gives ``?flag&q=a+b&x=1``)."""
+    piece = f"{_encoded_pair_item(_name(name), form=form)}={_encoded_pair_item(value, form=form)}"
+    query = ref.query
+    if query:
+        query += piece if query.endswith("&") else "&" + piece
+    else:
+        query = piece
+    return replace(ref, query=query)
+
+
+def set_param(ref: URIReference, name: str, value: str, *, form: bool = False) -> URIReference:
+    """``ref`` with one value for the query parameter ``name``: the first
+    piece of that name keeps its place and its name as written and takes
+    ``value``, the others go; with no such piece, ``add_param``.  Every other
+    piece stays as written."""
+    name = _name(name)
+    encoded = _encoded_pair_item(value, form=form)
+    pieces: list[str] = []
+    found = False
+    for piece in _pieces(ref):
+        if _name_of(piece, form=form) != name:
+            pieces.append(piece)
+        elif not found:
+            pieces.append(f"{piece.partition('=')[0]}={encoded}")
+            found = True
+    if not found:
+        return add_param(ref, name, value, form=form)
+    return replace(ref, query="&".join(pieces))
+
+
+def remove_param(ref: URIReference, name: str, *, form: bool = False) -> URIReference:
+    """``ref`` without any piece of the query parameter ``name``; the other
+    pieces stay as written, and a query left empty goes with its ``?``."""
+    name = _name(name)
+    pieces = _pieces(ref)
+    kept = [piece for piece in pieces if _name_of(piece, form=form) != name]
+    if len(kept) == len(pieces):
+        return ref
+    query = "&".join(kept)
+    return replace(ref, query=query or None)
+
+
+# --- Decoded views of the authority (section 3.2) -------------------------------
+
+
+def _decoded_part(part: str, text: str | None) -> str | None:
+    if text is None:
+        return None
+    try:
+        return percent_decode(text)
+    except URIError as exc:
+        raise _in_part(part, exc) from None
+
+
+def user(ref: URIReference) -> str | None:
+    """The userinfo up to its first ``:``, percent-decoded as UTF-8."""
+    userinfo = ref.userinfo
+    return None if userinfo is None else _decoded_part("userinfo", userinfo.partition(":")[0])
+
+
+def password(ref: URIReference) -> str | None:
+    """What follows the first ``:`` of the userinfo, percent-decoded;
+    ``None`` when there is no ``:``.  Section 3.2.1: "user:password" in
+    userinfo is deprecated, and passing authentication in clear text in a
+    URI has proved a security risk in almost every case where it was used;
+    read it only to move it somewhere safer."""
+    userinfo = ref.userinfo
+    if userinfo is None or ":" not in userinfo:
+        return None
+    return _decoded_part("userinfo", userinfo.partition(":")[2])
+
+
+def hostname(ref: URIReference) -> str | None:
+    """The host without the brackets of an IP-literal (``::1``,
+    ``v1.x``), an IPv4address as written, a reg-name percent-decoded as
+    UTF-8 (its A-labels kept; ``host_unicode`` decodes those)."""
+    host = ref.host
+    if host is None or ref.host_kind == "IPv4address":
+        return host
+    if host.startswith("["):
+        return host[1:-1]
+    return _decoded_part("host", host)

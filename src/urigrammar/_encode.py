@@ -35,6 +35,7 @@ __all__ = [
     "admitted",
     "check_errors",
     "encode_except",
+    "encode_path",
     "percent_decode",
     "percent_decode_bytes",
     "percent_encode",
@@ -97,8 +98,14 @@ _ADMITTED: dict[str, frozenset[str]] = {
     name: chars for name in GRAMMAR.rule_names if (chars := _admitted_by(name)) is not None
 }
 
-#: The rules ``percent_encode`` encodes for, in the grammar's order.
-ENCODE_RULES: tuple[str, ...] = tuple(_ADMITTED)
+# The one rule encoded a segment at a time rather than from a character set.
+_PATH = "path"
+
+#: The rules ``percent_encode`` encodes for, in the grammar's order: the
+#: data components, and ``path`` (segment by segment, ``/`` kept).
+ENCODE_RULES: tuple[str, ...] = tuple(
+    name for name in GRAMMAR.rule_names if name in _ADMITTED or name == _PATH
+)
 
 
 def admitted(rule: str) -> frozenset[str]:
@@ -205,6 +212,29 @@ def encode_except(
     return "".join(out)
 
 
+def encode_path(
+    text: str, *, relative: bool = False, keep_escapes: bool = False, errors: str = "strict"
+) -> str:
+    """``text`` as a path (section 3.3): ``/`` stays the segment delimiter
+    and each segment is encoded for ``segment`` on its own, the first for
+    ``segment-nz-nc`` when ``relative`` (a relative reference, where a
+    ``:`` there would read as a scheme delimiter, section 4.2)."""
+    text = _text(text)
+    encoded: list[str] = []
+    start = 0
+    for segment in text.split("/"):
+        rule = "segment-nz-nc" if relative and not encoded else "segment"
+        try:
+            encoded.append(
+                encode_except(segment, admitted(rule), keep_escapes=keep_escapes, errors=errors)
+            )
+        except URIError as exc:
+            offset = None if exc.offset is None else start + exc.offset
+            raise URIError(exc.message, rule=_PATH, text=text, offset=offset) from None
+        start += len(segment) + 1
+    return "/".join(encoded)
+
+
 def percent_encode(
     text: str, rule: str = "segment", *, keep_escapes: bool = False, errors: str = "strict"
 ) -> str:
@@ -216,7 +246,14 @@ def percent_encode(
     back from ``percent_decode``; with ``keep_escapes=True`` a ``%`` that
     starts a valid ``%XX`` is left alone, for text that is already partly
     encoded.  ``errors`` is the ``str.encode`` handler for lone surrogates.
+
+    ``rule="path"`` encodes each ``/``-separated segment for ``segment``
+    and keeps the ``/``: the result matches ``path``.  (As the first
+    segment of a relative reference it also needs ``:`` encoded, which
+    ``build`` does.)
     """
+    if GRAMMAR.canonical(rule) == _PATH:
+        return encode_path(text, keep_escapes=keep_escapes, errors=errors)
     return encode_except(text, admitted(rule), keep_escapes=keep_escapes, errors=errors)
 
 

@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any
 from ._errors import URIError
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
     from ipaddress import IPv4Address, IPv6Address
 
-    from ._normalize import SchemeRule
+    from ._normalize import Origin, SchemeRule
 
 __all__ = [
     "MAX_PORT_DIGITS",
@@ -448,6 +448,116 @@ class URIReference(tuple[Any, ...]):
         from ._build import host_unicode
 
         return host_unicode(self)
+
+    # --- Conveniences: decoded views and one-part changes, thin methods over
+    # --- _build.py and _normalize.py; each returns a new reference.
+
+    @property
+    def user(self) -> str | None:
+        """The userinfo up to its first ``:``, percent-decoded (section
+        3.2.1); ``URIError`` when its escapes are not UTF-8."""
+        from ._build import user
+
+        return user(self)
+
+    @property
+    def password(self) -> str | None:
+        """What follows the first ``:`` of the userinfo, percent-decoded;
+        ``None`` without a ``:``.
+
+        Section 3.2.1: the "user:password" form is deprecated, and passing
+        authentication information in clear text in a URI has proved a
+        security risk in almost every case where it has been used.  Read it
+        only to move it somewhere safer; ``repr`` and error messages never
+        show it."""
+        from ._build import password
+
+        return password(self)
+
+    @property
+    def hostname(self) -> str | None:
+        """The host without an IP-literal's brackets, a reg-name
+        percent-decoded (section 3.2.2); ``None`` without an authority."""
+        from ._build import hostname
+
+        return hostname(self)
+
+    @property
+    def decoded_segments(self) -> tuple[str, ...]:
+        """``path_segments``, each percent-decoded as UTF-8 (section 3.3)."""
+        from ._build import decoded_segments
+
+        return decoded_segments(self)
+
+    def port_or_default(self, *, schemes: Mapping[str, SchemeRule] | None = None) -> int | None:
+        """The port, or the scheme's default port from ``SCHEME_RULES`` (or
+        ``schemes``) when it is absent or empty (sections 3.2.3, 6.2.3)."""
+        from ._normalize import port_or_default
+
+        return port_or_default(self, schemes)
+
+    @property
+    def origin(self) -> Origin | None:
+        """RFC 6454 section 4: ``Origin(scheme, host, port)`` for http,
+        https, ws and wss with a host; ``None`` (an opaque origin, equal to
+        no other) for anything else.  ``str(origin)`` serializes it."""
+        from ._normalize import origin
+
+        return origin(self)
+
+    def joinpath(self, *segments: str) -> URIReference:
+        """This reference with ``segments`` (decoded text, each encoded, so
+        ``/`` becomes ``%2F``) appended to the path; see ``_build.joinpath``."""
+        from ._build import joinpath
+
+        return joinpath(self, *segments)
+
+    def __truediv__(self, segment: str) -> URIReference:
+        """``ref / "seg"``: ``ref.joinpath("seg")``."""
+        if not isinstance(segment, str):
+            return NotImplemented
+        return self.joinpath(segment)
+
+    def with_path_segments(self, segments: Iterable[str]) -> URIReference:
+        """This reference with its path made of decoded ``segments``, in the
+        ``path_segments`` convention (a leading ``""`` for an absolute path)."""
+        from ._build import with_path_segments
+
+        return with_path_segments(self, segments)
+
+    def get_param(
+        self, name: str, default: str | None = None, *, form: bool = False, errors: str = "strict"
+    ) -> str | None:
+        """The first decoded value of the query parameter ``name``, or ``default``."""
+        from ._build import get_param
+
+        return get_param(self, name, default, form=form, errors=errors)
+
+    def get_params(self, name: str, *, form: bool = False, errors: str = "strict") -> list[str]:
+        """Every decoded value of the query parameter ``name``, in order."""
+        from ._build import get_params
+
+        return get_params(self, name, form=form, errors=errors)
+
+    def add_param(self, name: str, value: str, *, form: bool = False) -> URIReference:
+        """This reference with ``name=value`` added at the end of the query,
+        the rest of the query as written."""
+        from ._build import add_param
+
+        return add_param(self, name, value, form=form)
+
+    def set_param(self, name: str, value: str, *, form: bool = False) -> URIReference:
+        """This reference with ``value`` the one value of ``name``: the first
+        piece of that name keeps its place, the others go."""
+        from ._build import set_param
+
+        return set_param(self, name, value, form=form)
+
+    def remove_param(self, name: str, *, form: bool = False) -> URIReference:
+        """This reference without the query parameter ``name``."""
+        from ._build import remove_param
+
+        return remove_param(self, name, form=form)
 
     def __repr__(self) -> str:
         # The constructor's call, so that eval(repr(ref)) == ref, except
