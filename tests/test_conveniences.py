@@ -300,3 +300,33 @@ def test_equivalent_uris_have_equal_origins(text: str) -> None:
     except u.PortTooLargeError:
         return
     assert origin == normal
+
+
+# --- Nothing but URIError escapes on any str ---------------------------------
+
+
+@given(uri_references(), st.text(), st.text())
+def test_conveniences_raise_only_uri_errors(text: str, a: str, b: str) -> None:
+    ref = u.parse(text)
+    calls: list[Any] = [
+        lambda: ref / a,
+        lambda: ref.joinpath(a, b),
+        lambda: ref.with_path_segments([a, b]),
+        lambda: ref.with_path_segments(["", a]),
+        lambda: ref.add_param(a, b),
+        lambda: ref.set_param(a, b, form=True),
+        lambda: ref.remove_param(a),
+        lambda: ref.get_param(a),
+        lambda: ref.get_params(a, errors=b),
+        lambda: ref.decoded_segments,
+        lambda: (ref.user, ref.password, ref.hostname),
+        lambda: (ref.origin, ref.port_or_default()),
+        lambda: u.percent_encode(a, "path"),
+    ]
+    for call in calls:
+        try:
+            result = call()
+        except u.URIError:
+            continue
+        if isinstance(result, u.URIReference):
+            reads_back(result)

@@ -3,6 +3,8 @@ admits, read off the grammar, encoding, decoding and the error offsets."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -272,15 +274,23 @@ def test_percent_decode_is_bytes_decode_of_the_octets(pieces: list[str], errors:
 
 
 @pytest.mark.parametrize("text", ["ok", "%ff", "", "a%41"])
-def test_unknown_errors_handler_fails_whatever_the_text(text: str) -> None:
+@pytest.mark.parametrize("errors", ["bogus", "", "\x00", "strict\x00"])
+def test_unknown_errors_handler_fails_whatever_the_text(text: str, errors: str) -> None:
     """percent_decode("%ff", errors="bogus") raised LookupError while
     percent_decode("ok", errors="bogus") succeeded."""
     with pytest.raises(URIError, match="surrogateescape"):
-        percent_decode(text, errors="bogus")
+        percent_decode(text, errors=errors)
     with pytest.raises(URIError, match="namereplace"):
-        percent_encode(text, errors="bogus")
+        percent_encode(text, errors=errors)
     with pytest.raises(URIError):
-        encode_except(text, "a", errors="bogus")
+        encode_except(text, "a", errors=errors)
+
+
+@given(st.text(), st.text())
+def test_any_errors_str_gives_a_uri_error_or_works(text: str, errors: str) -> None:
+    for call in (percent_decode, percent_encode):
+        with contextlib.suppress(URIError):
+            call(text, errors=errors)
 
 
 def test_encoding_only_handler_cannot_decode() -> None:

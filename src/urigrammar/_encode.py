@@ -149,7 +149,10 @@ def check_errors(errors: object, *, decoding: bool) -> str:
     ``bytes.decode`` (``decoding``) or ``str.encode`` accepts: checked up
     front, so a bad name fails whether or not the text needs it.  A
     non-``str`` raises ``TypeError``, an unknown or unfit name ``URIError``
-    listing the accepted handlers."""
+    listing the accepted handlers.  For ``decoding`` the handler is called
+    once on a one-octet ``UnicodeDecodeError``: the handlers that only
+    encode refuse it with ``TypeError``, which ``bytes.decode`` would
+    otherwise raise from inside the codec."""
     if not isinstance(errors, str):
         msg = f"errors must be str, not {type(errors).__name__}"
         raise TypeError(msg)
@@ -157,7 +160,7 @@ def check_errors(errors: object, *, decoding: bool) -> str:
         return errors
     try:
         handler = codecs.lookup_error(errors)
-    except LookupError:
+    except (LookupError, ValueError):  # ValueError: a name with a NUL in it
         handler = None
     if handler is not None and decoding:
         try:
