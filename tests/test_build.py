@@ -459,3 +459,31 @@ def test_cli_decode() -> None:
     assert err.splitlines()[2] == "    ^"  # under the "%" at offset 2
     assert run("decode", "--errors", "replace", "%FF")[1] == "\ufffd\n"
     assert run("decode", "--form", "a+b%2B")[1] == "a b+\n"
+
+
+# --- Issue 9, bugs 9 and 10 ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "pairs",
+    [["ab", "cd"], ["a=b"], "ab", "a=b", [("a", "b", "c")], [("a",)], [b"ab"], 5, [None]],
+)
+def test_with_query_pairs_takes_only_pairs(pairs: Any) -> None:
+    """with_query_pairs(["ab", "cd"]) gave ?a=b&c=d; ["a=b"] a bare ValueError."""
+    with pytest.raises(TypeError, match="pair"):
+        with_query_pairs(parse("http://h/"), pairs)
+
+
+def test_with_query_pairs_takes_lists_tuples_and_mappings() -> None:
+    ref = parse("http://h/")
+    assert str(with_query_pairs(ref, [["a", "1"], ("b", "2")])) == "http://h/?a=1&b=2"
+    assert str(with_query_pairs(ref, {"a": "1"})) == "http://h/?a=1"
+    assert str(with_query_pairs(ref, iter([("a", "1")]))) == "http://h/?a=1"
+
+
+def test_query_pairs_checks_errors_up_front() -> None:
+    for text in ("http://h/", "http://h/?a=1", "http://h/?a=%FF"):
+        with pytest.raises(URIError, match="surrogateescape"):
+            query_pairs(parse(text), errors="bogus")
+        with pytest.raises(URIError, match="surrogateescape"):
+            parse(text).query_pairs(errors="bogus")

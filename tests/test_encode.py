@@ -3,6 +3,8 @@ admits, read off the grammar, encoding, decoding and the error offsets."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -11,6 +13,7 @@ from urigrammar import UnknownRuleError, URIError, validate
 from urigrammar._encode import (
     ENCODE_RULES,
     admitted,
+    encode_except,
     percent_decode,
     percent_decode_bytes,
     percent_encode,
@@ -30,6 +33,7 @@ TEXT = st.text(DELIMS | SCALARS)
 
 def test_the_rules_with_an_encoding_are_the_data_components() -> None:
     assert set(ENCODE_RULES) == {
+        "path",
         "userinfo",
         "reg-name",
         "segment",
@@ -56,7 +60,7 @@ def test_admitted_sets_are_those_of_the_rfc(rule: str, extra: str) -> None:
     assert admitted(rule) == UNRESERVED | SUB_DELIMS | set(extra)
 
 
-@pytest.mark.parametrize("rule", ENCODE_RULES)
+@pytest.mark.parametrize("rule", [rule for rule in ENCODE_RULES if rule != "path"])
 def test_admitted_agrees_with_validate_on_every_octet(rule: str) -> None:
     # Two derivations from the grammar: the _ir walk and the matcher.
     for code in range(256):
@@ -69,7 +73,7 @@ def test_admitted_names_are_case_insensitive() -> None:
     assert admitted("SEGMENT") == admitted("segment")
 
 
-@pytest.mark.parametrize("rule", ["path", "pchar", "port", "host", "URI"])
+@pytest.mark.parametrize("rule", ["pchar", "port", "host", "URI", "path-abempty"])
 def test_rules_without_an_encoding_are_refused(rule: str) -> None:
     with pytest.raises(URIError, match="percent-encoding is defined for"):
         percent_encode("a", rule)
@@ -264,3 +268,61 @@ def test_percent_decode_is_bytes_decode_of_the_octets(pieces: list[str], errors:
         with pytest.raises(URIError) as info:
             percent_decode(text, errors=errors)
         assert info.value.offset == want
+
+
+# --- errors= is checked up front (issue 9, bug 9) -----------------------------
+
+
+@pytest.mark.parametrize("text", ["ok", "%ff", "", "a%41"])
+@pytest.mark.parametrize("errors", ["bogus", "", "\x00", "strict\x00"])
+def test_unknown_errors_handler_fails_whatever_the_text(text: str, errors: str) -> None:
+    """percent_decode("%ff", errors="bogus") raised LookupError while
+    percent_decode("ok", errors="bogus") succeeded."""
+    with pytest.raises(URIError, match="surrogateescape"):
+        percent_decode(text, errors=errors)
+    with pytest.raises(URIError, match="namereplace"):
+        percent_encode(text, errors=errors)
+    with pytest.raises(URIError):
+        encode_except(text, "a", errors=errors)
+
+
+@given(st.text(), st.text())
+def test_any_errors_str_gives_a_uri_error_or_works(text: str, errors: str) -> None:
+    for call in (percent_decode, percent_encode):
+        with contextlib.suppress(URIError):
+            call(text, errors=errors)
+
+
+def test_encoding_only_handler_cannot_decode() -> None:
+    # bytes.decode would raise TypeError from inside the codec for these.
+    for handler in ("xmlcharrefreplace", "namereplace"):
+        with pytest.raises(URIError, match="decoding"):
+            percent_decode("ok", errors=handler)
+        assert percent_encode("\udcff", errors=handler)  # fine for encoding
+
+
+def test_errors_of_the_wrong_type_is_a_type_error() -> None:
+    with pytest.raises(TypeError):
+        percent_decode("ok", errors=None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        percent_encode("ok", errors=1)  # type: ignore[arg-type]
+
+
+def test_registered_handler_is_accepted() -> None:
+    import codecs
+
+    def dashes(exc: UnicodeError) -> tuple[str, int]:
+        assert isinstance(exc, UnicodeDecodeError)
+        return ("-", exc.end)
+
+    codecs.register_error("urigrammar-test-dashes", dashes)
+    assert percent_decode("a%FFb", errors="urigrammar-test-dashes") == "a-b"
+
+
+@given(st.text(max_size=20), st.sampled_from(["strict", "replace", "surrogateescape", "ignore"]))
+def test_every_decoding_handler_python_has_works(text: str, errors: str) -> None:
+    encoded = percent_encode(text, errors="surrogatepass")
+    try:
+        percent_decode(encoded, errors=errors)
+    except URIError:
+        assert errors == "strict"

@@ -4,8 +4,11 @@ and pickling to equal objects."""
 from __future__ import annotations
 
 import pickle
+from collections.abc import Callable
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 import urigrammar as u
 
@@ -78,3 +81,107 @@ def test_errors_pickle_to_equal_objects(make: object) -> None:
     assert copy == error
     assert str(copy) == str(error)
     assert (copy.rule, copy.text, copy.offset) == (error.rule, error.text, error.offset)
+
+
+# --- No password in a message (issue 9, bug 13; RFC 3986 section 3.2.1) -----
+
+
+def test_password_is_masked_and_text_kept() -> None:
+    text = "http://user:s3cret@exa mple.com/"
+    error = _error("URI", text)
+    assert "s3cret" not in str(error)
+    assert "s3cret" not in error.message
+    assert error.text == text  # programs keep the raw text
+    assert error.offset == text.index(" ")
+    _, line, caret = str(error).splitlines()
+    # The caret is under the same character it was under before masking.
+    assert line[caret.index("^")] == " "
+    assert "user:<hidden>@exa" in line
+    assert pickle.loads(pickle.dumps(error)) == error
+    assert "s3cret" not in str(pickle.loads(pickle.dumps(error)))
+
+
+def test_caret_inside_the_password_points_at_the_mask() -> None:
+    error = _error("URI", "http://user:se cret@host/")
+    assert "cret" not in str(error)
+    assert "unexpected ' '" not in str(error)  # the character is the password's
+    _, line, caret = str(error).splitlines()
+    assert line[caret.index("^") :].startswith("<hidden>")
+
+
+@pytest.mark.parametrize(
+    ("text", "rule", "password"),
+    [
+        ("http://u:pw@h/", None, (9, 11)),
+        ("//u:pw@h", None, (4, 6)),
+        ("http://u:p@w@h/x@y", None, (9, 12)),  # up to the last "@" of the authority
+        ("http://u@h:1/", None, None),  # no ":" in the userinfo
+        ("http://h/u:p@h", None, None),  # an "@" in the path
+        ("a/b:c//u:p@h", None, None),  # no scheme before "//"
+        ("u:pw", "userinfo", (2, 4)),
+        ("x y://u:p@h", None, (8, 9)),  # an invalid scheme still has one
+    ],
+)
+def test_password_span(text: str, rule: str | None, password: tuple[int, int] | None) -> None:
+    from urigrammar._errors import password_span
+
+    assert password_span(text, rule) == password
+
+
+_PASSWORD = st.text(
+    alphabet=st.sampled_from("abcXYZ019-._~!$&'()*+,;=:%@ <>\"\\\u00e9\x00"), min_size=4
+)
+
+
+def _raised(calls: list[Callable[[], object]]) -> list[u.URIError]:
+    found: list[u.URIError] = []
+    for call in calls:
+        try:
+            call()
+        except u.URIError as exc:
+            found.append(exc)
+    return found
+
+
+def _entry_points(text: str) -> list[Callable[[], object]]:
+    return [
+        lambda: u.check("URI", text),
+        lambda: u.parse(text),
+        lambda: u.parse(text, "absolute-URI"),
+        lambda: u.resolve(text, "../g"),
+        lambda: u.resolve("http://b/", text),
+        lambda: u.relativize(text, "http://b/"),
+        lambda: u.relativize("http://b/", text),
+        lambda: u.normalize(text),
+    ]
+
+
+@settings(max_examples=200)
+@given(
+    st.sampled_from(["http://", "//", "foo+x://", "x y://"]),
+    st.text("abu", max_size=3),
+    _PASSWORD,
+    st.sampled_from(["host", "ho st", "[::1", "h:8a", "h:80"]),
+    st.sampled_from(["", "/", "/a b", "?q#f", "/./a", "#%zz"]),
+)
+def test_no_error_shows_a_generated_password(
+    head: str, user: str, password: str, host: str, tail: str
+) -> None:
+    assume(password.strip() and password not in "not a valid URI-reference absolute-URI")
+    text = f"{head}{user}:{password}@{host}{tail}"
+    for exc in _raised(_entry_points(text)):
+        assert password not in str(exc), (text, str(exc))
+        assert password not in exc.message
+
+
+@settings(max_examples=100)
+@given(st.text("abu", max_size=3), _PASSWORD)
+def test_build_and_replace_errors_hide_the_password(user: str, password: str) -> None:
+    userinfo = f"{user}:{password}"
+    calls: list[Callable[[], object]] = [
+        lambda: u.parse("http://h/").replace(userinfo=userinfo),
+        lambda: u.URIReference(userinfo=userinfo, host="h h"),
+        lambda: u.URIReference(scheme="http", userinfo=userinfo, host="h", path="x"),
+    ]
+    for exc in _raised(calls):
+        assert password not in str(exc), (userinfo, str(exc))

@@ -3,8 +3,6 @@ bench/bench_length.py measures speed and memory)."""
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 
 import urigrammar as u
@@ -53,19 +51,4 @@ def test_long_ipv4_like_host_is_a_reg_name() -> None:
     assert ref.host_kind == "reg-name"
 
 
-def test_huge_port_keeps_its_value() -> None:
-    digits = "9" * 10_000  # more than int() converts at once
-    ref = u.parse(f"http://h:{digits}/")
-    assert ref.port == 10**10_000 - 1
-    assert ref.port_text == digits
-
-
-def test_long_port_of_nonzero_digits_has_its_value() -> None:
-    digits = "12345" * 20_000  # 100,000 digits: more than int() takes at once
-    limit = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(0)  # the oracle: Python's own conversion
-    try:
-        expected = int(digits)
-    finally:
-        sys.set_int_max_str_digits(limit)
-    assert u.parse(f"http://h:{digits}/").port == expected
+# Ports longer than MAX_PORT_DIGITS: tests/test_port.py.

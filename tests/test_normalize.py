@@ -401,3 +401,30 @@ def test_decoding_can_change_the_host_kind() -> None:
     assert ref.host_kind == "IPv4address"
     assert parse(str(ref)) == ref
     assert equivalent("http://%31.2.3.4/", "http://1.2.3.4/")
+
+
+# --- The methods take every option the functions take (issue 9, bug 12) -------
+
+
+def test_normalize_method_takes_schemes() -> None:
+    ref = parse("foo://a:21")
+    rules = {"foo": SchemeRule(21, empty_path_is_root=True)}
+    assert str(ref.normalize(schemes=rules)) == "foo://a/"
+    assert ref.normalize(schemes=rules) == normalize(ref, schemes=rules)
+
+
+def test_equivalent_method_takes_every_option() -> None:
+    ref = parse("http://a:80/")
+    assert ref.equivalent("http://a/")
+    assert not ref.equivalent("http://a/", scheme_based=False)
+    assert parse("http://[::0:1]/").equivalent("http://[::1]/", ipv6_canonical=True)
+    assert not parse("http://[::0:1]/").equivalent("http://[::1]/")
+    assert parse("foo://a:7").equivalent("foo://a", schemes={"foo": SchemeRule(7)})
+
+
+@given(from_rule("URI-reference"), st.booleans(), st.booleans())
+def test_methods_agree_with_functions(text: str, scheme_based: bool, ipv6: bool) -> None:
+    ref = parse(text)
+    options = {"scheme_based": scheme_based, "ipv6_canonical": ipv6}
+    assert ref.normalize(**options) == normalize(ref, **options)
+    assert ref.equivalent(text, **options)

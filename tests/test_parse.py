@@ -149,14 +149,14 @@ def test_reference_compares_only_to_references() -> None:
     assert tuple(ref) != ref
     with pytest.raises(TypeError):
         _ = ref < u.parse("http://a/c")  # type: ignore[operator]
-    assert u.URIReference(scheme="http", host="a", path="/b", host_kind="reg-name") == ref
+    assert u.URIReference(scheme="http", host="a", path="/b") == ref
 
 
 def test_constructor_keeps_port_and_text_consistent() -> None:
     assert u.URIReference(host="h", port=8080).port_text == "8080"
-    assert u.URIReference(host="h", port_text="0080").port == 80
-    assert u.URIReference(host="h", port_text="").port is None
-    assert str(u.URIReference(scheme="http", host="h", port_text="")) == "http://h:"
+    assert u.URIReference(host="h", port="0080").port == 80
+    assert u.URIReference(host="h", port="").port is None
+    assert str(u.URIReference(scheme="http", host="h", port="")) == "http://h:"
 
 
 def test_repr_hides_password() -> None:

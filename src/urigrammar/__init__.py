@@ -23,18 +23,22 @@ from ._build import build
 from ._encode import ENCODE_RULES, percent_decode, percent_decode_bytes, percent_encode
 from ._errors import InputTooLongError, UnknownRuleError, URIError, URISyntaxError
 from ._grammar import GRAMMAR as _GRAMMAR
-from ._normalize import SCHEME_RULES, SchemeRule, equivalent, normalize
-from ._reference import URIReference
+from ._normalize import ORIGIN_SCHEMES, SCHEME_RULES, Origin, SchemeRule, equivalent, normalize
+from ._reference import MAX_PORT_DIGITS, PortTooLargeError, URIReference
 from ._resolve import relativize, remove_dot_segments, resolve
 
 __all__ = [
     "ABNF_MAX_LENGTH",
     "ENCODE_RULES",
+    "MAX_PORT_DIGITS",
+    "ORIGIN_SCHEMES",
     "PARSE_RULES",
     "RULE_NAMES",
     "SCHEME_RULES",
     "Engine",
     "InputTooLongError",
+    "Origin",
+    "PortTooLargeError",
     "SchemeRule",
     "TreeNode",
     "URIError",

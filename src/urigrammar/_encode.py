@@ -22,6 +22,7 @@ same handler given to ``percent_decode`` brings the text back.
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Iterable
 
@@ -32,7 +33,9 @@ from ._ir import Alt, Chars, Expr, Ref, Rep
 __all__ = [
     "ENCODE_RULES",
     "admitted",
+    "check_errors",
     "encode_except",
+    "encode_path",
     "percent_decode",
     "percent_decode_bytes",
     "percent_encode",
@@ -95,8 +98,14 @@ _ADMITTED: dict[str, frozenset[str]] = {
     name: chars for name in GRAMMAR.rule_names if (chars := _admitted_by(name)) is not None
 }
 
-#: The rules ``percent_encode`` encodes for, in the grammar's order.
-ENCODE_RULES: tuple[str, ...] = tuple(_ADMITTED)
+# The one rule encoded a segment at a time rather than from a character set.
+_PATH = "path"
+
+#: The rules ``percent_encode`` encodes for, in the grammar's order: the
+#: data components, and ``path`` (segment by segment, ``/`` kept).
+ENCODE_RULES: tuple[str, ...] = tuple(
+    name for name in GRAMMAR.rule_names if name in _ADMITTED or name == _PATH
+)
 
 
 def admitted(rule: str) -> frozenset[str]:
@@ -118,6 +127,57 @@ def _text(text: object) -> str:
         msg = f"text must be str, not {type(text).__name__}"
         raise TypeError(msg)
     return text
+
+
+# Python's own handlers (codecs.register_error can add more); the last two
+# replace characters by text, so they only encode.
+_DECODING_HANDLERS = (
+    "strict",
+    "ignore",
+    "replace",
+    "backslashreplace",
+    "surrogateescape",
+    "surrogatepass",
+)
+_ENCODING_HANDLERS = (*_DECODING_HANDLERS, "xmlcharrefreplace", "namereplace")
+# A handler that only knows how to encode refuses this with TypeError.
+_DECODE_PROBE = UnicodeDecodeError("utf-8", b"\xff", 0, 1, "probe")
+
+
+def check_errors(errors: object, *, decoding: bool) -> str:
+    """``errors`` itself when it names a codec error handler that
+    ``bytes.decode`` (``decoding``) or ``str.encode`` accepts: checked up
+    front, so a bad name fails whether or not the text needs it.  A
+    non-``str`` raises ``TypeError``, an unknown or unfit name ``URIError``
+    listing the accepted handlers.  For ``decoding`` the handler is called
+    once on a one-octet ``UnicodeDecodeError``: the handlers that only
+    encode refuse it with ``TypeError``, which ``bytes.decode`` would
+    otherwise raise from inside the codec."""
+    if not isinstance(errors, str):
+        msg = f"errors must be str, not {type(errors).__name__}"
+        raise TypeError(msg)
+    if errors == "strict":
+        return errors
+    try:
+        handler = codecs.lookup_error(errors)
+    except (LookupError, ValueError):  # ValueError: a name with a NUL in it
+        handler = None
+    if handler is not None and decoding:
+        try:
+            handler(_DECODE_PROBE)
+        except TypeError:
+            handler = None  # xmlcharrefreplace, namereplace: encoding only
+        except UnicodeError:
+            pass  # a strict-like handler: it raises, as strict does
+    if handler is None:
+        usable = _DECODING_HANDLERS if decoding else _ENCODING_HANDLERS
+        msg = (
+            f"errors={errors!r} is not a codec error handler that "
+            f"{'decoding' if decoding else 'encoding'} accepts: use one of "
+            f"{', '.join(usable)} or a handler registered with codecs.register_error"
+        )
+        raise URIError(msg)
+    return errors
 
 
 def _escape_at(text: str, index: int) -> bool:
@@ -142,6 +202,7 @@ def encode_except(
     UTF-8; ``%`` is encoded too unless ``keep_escapes`` and it starts a
     valid ``%XX``.  ``percent_encode`` is this with the rule's set."""
     text = _text(text)
+    errors = check_errors(errors, decoding=False)
     keep = keep if isinstance(keep, (set, frozenset)) else frozenset(keep)
     out: list[str] = []
     for index, char in enumerate(text):
@@ -152,6 +213,29 @@ def encode_except(
         else:
             out.extend(f"%{octet:02X}" for octet in _utf8(text, index, index + 1, errors))
     return "".join(out)
+
+
+def encode_path(
+    text: str, *, relative: bool = False, keep_escapes: bool = False, errors: str = "strict"
+) -> str:
+    """``text`` as a path (section 3.3): ``/`` stays the segment delimiter
+    and each segment is encoded for ``segment`` on its own, the first for
+    ``segment-nz-nc`` when ``relative`` (a relative reference, where a
+    ``:`` there would read as a scheme delimiter, section 4.2)."""
+    text = _text(text)
+    encoded: list[str] = []
+    start = 0
+    for segment in text.split("/"):
+        rule = "segment-nz-nc" if relative and not encoded else "segment"
+        try:
+            encoded.append(
+                encode_except(segment, admitted(rule), keep_escapes=keep_escapes, errors=errors)
+            )
+        except URIError as exc:
+            offset = None if exc.offset is None else start + exc.offset
+            raise URIError(exc.message, rule=_PATH, text=text, offset=offset) from None
+        start += len(segment) + 1
+    return "/".join(encoded)
 
 
 def percent_encode(
@@ -165,7 +249,14 @@ def percent_encode(
     back from ``percent_decode``; with ``keep_escapes=True`` a ``%`` that
     starts a valid ``%XX`` is left alone, for text that is already partly
     encoded.  ``errors`` is the ``str.encode`` handler for lone surrogates.
+
+    ``rule="path"`` encodes each ``/``-separated segment for ``segment``
+    and keeps the ``/``: the result matches ``path``.  (As the first
+    segment of a relative reference it also needs ``:`` encoded, which
+    ``build`` does.)
     """
+    if GRAMMAR.canonical(rule) == _PATH:
+        return encode_path(text, keep_escapes=keep_escapes, errors=errors)
     return encode_except(text, admitted(rule), keep_escapes=keep_escapes, errors=errors)
 
 
@@ -191,9 +282,12 @@ def percent_decode(text: str, *, errors: str = "strict") -> str:
     that are not UTF-8 raise ``URIError`` under ``errors="strict"``;
     ``"replace"``, ``"surrogateescape"`` and the other ``bytes.decode``
     handlers behave as there.  The error's ``offset`` is the index of the
-    ``%`` that starts the bad triplet or the bad UTF-8 sequence.
+    ``%`` that starts the bad triplet or the bad UTF-8 sequence.  An
+    ``errors`` that is no decoding handler raises ``URIError`` whatever the
+    text.
     """
     text = _text(text)
+    errors = check_errors(errors, decoding=True)
     if "%" not in text:
         return text
     out: list[str] = []

@@ -10,6 +10,7 @@ process.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "URISyntaxError",
     "UnknownRuleError",
     "caret_excerpt",
+    "password_span",
 ]
 
 # A message shows at most this many characters of the text each side of the
@@ -46,6 +48,76 @@ def caret_excerpt(text: str, offset: int) -> str:
     return f"{line}\n{caret}"
 
 
+#: What stands for a password in messages and excerpts: fixed, so that its
+#: length says nothing about the password's.
+HIDDEN = "<hidden>"
+
+_AUTHORITY_END = re.compile(r"[/?#]")
+
+
+def password_span(text: str, rule: str | None = None) -> tuple[int, int] | None:
+    """Where the password of ``text``'s userinfo is (see ``_userinfo``)."""
+    found = _userinfo(text, rule)
+    return None if found is None else found[1:]
+
+
+def _userinfo(text: str, rule: str | None) -> tuple[int, int, int] | None:
+    """Where the userinfo of ``text`` starts, and where its password starts
+    and ends, when it has one.  The password is what follows the first
+    ``:`` of userinfo (section 3.2.1 deprecates ``user:password``), or
+    ``None``.  ``text`` may be invalid, so the userinfo is found loosely: after
+    ``//`` at the start or after the first ``:`` (when no ``/``, ``?`` or ``#``
+    comes before it), up to the last ``@`` before the first ``/``, ``?`` or
+    ``#``.  For an error about the ``userinfo`` rule the whole text is one."""
+    if rule == "userinfo":
+        start, end = 0, len(text)
+    else:
+        if text.startswith("//"):
+            start = 2
+        else:
+            colon = text.find(":")
+            if (
+                colon < 0
+                or _AUTHORITY_END.search(text, 0, colon)
+                or not text.startswith("//", colon + 1)
+            ):
+                return None
+            start = colon + 3
+        stop = _AUTHORITY_END.search(text, start)
+        end = text.rfind("@", start, len(text) if stop is None else stop.start())
+        if end < 0:
+            return None
+    colon = text.find(":", start, end)
+    return None if colon < 0 else (start, colon + 1, end)
+
+
+def _quoted_forms(secret: str) -> set[str]:
+    # How a message may quote the secret: as is, or inside repr()/ascii() of
+    # a longer text, with either quote character escaped.
+    forms = {secret, repr(secret)[1:-1], ascii(secret)[1:-1]}
+    for form in list(forms):
+        forms |= {form.replace("'", "\\'"), form.replace('"', '\\"')}
+    return forms
+
+
+def _masked_message(
+    message: str, text: str, found: tuple[int, int, int], offset: int | None
+) -> str:
+    userinfo_start, start, end = found
+    userinfo = text[userinfo_start:end]
+    for form in sorted(_quoted_forms(userinfo), key=len, reverse=True):
+        message = message.replace(form, text[userinfo_start:start] + HIDDEN)
+    password = text[start:end]
+    if len(password) > 3:
+        # Long enough not to match ordinary words of the message by chance.
+        for form in sorted(_quoted_forms(password), key=len, reverse=True):
+            message = message.replace(form, HIDDEN)
+    if offset is not None and start <= offset < end:
+        # check()'s wording (_api): the character it stopped at is a secret.
+        message = message.replace(f"unexpected {text[offset]!r}", f"unexpected {HIDDEN}")
+    return message
+
+
 class URIError(ValueError):
     """Base of every error urigrammar raises for bad input.
 
@@ -62,6 +134,11 @@ class URIError(ValueError):
         text: str | None = None,
         offset: int | None = None,
     ) -> None:
+        # The message never shows a password (section 3.2.1); ``text``
+        # keeps it, for programs.
+        found = None if text is None else _userinfo(text, rule)
+        if found is not None and text is not None:
+            message = _masked_message(message, text, found, offset)
         super().__init__(message)
         self.message = message
         self.rule = rule
@@ -69,9 +146,20 @@ class URIError(ValueError):
         self.offset = offset
 
     def __str__(self) -> str:
-        if self.text is None or self.offset is None:
+        text, offset = self.text, self.offset
+        if text is None or offset is None:
             return self.message
-        return f"{self.message}\n{caret_excerpt(self.text, self.offset)}"
+        span = password_span(text, self.rule)
+        if span is not None:
+            # The excerpt shows HIDDEN in the password's place; the caret
+            # moves with the text after it, or points at HIDDEN inside it.
+            start, end = span
+            text = text[:start] + HIDDEN + text[end:]
+            if offset >= end:
+                offset += len(HIDDEN) - (end - start)
+            elif offset > start:
+                offset = start
+        return f"{self.message}\n{caret_excerpt(text, offset)}"
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (

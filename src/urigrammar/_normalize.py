@@ -35,13 +35,16 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from ._api import parse
-from ._reference import URIReference, evolve
+from ._reference import URIReference, evolve, port_number, significant_digits
 from ._resolve import as_reference, remove_dot_segments, unambiguous_path
 
 __all__ = [
+    "ORIGIN_SCHEMES",
     "SCHEME_RULES",
+    "Origin",
     "SchemeRule",
     "canonical_ipv6",
     "decode_unreserved",
@@ -49,6 +52,8 @@ __all__ = [
     "lowercase_host",
     "normalize",
     "normalize_by_scheme",
+    "origin",
+    "port_or_default",
     "uppercase_percent_encodings",
 ]
 
@@ -136,10 +141,14 @@ def normalize_by_scheme(
     rules = SCHEME_RULES if schemes is None else schemes
     rule = rules.get(ref.scheme or "", SchemeRule())
     if ref.port_text is not None:
-        if not ref.port_text or ref.port == rule.default_port:
-            ref = evolve(ref, port=None, port_text=None)
+        # Compared as digit strings: a port may have millions of digits, and
+        # converting those to int is quadratic (and refused past 4300).
+        digits = significant_digits(ref.port_text) if ref.port_text else ""
+        default = None if rule.default_port is None else str(rule.default_port)
+        if not digits or digits == default:
+            ref = evolve(ref, port_text=None)
         else:
-            ref = evolve(ref, port_text=ref.port_text.lstrip("0") or "0")
+            ref = evolve(ref, port_text=digits)
     if ref.host is not None and not ref.path and rule.empty_path_is_root:
         ref = evolve(ref, path="/")
     return ref
@@ -207,3 +216,55 @@ def equivalent(
         )
 
     return normal(a) == normal(b)
+
+
+def port_or_default(
+    ref: URIReference | str, schemes: Mapping[str, SchemeRule] | None = None
+) -> int | None:
+    """The port (section 3.2.3), or when it is absent or empty the default
+    port of the scheme (compared without regard to case, section 3.1) in
+    ``schemes`` (``SCHEME_RULES`` by default); ``None`` when neither."""
+    r = as_reference(ref)
+    if r.port_text:
+        return port_number(r.port_text)
+    rules = SCHEME_RULES if schemes is None else schemes
+    rule = rules.get((r.scheme or "").lower())
+    return None if rule is None else rule.default_port
+
+
+#: The schemes whose URIs have a tuple origin here (RFC 6454 section 4
+#: leaves the list to each scheme; these are the web's).
+ORIGIN_SCHEMES = frozenset({"http", "https", "ws", "wss"})
+
+
+class Origin(NamedTuple):
+    """RFC 6454 section 4: the scheme and host in lowercase, and the port
+    or the scheme's default.  ``str()`` is the ASCII serialization of
+    section 6.2, with the port left out when it is the default."""
+
+    scheme: str
+    host: str
+    port: int | None
+
+    def __str__(self) -> str:
+        rule = SCHEME_RULES.get(self.scheme)
+        default = None if rule is None else rule.default_port
+        if self.port is None or self.port == default:
+            return f"{self.scheme}://{self.host}"
+        return f"{self.scheme}://{self.host}:{self.port}"
+
+
+def origin(ref: URIReference | str) -> Origin | None:
+    """The origin of ``ref`` (RFC 6454 section 4) when its scheme is in
+    ``ORIGIN_SCHEMES`` and it has a host; ``None`` otherwise, which stands
+    for an opaque origin: RFC 6454 gives such a URI a fresh, globally unique
+    identifier, equal to no other origin, so ``None`` must never be compared
+    as equal.  The host is normalized as ``normalize`` does it (section
+    6.2.2), so equivalent URIs have equal origins; it keeps the brackets of
+    an IP-literal, as the serialization needs them."""
+    r = as_reference(ref)
+    scheme = (r.scheme or "").lower()
+    if scheme not in ORIGIN_SCHEMES or r.host is None:
+        return None
+    host = lowercase_host(decode_unreserved(r.host))
+    return Origin(scheme, host, port_or_default(r))

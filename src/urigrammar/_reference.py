@@ -20,36 +20,157 @@ a final empty segment (``/a/`` -> ``("", "a", "")``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["URIReference", "evolve", "port_number", "trusted_reference"]
+from ._errors import URIError
 
-# int() refuses more than 4300 digits (CVE-2020-10735); `port = *DIGIT` has
-# no bound, so a long port is converted by halves, which stays far from the
-# quadratic cost of converting it a chunk at a time.
-_DIGIT_CHUNK = 4000
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from ipaddress import IPv4Address, IPv6Address
+
+    from ._normalize import Origin, SchemeRule
+
+__all__ = [
+    "MAX_PORT_DIGITS",
+    "PortTooLargeError",
+    "URIReference",
+    "evolve",
+    "path_clash",
+    "port_digits",
+    "port_number",
+    "recompose",
+    "significant_digits",
+    "trusted_reference",
+    "unchecked",
+]
+
+#: The most significant digits (leading zeros not counted) a port may have
+#: for ``URIReference.port`` to give its value.  ``port = *DIGIT`` (section
+#: 3.2.3) has no bound, but CPython converts at most 4300 digits between
+#: ``int`` and ``str`` (CVE-2020-10735), and converting is quadratic, so a
+#: longer port has no ``int``: its digits stay in ``port_text``.
+MAX_PORT_DIGITS = 4300
+
+# sys.set_int_max_str_digits() accepts 640 as its lowest limit: converting a
+# chunk at a time keeps the conversion working whatever limit a program
+# set, and with at most MAX_PORT_DIGITS digits it stays cheap.
+_DIGIT_CHUNK = 640
 
 
-def _digits_value(digits: str) -> int:
-    if len(digits) <= _DIGIT_CHUNK:
-        return int(digits)
-    half = len(digits) // 2
-    high, low = digits[:half], digits[half:]
-    scale: int = 10 ** len(low)
-    return _digits_value(high) * scale + _digits_value(low)
+# repr() shows a port_text up to this long; a longer one by its length.
+_REPR_PORT = 64
+
+
+class PortTooLargeError(URIError):
+    """The port has more than ``MAX_PORT_DIGITS`` significant digits, so it
+    gives no ``int``; ``port_text`` has its digits (section 3.2.3)."""
+
+
+def significant_digits(port_text: str) -> str:
+    """The digits of a non-empty ``port`` without leading zeros (``"0"`` for
+    zero): the text to compare ports by, with no conversion to ``int``."""
+    return port_text.lstrip("0") or "0"
 
 
 def port_number(text: str) -> int | None:
-    """The value of a ``port`` as written; ``None`` for the empty port."""
-    digits = text.lstrip("0") or text[:1]
-    return _digits_value(digits) if digits else None
+    """The value of a ``port`` as written; ``None`` for the empty port.
+    Raises ``PortTooLargeError`` past ``MAX_PORT_DIGITS`` significant digits."""
+    if not text:
+        return None
+    digits = significant_digits(text)
+    if len(digits) > MAX_PORT_DIGITS:
+        msg = (
+            f"port: {len(digits)} significant digits, more than MAX_PORT_DIGITS "
+            f"({MAX_PORT_DIGITS}), so the port has no int value; read port_text "
+            "for its digits (section 3.2.3)"
+        )
+        raise PortTooLargeError(msg, rule="port", text=text)
+    value = 0
+    for start in range(0, len(digits), _DIGIT_CHUNK):
+        chunk = digits[start : start + _DIGIT_CHUNK]
+        value = value * 10 ** len(chunk) + int(chunk)
+    return value
 
 
+_CHUNK_SCALE = 10**_DIGIT_CHUNK
+_PORT_BOUND = 10**MAX_PORT_DIGITS
+
+
+def port_digits(value: int) -> str:
+    """The decimal digits of a port given as an ``int``.  Raises
+    ``URIError`` for a negative one and ``PortTooLargeError`` past
+    ``MAX_PORT_DIGITS`` digits, never ``ValueError``."""
+    if value < 0:
+        msg = f"port: a port is digits, so it cannot be {value} (section 3.2.3)"
+        raise URIError(msg, rule="port")
+    if value >= _PORT_BOUND:
+        msg = (
+            f"port: {value.bit_length()} bits is more than MAX_PORT_DIGITS "
+            f"({MAX_PORT_DIGITS}) decimal digits (section 3.2.3); give the port as a str"
+        )
+        raise PortTooLargeError(msg, rule="port")
+    # A chunk at a time, for the same reason as port_number.
+    chunks: list[str] = []
+    while value >= _CHUNK_SCALE:
+        value, low = divmod(value, _CHUNK_SCALE)
+        chunks.append(str(low).zfill(_DIGIT_CHUNK))
+    chunks.append(str(value))
+    return "".join(reversed(chunks))
+
+
+def recompose(
+    scheme: str | None,
+    authority: str | None,
+    path: str,
+    query: str | None,
+    fragment: str | None,
+) -> str:
+    """Section 5.3, with undefined and empty components kept apart.  The
+    parts are written as they are: ``path_clash`` says whether the text
+    reads back as the same parts."""
+    parts: list[str] = []
+    if scheme is not None:
+        parts += (scheme, ":")
+    if authority is not None:
+        parts += ("//", authority)
+    parts.append(path)
+    if query is not None:
+        parts += ("?", query)
+    if fragment is not None:
+        parts += ("#", fragment)
+    return "".join(parts)
+
+
+def path_clash(path: str, *, has_authority: bool, has_scheme: bool) -> tuple[str, int] | None:
+    """Where a path that matches ``path`` would recompose into text that
+    reads back differently: the rule it must match in its place and the
+    offset of the trouble, or ``None`` when it fits.  The one place these
+    checks are written (used to refuse parts and to repair paths):
+
+    * with an authority, the path is empty or begins with ``/`` (section
+      3.3, ``path-abempty``);
+    * without one, it cannot begin with ``//``, which would read as an
+      authority (section 3.3, ``path-absolute``);
+    * without a scheme either, its first segment cannot contain ``:``, which
+      would read as a scheme delimiter (section 4.2, ``path-noscheme``).
+    """
+    if has_authority:
+        return None if not path or path[0] == "/" else ("path-abempty", 0)
+    if path.startswith("//"):
+        return ("path-absolute", 1)
+    if not has_scheme:
+        colon = path.partition("/")[0].find(":")
+        if colon >= 0:
+            return ("path-noscheme", colon)
+    return None
+
+
+# The tuple layout: index of each field.  The port is not stored, only its
+# text: converting it at parse time made parse quadratic in its length.
 _FIELDS = (
     "scheme",
     "userinfo",
     "host",
-    "port",
     "path",
     "query",
     "fragment",
@@ -62,10 +183,10 @@ class URIReference(tuple[Any, ...]):
     """A parsed URI-reference.  Build one with ``parse``; ``str()`` recomposes
     it (RFC 3986 section 5.3).
 
-    Immutable: a tuple of its nine fields, like a named tuple, because
-    ``parse`` makes one per call and a tuple is the cheapest immutable object
-    CPython builds.  It compares equal only to another ``URIReference`` and
-    has no ordering.
+    Immutable: a tuple of its fields, like a named tuple, because ``parse``
+    makes one per call and a tuple is the cheapest immutable object CPython
+    builds.  It compares equal only to another ``URIReference`` and has no
+    ordering.
     """
 
     __slots__ = ()
@@ -83,24 +204,41 @@ class URIReference(tuple[Any, ...]):
 
     def __new__(
         cls,
+        *positional: object,
         scheme: str | None = None,
         userinfo: str | None = None,
-        host: str | None = None,
-        port: int | None = None,
+        host: str | IPv4Address | IPv6Address | None = None,
+        port: int | str | None = None,
         path: str = "",
         query: str | None = None,
         fragment: str | None = None,
-        host_kind: str | None = None,
-        port_text: str | None = None,
     ) -> URIReference:
-        # The port as a number and as written must agree: either one given
-        # alone determines the other.
-        if port_text is None and port is not None:
-            port_text = str(port)
-        elif port_text and port is None:
-            port = port_number(port_text)
-        values = (scheme, userinfo, host, port, path, query, fragment, host_kind, port_text)
-        return tuple.__new__(cls, values)
+        """The reference with these components, each written as it appears
+        in the URI (nothing is encoded; ``build`` encodes).  Each is checked
+        against its rule and the combination against sections 3.3 and 4.2,
+        as ``replace`` checks them, so ``parse(str(ref)) == ref`` holds for
+        every reference; ``host_kind`` and ``port_text`` come from the
+        grammar.  Raises ``URIError`` naming the part.  Keyword-only: to
+        read a reference from text, call ``parse``."""
+        if positional:
+            msg = (
+                "URIReference() takes its components as keywords only "
+                "(scheme=, userinfo=, host=, port=, path=, query=, fragment=); "
+                "to read a URI from text use urigrammar.parse(text)"
+            )
+            raise TypeError(msg)
+        from ._build import from_parts
+
+        ref = from_parts(
+            scheme=scheme,
+            userinfo=userinfo,
+            host=host,
+            port=port,
+            path=path,
+            query=query,
+            fragment=fragment,
+        )
+        return ref if cls is URIReference else tuple.__new__(cls, ref)
 
     @property
     def scheme(self) -> str | None:
@@ -123,26 +261,30 @@ class URIReference(tuple[Any, ...]):
 
     @property
     def port(self) -> int | None:
-        """Section 3.2.3: the port's value; ``None`` when absent or empty."""
-        value: int | None = self[3]
-        return value
+        """Section 3.2.3: the port's value; ``None`` when absent or empty.
+
+        Converted from ``port_text`` on each access, so that ``parse`` stays
+        linear.  Raises ``PortTooLargeError`` (a ``URIError``) for a port of
+        more than ``MAX_PORT_DIGITS`` significant digits: read ``port_text``."""
+        text: str | None = self[7]
+        return None if text is None else port_number(text)
 
     @property
     def path(self) -> str:
         """Section 3.3, as written; always a ``str``, possibly empty."""
-        value: str = self[4]
+        value: str = self[3]
         return value
 
     @property
     def query(self) -> str | None:
         """Section 3.4, as written."""
-        value: str | None = self[5]
+        value: str | None = self[4]
         return value
 
     @property
     def fragment(self) -> str | None:
         """Section 3.5, as written."""
-        value: str | None = self[6]
+        value: str | None = self[5]
         return value
 
     @property
@@ -150,14 +292,14 @@ class URIReference(tuple[Any, ...]):
         """The rule the host matched: "IPv4address", "IPv6address",
         "IPvFuture" or "reg-name" (section 3.2.2); ``None`` without an
         authority."""
-        value: str | None = self[7]
+        value: str | None = self[6]
         return value
 
     @property
     def port_text(self) -> str | None:
         """The port as written: ``"0080"``, ``""`` for ``http://a:/``,
         ``None`` when there is no ``:``."""
-        value: str | None = self[8]
+        value: str | None = self[7]
         return value
 
     def __eq__(self, other: object) -> bool:
@@ -180,12 +322,9 @@ class URIReference(tuple[Any, ...]):
     __lt__ = __le__ = __gt__ = __ge__ = _unordered
 
     def __reduce__(self) -> tuple[Any, ...]:
-        values = tuple(self)
-        if self.port is not None and self.port.bit_length() > 64:
-            # Pickle protocols 0 and 1 write an int as decimal text, which
-            # int() refuses past 4300 digits: __new__ rebuilds it from port_text.
-            values = (*values[:3], None, *values[4:])
-        return (URIReference, values)
+        # The fields were checked when the reference was made: unpickling
+        # takes the unchecked way, and converts no port.
+        return (trusted_reference, tuple(self))
 
     @property
     def authority(self) -> str | None:
@@ -215,26 +354,13 @@ class URIReference(tuple[Any, ...]):
         return tuple(self.path.split("/")) if self.path else ()
 
     def __str__(self) -> str:
-        # Section 5.3, with undefined and empty components kept apart.
-        parts: list[str] = []
-        if self.scheme is not None:
-            parts += (self.scheme, ":")
-        authority = self.authority
-        if authority is not None:
-            parts += ("//", authority)
-        # Never recompose into text that reads back differently (a reference
-        # built by hand may hold such a path; the library's own never do).
-        path = self.path
-        if authority is None and path.startswith("//"):
-            path = "/." + path  # section 3.3: "//" would start an authority
-        elif self.scheme is None and authority is None and ":" in path.partition("/")[0]:
-            path = "./" + path  # section 4.2: "a:b" would read as a scheme
-        parts.append(path)
-        if self.query is not None:
-            parts += ("?", self.query)
-        if self.fragment is not None:
-            parts += ("#", self.fragment)
-        return "".join(parts)
+        return recompose(
+            self.scheme,
+            self.authority,
+            self.path,
+            self.query,
+            self.fragment,
+        )
 
     # --- Resolution and normalization (sections 5 and 6): thin methods over
     # --- _resolve.py and _normalize.py go here.
@@ -251,17 +377,40 @@ class URIReference(tuple[Any, ...]):
 
         return relativize(self, target)
 
-    def normalize(self, *, scheme_based: bool = True, ipv6_canonical: bool = False) -> URIReference:
-        """This reference's normal form (sections 6.2.2 and 6.2.3)."""
+    def normalize(
+        self,
+        *,
+        scheme_based: bool = True,
+        ipv6_canonical: bool = False,
+        schemes: Mapping[str, SchemeRule] | None = None,
+    ) -> URIReference:
+        """This reference's normal form (sections 6.2.2 and 6.2.3): the
+        options are ``urigrammar.normalize``'s."""
         from ._normalize import normalize
 
-        return normalize(self, scheme_based=scheme_based, ipv6_canonical=ipv6_canonical)
+        return normalize(
+            self, scheme_based=scheme_based, ipv6_canonical=ipv6_canonical, schemes=schemes
+        )
 
-    def equivalent(self, other: URIReference | str) -> bool:
-        """Whether ``other`` has the same normal form (section 6.1)."""
+    def equivalent(
+        self,
+        other: URIReference | str,
+        *,
+        scheme_based: bool = True,
+        ipv6_canonical: bool = False,
+        schemes: Mapping[str, SchemeRule] | None = None,
+    ) -> bool:
+        """Whether ``other`` has the same normal form (section 6.1): the
+        options are ``urigrammar.equivalent``'s."""
         from ._normalize import equivalent
 
-        return equivalent(self, other)
+        return equivalent(
+            self,
+            other,
+            scheme_based=scheme_based,
+            ipv6_canonical=ipv6_canonical,
+            schemes=schemes,
+        )
 
     # --- Building and changing references: thin methods over _build.py and
     # --- _encode.py go here.
@@ -300,21 +449,130 @@ class URIReference(tuple[Any, ...]):
 
         return host_unicode(self)
 
+    # --- Conveniences: decoded views and one-part changes, thin methods over
+    # --- _build.py and _normalize.py; each returns a new reference.
+
+    @property
+    def user(self) -> str | None:
+        """The userinfo up to its first ``:``, percent-decoded (section
+        3.2.1); ``URIError`` when its escapes are not UTF-8."""
+        from ._build import user
+
+        return user(self)
+
+    @property
+    def password(self) -> str | None:
+        """What follows the first ``:`` of the userinfo, percent-decoded;
+        ``None`` without a ``:``.
+
+        Section 3.2.1: the "user:password" form is deprecated, and passing
+        authentication information in clear text in a URI has proved a
+        security risk in almost every case where it has been used.  Read it
+        only to move it somewhere safer; ``repr`` and error messages never
+        show it."""
+        from ._build import password
+
+        return password(self)
+
+    @property
+    def hostname(self) -> str | None:
+        """The host without an IP-literal's brackets, a reg-name
+        percent-decoded (section 3.2.2); ``None`` without an authority."""
+        from ._build import hostname
+
+        return hostname(self)
+
+    @property
+    def decoded_segments(self) -> tuple[str, ...]:
+        """``path_segments``, each percent-decoded as UTF-8 (section 3.3)."""
+        from ._build import decoded_segments
+
+        return decoded_segments(self)
+
+    def port_or_default(self, *, schemes: Mapping[str, SchemeRule] | None = None) -> int | None:
+        """The port, or the scheme's default port from ``SCHEME_RULES`` (or
+        ``schemes``) when it is absent or empty (sections 3.2.3, 6.2.3)."""
+        from ._normalize import port_or_default
+
+        return port_or_default(self, schemes)
+
+    @property
+    def origin(self) -> Origin | None:
+        """RFC 6454 section 4: ``Origin(scheme, host, port)`` for http,
+        https, ws and wss with a host; ``None`` (an opaque origin, equal to
+        no other) for anything else.  ``str(origin)`` serializes it."""
+        from ._normalize import origin
+
+        return origin(self)
+
+    def joinpath(self, *segments: str) -> URIReference:
+        """This reference with ``segments`` (decoded text, each encoded, so
+        ``/`` becomes ``%2F``) appended to the path; see ``_build.joinpath``."""
+        from ._build import joinpath
+
+        return joinpath(self, *segments)
+
+    def __truediv__(self, segment: str) -> URIReference:
+        """``ref / "seg"``: ``ref.joinpath("seg")``."""
+        if not isinstance(segment, str):
+            return NotImplemented
+        return self.joinpath(segment)
+
+    def with_path_segments(self, segments: Iterable[str]) -> URIReference:
+        """This reference with its path made of decoded ``segments``, in the
+        ``path_segments`` convention (a leading ``""`` for an absolute path)."""
+        from ._build import with_path_segments
+
+        return with_path_segments(self, segments)
+
+    def get_param(
+        self, name: str, default: str | None = None, *, form: bool = False, errors: str = "strict"
+    ) -> str | None:
+        """The first decoded value of the query parameter ``name``, or ``default``."""
+        from ._build import get_param
+
+        return get_param(self, name, default, form=form, errors=errors)
+
+    def get_params(self, name: str, *, form: bool = False, errors: str = "strict") -> list[str]:
+        """Every decoded value of the query parameter ``name``, in order."""
+        from ._build import get_params
+
+        return get_params(self, name, form=form, errors=errors)
+
+    def add_param(self, name: str, value: str, *, form: bool = False) -> URIReference:
+        """This reference with ``name=value`` added at the end of the query,
+        the rest of the query as written."""
+        from ._build import add_param
+
+        return add_param(self, name, value, form=form)
+
+    def set_param(self, name: str, value: str, *, form: bool = False) -> URIReference:
+        """This reference with ``value`` the one value of ``name``: the first
+        piece of that name keeps its place, the others go."""
+        from ._build import set_param
+
+        return set_param(self, name, value, form=form)
+
+    def remove_param(self, name: str, *, form: bool = False) -> URIReference:
+        """This reference without the query parameter ``name``."""
+        from ._build import remove_param
+
+        return remove_param(self, name, form=form)
+
     def __repr__(self) -> str:
-        # Section 3.2.1 deprecates "user:password"; whatever follows the
-        # first ":" of userinfo is a secret and never goes into a log.
+        # The constructor's call, so that eval(repr(ref)) == ref, except
+        # that section 3.2.1 deprecates "user:password": whatever follows
+        # the first ":" of userinfo is a secret and never goes into a log.
         shown: list[str] = []
-        for name, value in zip(_FIELDS, self, strict=True):
-            if name == "port_text":
+        for name in ("scheme", "userinfo", "host", "port", "path", "query", "fragment"):
+            value = self.port_text if name == "port" else getattr(self, name)
+            if name == "port" and value is not None and len(value) > _REPR_PORT:
+                # A megabyte of digits is no help in a log line.
+                shown.append(f"port=<{len(value)} digits>")
                 continue
-            if name == "port" and value is not None and value.bit_length() > 64:
-                # repr(int) refuses more than 4300 digits (CVE-2020-10735).
-                shown.append(f"port=<{len(self.port_text or '')} digits>")
-                continue
-            hidden = value
             if name == "userinfo" and value is not None and ":" in value:
-                hidden = value.partition(":")[0] + ":<hidden>"
-            shown.append(f"{name}={hidden!r}")
+                value = value.partition(":")[0] + ":<hidden>"
+            shown.append(f"{name}={value!r}")
         return f"URIReference({', '.join(shown)})"
 
 
@@ -324,23 +582,32 @@ def evolve(ref: URIReference, **changes: Any) -> URIReference:
     checked, public way."""
     values = dict(zip(_FIELDS, ref, strict=True))
     values.update(changes)
-    return URIReference(**values)
+    return trusted_reference(**values)
+
+
+def unchecked(**fields: Any) -> URIReference:
+    """A reference with the given fields (the others absent), unchecked:
+    for the library's own intermediate values (section 5.2.2 builds its
+    target a part at a time)."""
+    return evolve(_EMPTY, **fields)
 
 
 def trusted_reference(
     scheme: str | None,
     userinfo: str | None,
     host: str | None,
-    port: int | None,
     path: str,
     query: str | None,
     fragment: str | None,
     host_kind: str | None,
     port_text: str | None,
 ) -> URIReference:
-    """A ``URIReference`` from components the grammar has already checked
-    and made consistent (``port`` is ``port_text``'s value): ``parse`` makes
-    one per call, so it skips ``__new__``'s reconciling."""
-    values = (scheme, userinfo, host, port, path, query, fragment, host_kind, port_text)
+    """A ``URIReference`` from components the grammar has already checked:
+    ``parse`` makes one per call, and unpickling one per reference, so this
+    skips the public constructor's checks.  Private to the library."""
+    values = (scheme, userinfo, host, path, query, fragment, host_kind, port_text)
     ref: URIReference = tuple.__new__(URIReference, values)
     return ref
+
+
+_EMPTY = trusted_reference(None, None, None, "", None, None, None, None)

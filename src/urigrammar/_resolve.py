@@ -18,14 +18,14 @@ here recomposes into text that parses back to the same components:
 * A relative-path reference whose first segment contains ``:`` would read
   back as a scheme; it is emitted with a ``./`` prefix (section 4.2).
 
-``unambiguous_path`` applies both rules, and ``URIReference.__str__``
-applies them too for references built by hand.
+``unambiguous_path`` applies both rules, which ``path_clash`` states (the
+public constructor, ``build`` and ``replace`` refuse such paths instead).
 """
 
 from __future__ import annotations
 
 from ._errors import URIError, URISyntaxError
-from ._reference import URIReference, evolve
+from ._reference import URIReference, evolve, path_clash, unchecked
 
 __all__ = [
     "as_base",
@@ -81,6 +81,9 @@ def remove_dot_segments(path: str) -> str:
     (each with its leading ``/``, if any), so long paths take linear time.
     The step letters below are the RFC's.
     """
+    if not isinstance(path, str):
+        msg = f"path must be str, not {type(path).__name__}"
+        raise TypeError(msg)
     output: list[str] = []
     i, end = 0, len(path)
     while i < end:
@@ -120,12 +123,17 @@ def merge(base_path: str, ref_path: str, *, base_has_authority: bool) -> str:
 def unambiguous_path(path: str, *, has_authority: bool, has_scheme: bool) -> str:
     """``path`` written so that the reference recomposes into text that
     parses back to the same path (see the module docstring).  A path that
-    needs no prefix is returned unchanged."""
-    if not has_authority and path.startswith("//"):
+    needs no prefix is returned unchanged.  (A path under an authority
+    that does not begin with ``/`` cannot be repaired; resolution never
+    makes one.)"""
+    clash = path_clash(path, has_authority=has_authority, has_scheme=has_scheme)
+    if clash is None:
+        return path
+    rule, _offset = clash
+    if rule == "path-absolute":
         return "/." + path  # section 3.3: "//" would start an authority
-    if not (has_authority or has_scheme) and ":" in path.partition("/")[0]:
-        return "./" + path  # section 4.2: "a:" would read as a scheme
-    return path
+    assert rule == "path-noscheme", rule
+    return "./" + path  # section 4.2: "a:" would read as a scheme
 
 
 def has_dot_segments(path: str) -> bool:
@@ -138,7 +146,6 @@ def _with_authority(target: URIReference, source: URIReference) -> URIReference:
         target,
         userinfo=source.userinfo,
         host=source.host,
-        port=source.port,
         port_text=source.port_text,
         host_kind=source.host_kind,
     )
@@ -179,7 +186,7 @@ def resolve(
             merged = merge(b.path, r.path, base_has_authority=b.host is not None)
             path, query = remove_dot_segments(merged), r.query
         target = _with_authority(
-            URIReference(scheme=b.scheme, path=path, query=query, fragment=r.fragment), b
+            unchecked(scheme=b.scheme, path=path, query=query, fragment=r.fragment), b
         )
     return evolve(
         target,
@@ -208,7 +215,7 @@ def _relative_path(base: URIReference, target: URIReference) -> str:
         return "/".join([".."] * ups) if ups else "."
     if ups:
         return "../" * ups + rest
-    if rest.startswith("/") or ":" in rest.partition("/")[0]:
+    if rest.startswith("/") or path_clash(rest, has_authority=False, has_scheme=False):
         return "./" + rest  # an empty first segment, or one that reads as a scheme
     return rest
 
@@ -236,13 +243,14 @@ def relativize(base: URIReference | str, target: URIReference | str) -> URIRefer
     fragment = t.fragment
     if t.path == b.path:
         if t.query == b.query:
-            candidates.append(URIReference(fragment=fragment))
+            candidates.append(unchecked(fragment=fragment))
         elif t.query is not None:
-            candidates.append(URIReference(query=t.query, fragment=fragment))
-    candidates.append(URIReference(path=_relative_path(b, t), query=t.query, fragment=fragment))
+            candidates.append(unchecked(query=t.query, fragment=fragment))
+    relative = _relative_path(b, t)
+    candidates.append(unchecked(path=relative, query=t.query, fragment=fragment))
     if t.path.startswith("/"):
         path = unambiguous_path(t.path, has_authority=False, has_scheme=False)
-        candidates.append(URIReference(path=path, query=t.query, fragment=fragment))
+        candidates.append(unchecked(path=path, query=t.query, fragment=fragment))
     if t.host is not None:
         candidates.append(evolve(t, scheme=None))
     candidates.append(t)
