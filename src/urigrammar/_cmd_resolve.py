@@ -1,22 +1,55 @@
-"""``urigrammar resolve`` and ``urigrammar normalize`` (RFC 3986 sections 5
-and 6): one result a line, in the order of the arguments."""
+"""``urigrammar resolve``, ``relativize``, ``normalize`` and ``equivalent``
+(RFC 3986 sections 5 and 6): one result a line, in the order of the texts.
+
+A text that fails gets its error on stderr and no output line, since any
+line (even an empty one: ``relativize`` can answer ``""``) could be a
+result; ``--json`` gives one record per text, so lines stay matched.
+"""
 
 from __future__ import annotations
 
 import argparse
+import functools
 from typing import TextIO
 
-from ._cmd import EXIT_INVALID, Command, each_text
-from ._errors import URIError
-from ._normalize import normalize
-from ._resolve import as_base, resolve
+from urigrammar import (
+    URIError,
+    URIReference,
+    equivalent,
+    normalize,
+    parse,
+    relativize,
+    resolve,
+)
+
+from ._batch import run_texts, texts
+from ._cmd import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Command, Transform, add_text_input
 
 __all__ = ["COMMANDS"]
 
 
+def _base(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("base", metavar="BASE", help="the base URI (it has a scheme)")
+
+
+def _checked_base(text: str, err: TextIO) -> URIReference | None:
+    # The base is checked once, before any text: resolving "" against it
+    # raises the error a bad base gives (RFC 3986 section 5.1).
+    try:
+        resolve(text, "")
+        return parse(text)
+    except URIError as exc:
+        print(exc, file=err)
+        return None
+
+
+def _resolve_one(base: URIReference, strict: bool, text: str) -> URIReference:
+    return resolve(base, text, strict=strict)
+
+
 def _configure_resolve(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("base", metavar="BASE", help="a URI (it has a scheme)")
-    parser.add_argument("ref", metavar="REF", nargs="+")
+    _base(parser)
+    add_text_input(parser, "REF", "references to resolve against BASE")
     parser.add_argument(
         "--non-strict",
         action="store_true",
@@ -25,22 +58,31 @@ def _configure_resolve(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_resolve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    try:
-        base = as_base(args.base)
-    except URIError as exc:
-        print(exc, file=err)
+    base = _checked_base(args.base, err)
+    if base is None:
         return EXIT_INVALID
-    return each_text(
-        args.ref,
-        lambda text: resolve(base, text, strict=not args.non_strict),
-        out,
-        err,
-        (URIError,),
-    )
+    work = Transform(functools.partial(_resolve_one, base, not args.non_strict), args.json)
+    return run_texts(work, texts(args), out, err, args.jobs)
 
 
-def _configure_normalize(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("text", metavar="TEXT", nargs="+")
+def _relativize_one(base: URIReference, text: str) -> URIReference:
+    return relativize(base, text)
+
+
+def _configure_relativize(parser: argparse.ArgumentParser) -> None:
+    _base(parser)
+    add_text_input(parser, "TARGET", "target URIs to write relative to BASE")
+
+
+def _run_relativize(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    base = _checked_base(args.base, err)
+    if base is None:
+        return EXIT_INVALID
+    work = Transform(functools.partial(_relativize_one, base), args.json)
+    return run_texts(work, texts(args), out, err, args.jobs)
+
+
+def _normal_form_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--syntax-only",
         action="store_true",
@@ -51,13 +93,44 @@ def _configure_normalize(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _run_normalize(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    def work(text: str) -> object:
-        return normalize(
-            text, scheme_based=not args.syntax_only, ipv6_canonical=args.ipv6_canonical
-        )
+def _normalize_one(scheme_based: bool, ipv6_canonical: bool, text: str) -> URIReference:
+    return normalize(text, scheme_based=scheme_based, ipv6_canonical=ipv6_canonical)
 
-    return each_text(args.text, work, out, err, (URIError,))
+
+def _configure_normalize(parser: argparse.ArgumentParser) -> None:
+    add_text_input(parser, "TEXT", "URI-references to normalize")
+    _normal_form_options(parser)
+
+
+def _run_normalize(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    work = Transform(
+        functools.partial(_normalize_one, not args.syntax_only, args.ipv6_canonical), args.json
+    )
+    return run_texts(work, texts(args), out, err, args.jobs)
+
+
+def _configure_equivalent(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("a", metavar="A", help="a URI-reference")
+    parser.add_argument("b", metavar="B", help="another URI-reference")
+    _normal_form_options(parser)
+
+
+def _run_equivalent(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    try:
+        same = equivalent(
+            args.a,
+            args.b,
+            scheme_based=not args.syntax_only,
+            ipv6_canonical=args.ipv6_canonical,
+        )
+    except URIError as exc:
+        # Neither "equivalent" (0) nor "not equivalent" (1): an invalid text
+        # has no normal form to compare.  2, as cmp and diff say trouble.
+        print(exc, file=err)
+        return EXIT_USAGE
+    # Said in words for a person; scripts read the exit status.
+    print("equivalent" if same else "not equivalent", file=out)
+    return EXIT_OK if same else EXIT_INVALID
 
 
 COMMANDS = {
@@ -65,10 +138,24 @@ COMMANDS = {
         "print the target URI of each reference against a base, one a line",
         _configure_resolve,
         _run_resolve,
+        takes_texts=True,
+    ),
+    "relativize": Command(
+        "print the shortest reference that resolves against a base to each target, one a line",
+        _configure_relativize,
+        _run_relativize,
+        takes_texts=True,
     ),
     "normalize": Command(
         "print the normal form of each URI-reference, one a line",
         _configure_normalize,
         _run_normalize,
+        takes_texts=True,
+    ),
+    "equivalent": Command(
+        "say whether two URI-references have the same normal form (RFC 3986 section 6): "
+        "exit 0 when they do, 1 when not",
+        _configure_equivalent,
+        _run_equivalent,
     ),
 }
