@@ -59,6 +59,10 @@ def test_every_option_and_command_has_help() -> None:
         and (not action.help or action.help == argparse.SUPPRESS)
     ]
     assert missing == []
+    for _, action in actions:  # and every help text formats ("%" and all)
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                assert sub.format_help()
 
 
 def test_every_command_is_listed_with_help() -> None:

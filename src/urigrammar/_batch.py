@@ -240,11 +240,11 @@ def run_texts(
                 outcomes = pool.map(work, batch, chunksize=max(1, len(batch) // (jobs * 4)))
             for outcome in outcomes:
                 verdicts.add(outcome.verdict)
-                if outcome.err is not None:
-                    err.write(outcome.err + "\n")
                 if outcome.out is not None:
                     out.write(("\n" if apart and written else "") + outcome.out + "\n")
                     written = True
+                if outcome.err is not None:  # after its verdict line, as a reader expects
+                    err.write(outcome.err + "\n")
             progress.advance(len(batch))
     finally:
         progress.close()

@@ -39,7 +39,8 @@ COMMANDS: dict[str, Command] = {
 _EPILOG = (
     "exit status: 0 every text valid (equivalent: the two are equivalent); "
     "1 some text invalid (equivalent: not equivalent); "
-    "2 usage error, or input or output that cannot be read or written; "
+    "2 usage error, input or output that cannot be read or written, "
+    "or (equivalent) a text that is not a URI-reference; "
     "3 no text invalid but some undecided (too long for --engine abnf)"
 )
 
