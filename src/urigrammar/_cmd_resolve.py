@@ -9,10 +9,14 @@ result; ``--json`` gives one record per text, so lines stay matched.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
+from collections.abc import Mapping
 from typing import TextIO
 
 from urigrammar import (
+    SCHEME_RULES,
+    SchemeRule,
     URIError,
     URIReference,
     equivalent,
@@ -82,6 +86,13 @@ def _run_relativize(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return run_texts(work, texts(args), out, err, args.jobs)
 
 
+def _default_port(text: str) -> tuple[str, int]:
+    name, _, port = text.partition("=")
+    if not name or not (port.isascii() and port.isdigit()) or len(port) > 20:
+        raise argparse.ArgumentTypeError(f"takes NAME=PORT, as http=80, not {text!r}")
+    return name.lower(), int(port)  # scheme names compare without case (3.1)
+
+
 def _normal_form_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--syntax-only",
@@ -91,10 +102,46 @@ def _normal_form_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--ipv6-canonical", action="store_true", help="write IPv6 hosts as RFC 5952 says"
     )
+    parser.add_argument(
+        "--default-port",
+        action="append",
+        default=[],
+        type=_default_port,
+        metavar="NAME=PORT",
+        help="a scheme's default port, which the scheme-based step drops; adds to or "
+        "replaces the built-in scheme rules (repeatable)",
+    )
+    parser.add_argument(
+        "--empty-path-is-root",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a scheme whose empty path under an authority means '/' (repeatable)",
+    )
 
 
-def _normalize_one(scheme_based: bool, ipv6_canonical: bool, text: str) -> URIReference:
-    return normalize(text, scheme_based=scheme_based, ipv6_canonical=ipv6_canonical)
+def _schemes(args: argparse.Namespace) -> Mapping[str, SchemeRule] | None:
+    """The library's scheme rules with the command line's on top, or
+    ``None`` (the library's own) when there are none."""
+    if not args.default_port and not args.empty_path_is_root:
+        return None
+    rules = dict(SCHEME_RULES)
+    for name, port in args.default_port:
+        rules[name] = dataclasses.replace(rules.get(name, SchemeRule()), default_port=port)
+    for name in map(str.lower, args.empty_path_is_root):
+        rules[name] = dataclasses.replace(rules.get(name, SchemeRule()), empty_path_is_root=True)
+    return rules
+
+
+def _normalize_one(
+    scheme_based: bool,
+    ipv6_canonical: bool,
+    schemes: Mapping[str, SchemeRule] | None,
+    text: str,
+) -> URIReference:
+    return normalize(
+        text, scheme_based=scheme_based, ipv6_canonical=ipv6_canonical, schemes=schemes
+    )
 
 
 def _configure_normalize(parser: argparse.ArgumentParser) -> None:
@@ -104,7 +151,10 @@ def _configure_normalize(parser: argparse.ArgumentParser) -> None:
 
 def _run_normalize(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     work = Transform(
-        functools.partial(_normalize_one, not args.syntax_only, args.ipv6_canonical), args.json
+        functools.partial(
+            _normalize_one, not args.syntax_only, args.ipv6_canonical, _schemes(args)
+        ),
+        args.json,
     )
     return run_texts(work, texts(args), out, err, args.jobs)
 
@@ -122,6 +172,7 @@ def _run_equivalent(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             args.b,
             scheme_based=not args.syntax_only,
             ipv6_canonical=args.ipv6_canonical,
+            schemes=_schemes(args),
         )
     except URIError as exc:
         # Neither "equivalent" (0) nor "not equivalent" (1): an invalid text
