@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import urigrammar as u
@@ -99,6 +99,8 @@ _PIECES = st.sampled_from(["a", "é", "\r", "\n", "\r\n", "\ufeff", " ", "\udcff
 
 
 @given(st.lists(_PIECES, max_size=40), st.lists(st.integers(1, 7), min_size=1, max_size=40))
+@example(["\r\n", "\n"], [1])  # a "\r" pairs with one "\n" only, across chunks too
+@example(["\ufeff", "\r", "\n", "\ufeff"], [1])
 def test_split_lines_matches_splitlines(pieces: list[str], cuts: list[int]) -> None:
     text = "".join(pieces)
     chunks, at = [], 0

@@ -68,6 +68,7 @@ def split_lines(chunks: Iterable[str]) -> Iterator[str]:
             first = False
         if after_cr and chunk.startswith("\n"):
             chunk = chunk[1:]
+        after_cr = False  # paired or not, that "\r" is behind us now
         if not chunk:
             continue
         after_cr = chunk.endswith("\r")
