@@ -46,6 +46,7 @@ def test_validate_from_stdin() -> None:
     assert bad["error"] == {
         "offset": 1,
         "message": "not a valid URI-reference: unexpected ' ' at offset 1",
+        "kind": "syntax",
     }
     assert got[4]["error"]["offset"] == 15  # type: ignore[index]
     assert err == ""  # no progress bar: stderr is not a terminal
@@ -126,9 +127,8 @@ def test_input_is_read_as_it_is_written(monkeypatch: pytest.MonkeyPatch) -> None
             return super().write(text)
 
     out = Watch()
-    assert _batch.run_batch(
-        _batch.worker("validate", "URI", "compiled"), lines(), out, io.StringIO()
-    )
+    work = _batch.worker("validate", "URI", "compiled", True)
+    assert _batch.run_texts(work, lines(), out, io.StringIO()) == 0
     assert out.getvalue().count("\n") == 100
 
 
@@ -140,13 +140,13 @@ def test_progress_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     times = iter(range(0, 1000))
     monkeypatch.setattr(_batch.time, "monotonic", lambda: float(next(times)))
     err = Terminal()
-    _batch.run_batch(
-        _batch.worker("validate", "URI", "compiled"), iter(["a:b"] * 3), io.StringIO(), err
+    _batch.run_texts(
+        _batch.worker("validate", "URI", "compiled", True), iter(["a:b"] * 3), io.StringIO(), err
     )
     assert "lines/s" in err.getvalue()
     quiet = io.StringIO()
-    _batch.run_batch(
-        _batch.worker("validate", "URI", "compiled"), iter(["a:b"] * 3), io.StringIO(), quiet
+    _batch.run_texts(
+        _batch.worker("validate", "URI", "compiled", True), iter(["a:b"] * 3), io.StringIO(), quiet
     )
     assert quiet.getvalue() == ""
 

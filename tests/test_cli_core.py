@@ -34,9 +34,19 @@ def test_parse_prints_components() -> None:
 
 
 def test_parse_invalid_is_status_1_with_caret() -> None:
+    # Bug 14: the invalid text gets an error record, so output lines match
+    # input lines (it used to print nothing).
     status, out, err = run("parse", "http://a b")
     assert status == 1
-    assert out == ""
+    assert json.loads(out) == {
+        "text": "http://a b",
+        "valid": False,
+        "error": {
+            "offset": 8,
+            "message": "not a valid URI-reference: unexpected ' ' at offset 8",
+            "kind": "syntax",
+        },
+    }
     assert "^" in err
     assert "Traceback" not in err
 

@@ -497,8 +497,9 @@ def test_cli_echoes_undecodable_argv_bytes(command: list[str]) -> None:
 
 
 def test_cli_text_too_long_for_abnf_is_a_per_text_error(tmp_path: Path) -> None:
-    """A text the abnf engine refuses is that text's error (status 1, the
-    texts after it still handled), not a usage error that ends the run."""
+    """A text the abnf engine refuses is that text's error (status 3, too
+    long and so undecided, the texts after it still handled), not a usage
+    error that ends the run."""
     long_text = "http://a/" + "b" * u.ABNF_MAX_LENGTH
     lines = tmp_path / "lines.txt"
     lines.write_text(f"{long_text}\nhttp://a/\n", encoding="utf-8")
@@ -515,7 +516,7 @@ def test_cli_text_too_long_for_abnf_is_a_per_text_error(tmp_path: Path) -> None:
                 status = main([*argv, "--engine", "abnf"], out, err)
             except BaseException as exc:
                 pytest.fail(f"{type(exc).__name__} escaped main: {exc!r}")
-        assert status == 1, (argv[:2], err.getvalue())
+        assert status == 3, (argv[:2], err.getvalue())
         assert last_output in out.getvalue(), argv[:2]
         assert str(u.ABNF_MAX_LENGTH) in err.getvalue() or str(u.ABNF_MAX_LENGTH) in out.getvalue()
 

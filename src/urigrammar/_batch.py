@@ -1,13 +1,18 @@
-"""Batch use of the command line: texts from files or standard input, one a
-line, results as JSON Lines in input order.
+"""Running the command line's texts: reading lines from files and standard
+input, and writing one result per text, in input order.
 
 Memory stays constant whatever the input's length: lines are read lazily
 and handled in batches of ``BATCH_LINES`` (times the number of jobs), each
 written out before the next is read.  ``--jobs N`` hands each batch to a
 pool of N processes (``Pool.map`` keeps the order); the work functions are
-module-level so they pickle.  Bytes that are not UTF-8 are read with
-``surrogateescape``: such a line is an invalid text, not a crash, and the
-JSON output escapes it.
+picklable for that.
+
+Lines: a source is decoded as UTF-8 and split on ``\\n``, ``\\r\\n`` and a
+lone ``\\r`` (universal newlines, as ``str.splitlines`` splits on those
+three), and a byte order mark at its very start is dropped (a BOM is
+nothing of a URI; editors on Windows write one).  Bytes that are not UTF-8
+are read with ``surrogateescape``: such a line is an invalid text, not a
+crash, and the JSON output escapes it.
 """
 
 from __future__ import annotations
@@ -17,18 +22,110 @@ import io
 import itertools
 import json
 import multiprocessing
+import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
-from ._api import check, parse
-from ._errors import InputTooLongError, URIError, URISyntaxError
-from ._reference import URIReference
+from urigrammar import URIError, URIReference, check, parse
 
-__all__ = ["BATCH_LINES", "Progress", "components", "parse_record", "read_lines", "run_batch"]
+from ._cmd import Outcome, UsageError, Verdict, error_record, exit_status, verdict_of
+
+__all__ = [
+    "BATCH_LINES",
+    "Progress",
+    "components",
+    "parse_outcome",
+    "read_lines",
+    "run_texts",
+    "split_lines",
+    "texts",
+    "validate_outcome",
+]
 
 BATCH_LINES = 5000
+
+# Characters read at a time: a line longer than this is gathered in parts.
+_CHUNK = 1 << 16
+
+_BREAK = re.compile(r"\r\n|\r|\n")
+_BOM = "\ufeff"
+
+
+def split_lines(chunks: Iterable[str]) -> Iterator[str]:
+    """The lines of the text made of ``chunks``, without their line ends,
+    split on ``\\r\\n``, ``\\r`` and ``\\n`` (a ``\\r\\n`` split across two
+    chunks is one line end); a BOM that starts the text is dropped, and a
+    last line with no line end is still a line."""
+    pending: list[str] = []  # the parts of a line that crosses chunks
+    after_cr = False  # the last chunk ended in "\r": a "\n" next is its pair
+    first = True
+    for read in chunks:
+        chunk = read
+        if first and chunk:
+            chunk = chunk.removeprefix(_BOM)
+            first = False
+        if after_cr and chunk.startswith("\n"):
+            chunk = chunk[1:]
+        after_cr = False  # paired or not, that "\r" is behind us now
+        if not chunk:
+            continue
+        after_cr = chunk.endswith("\r")
+        pieces = _BREAK.split(chunk)
+        if len(pieces) > 1:
+            pending.append(pieces[0])
+            yield "".join(pending)
+            yield from pieces[1:-1]
+            pending = []
+        if pieces[-1]:
+            pending.append(pieces[-1])
+    if pending:
+        yield "".join(pending)
+
+
+def _read(stream: TextIO) -> Iterator[str]:
+    while chunk := stream.read(_CHUNK):
+        yield chunk
+
+
+def _source_chunks(source: str) -> Iterator[str]:
+    if source != "-":
+        with open(source, encoding="utf-8", errors="surrogateescape", newline="") as stream:
+            yield from _read(stream)
+        return
+    stdin = sys.stdin
+    if stdin is None:  # started with stdin closed (`<&-`)
+        raise UsageError("cannot read the texts: standard input is closed")
+    buffer = getattr(stdin, "buffer", None)
+    if buffer is None:  # a replaced stdin (tests): already text
+        yield from _read(stdin)
+        return
+    # Decode the bytes ourselves: stdin's own encoding follows the locale.
+    wrapper = io.TextIOWrapper(buffer, encoding="utf-8", errors="surrogateescape", newline="")
+    try:
+        yield from _read(wrapper)
+    finally:
+        wrapper.detach()  # leave sys.stdin's buffer open for a second "-"
+
+
+def read_lines(sources: Iterable[str]) -> Iterator[str]:
+    """Each line of each source (a path, or ``-`` for standard input),
+    read lazily; see the module docstring for line ends and the BOM."""
+    for source in sources:
+        yield from split_lines(_source_chunks(source))
+
+
+def texts(args: Any) -> Iterator[str]:
+    """The texts of a command built with ``add_text_input``: each argument
+    (``-`` standing for the lines of stdin) in order, then the lines of each
+    ``--file``."""
+    for text in args.text:
+        if text == "-":
+            yield from read_lines(["-"])
+        else:
+            yield text
+    yield from read_lines(args.file)
 
 
 def components(ref: URIReference) -> dict[str, Any]:
@@ -55,53 +152,37 @@ def json_port(ref: URIReference) -> int | str | None:
     return ref.port
 
 
-def _error(exc: URIError) -> dict[str, Any]:
-    return {"offset": exc.offset, "message": exc.message}
-
-
-def validate_record(rule: str, engine: Any, text: str) -> dict[str, Any]:
-    """One JSON Lines record of ``urigrammar validate``."""
+def validate_outcome(rule: str, engine: Any, as_json: bool, text: str) -> Outcome:
+    """``urigrammar validate`` on one text: a verdict line (``valid``,
+    ``invalid`` or ``too long for this engine``, a tab, the text) and the
+    error on stderr, or a JSON Lines record."""
     try:
         check(rule, text, engine=engine)
-    except (URISyntaxError, InputTooLongError) as exc:
-        return {"text": text, "valid": False, "error": _error(exc)}
-    return {"text": text, "valid": True}
+    except URIError as exc:
+        if as_json:
+            return Outcome(verdict_of(exc), json.dumps(error_record(text, exc)))
+        verdict = verdict_of(exc)
+        shown = "invalid" if verdict == "invalid" else "too long for this engine"
+        return Outcome(verdict, f"{shown}\t{text}", str(exc))
+    if as_json:
+        return Outcome("valid", json.dumps({"text": text, "valid": True}))
+    return Outcome("valid", f"valid\t{text}")
 
 
-def parse_record(rule: str, engine: Any, text: str) -> dict[str, Any]:
-    """One JSON Lines record of ``urigrammar parse``."""
+def parse_outcome(rule: str, engine: Any, as_json: bool, text: str) -> Outcome:
+    """``urigrammar parse`` on one text: the components as one JSON object,
+    or the error record (and the error on stderr); with ``as_json`` the
+    JSON Lines record, which also carries the text and its verdict."""
     try:
         ref = parse(text, rule, engine=engine)
-    except (URISyntaxError, InputTooLongError) as exc:
-        return {"text": text, "valid": False, "error": _error(exc)}
-    return {"text": text, "valid": True, **components(ref)}
-
-
-def _open(source: str) -> TextIO:
-    if source == "-":
-        buffer = getattr(sys.stdin, "buffer", None)
-        if buffer is None:  # a replaced stdin (tests): already text
-            return sys.stdin
-        return io.TextIOWrapper(buffer, encoding="utf-8", errors="surrogateescape", newline="")
-    return open(source, encoding="utf-8", errors="surrogateescape", newline="")
-
-
-def read_lines(sources: Iterable[str]) -> Iterator[str]:
-    """Each line of each source (a path, or ``-`` for standard input),
-    without its line ending, read lazily."""
-    for source in sources:
-        stream = _open(source)
-        try:
-            for line in stream:
-                if line.endswith("\r\n"):
-                    yield line[:-2]
-                elif line.endswith("\n"):
-                    yield line[:-1]
-                else:
-                    yield line
-        finally:
-            if source != "-":
-                stream.close()
+    except URIError as exc:
+        if as_json:
+            return Outcome(verdict_of(exc), json.dumps(error_record(text, exc)))
+        record = json.dumps(error_record(text, exc), ensure_ascii=False)
+        return Outcome(verdict_of(exc), record, str(exc))
+    if as_json:
+        return Outcome("valid", json.dumps({"text": text, "valid": True, **components(ref)}))
+    return Outcome("valid", json.dumps(components(ref), ensure_ascii=False))
 
 
 class Progress:
@@ -110,7 +191,10 @@ class Progress:
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
-        self.enabled = stream.isatty()
+        try:
+            self.enabled = stream.isatty()
+        except ValueError:  # a closed stream
+            self.enabled = False
         self.start = self.shown = time.monotonic()
         self.count = 0
 
@@ -134,36 +218,44 @@ def _batches(lines: Iterator[str], size: int) -> Iterator[list[str]]:
         yield batch
 
 
-def run_batch(
-    work: Callable[[str], dict[str, Any]],
-    lines: Iterator[str],
+def run_texts(
+    work: Callable[[str], Outcome],
+    texts: Iterable[str],
     out: TextIO,
     err: TextIO,
     jobs: int = 1,
-) -> bool:
-    """Write one JSON line per input line, in order; whether all were valid."""
-    all_valid = True
+    *,
+    apart: bool = False,
+) -> int:
+    """Write each text's outcome, in input order; the exit status.  With
+    ``apart`` a blank line separates outputs (multi-line pictures)."""
+    verdicts: set[Verdict] = set()
     progress = Progress(err)
     pool = multiprocessing.get_context().Pool(jobs) if jobs > 1 else None
+    written = False
     try:
-        for batch in _batches(lines, BATCH_LINES * jobs):
+        for batch in _batches(iter(texts), BATCH_LINES * jobs):
             if pool is None:
-                records = [work(text) for text in batch]
+                outcomes = [work(text) for text in batch]
             else:
-                records = pool.map(work, batch, chunksize=max(1, len(batch) // (jobs * 4)))
-            for record in records:
-                all_valid = all_valid and record["valid"]
-                out.write(json.dumps(record) + "\n")
+                outcomes = pool.map(work, batch, chunksize=max(1, len(batch) // (jobs * 4)))
+            for outcome in outcomes:
+                verdicts.add(outcome.verdict)
+                if outcome.out is not None:
+                    out.write(("\n" if apart and written else "") + outcome.out + "\n")
+                    written = True
+                if outcome.err is not None:  # after its verdict line, as a reader expects
+                    err.write(outcome.err + "\n")
             progress.advance(len(batch))
     finally:
         progress.close()
         if pool is not None:
             pool.close()
             pool.join()
-    return all_valid
+    return exit_status(verdicts)
 
 
-def worker(kind: str, rule: str, engine: Any) -> Callable[[str], dict[str, Any]]:
-    """The picklable per-line function for ``validate`` or ``parse``."""
-    record = validate_record if kind == "validate" else parse_record
-    return functools.partial(record, rule, engine)
+def worker(kind: str, rule: str, engine: Any, as_json: bool) -> Callable[[str], Outcome]:
+    """The picklable per-text function for ``validate`` or ``parse``."""
+    outcome = validate_outcome if kind == "validate" else parse_outcome
+    return functools.partial(outcome, rule, engine, as_json)

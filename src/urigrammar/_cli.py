@@ -1,24 +1,31 @@
 """The ``urigrammar`` command line.
 
 Each command lives in a ``_cmd_*`` module as a ``Command`` (its help, how
-it adds its arguments, how it runs); this module only assembles them and
-maps errors to exit statuses: 0 when every text was valid, 1 when some text
-was not (each error goes to stderr with its caret), 2 for a usage error such
-as an unknown rule name.  No traceback reaches the user for bad input.
+it adds its arguments, how it runs); this module only assembles them, reads
+the arguments and maps errors to exit statuses (listed in ``_cmd``): no
+traceback reaches the user, for bad input or for closed streams.
+
+Options may follow texts (``resolve http://a/b g --non-strict h``): each
+command's arguments are read with ``parse_intermixed_args``.  argparse
+cannot do that through subparsers, so the command name is taken off first
+and its own parser reads the rest; the top parser still handles
+``--help``, ``--version`` and a missing or unknown command.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import io
 import os
 import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from urigrammar import URIError
+
 from . import _cmd_build, _cmd_core, _cmd_explain, _cmd_resolve
-from ._cmd import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Command
-from ._errors import URIError
+from ._cmd import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Command, UsageError
 
 __all__ = ["main"]
 
@@ -29,52 +36,129 @@ COMMANDS: dict[str, Command] = {
     **_cmd_explain.COMMANDS,
 }
 
+_EPILOG = (
+    "exit status: 0 every text valid (equivalent: the two are equivalent); "
+    "1 some text invalid (equivalent: not equivalent); "
+    "2 usage error, input or output that cannot be read or written, "
+    "or (equivalent) a text that is not a URI-reference; "
+    "3 no text invalid but some undecided (too long for --engine abnf)"
+)
 
-def _parser() -> argparse.ArgumentParser:
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("urigrammar")
+    except importlib.metadata.PackageNotFoundError:  # run from a source tree
+        return "unknown (not installed)"
+
+
+def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     top = argparse.ArgumentParser(
         prog="urigrammar",
         description="Validate, parse and work with URIs by the grammar of RFC 3986.",
+        epilog=_EPILOG,
+    )
+    top.add_argument(
+        "--version",
+        action="version",
+        version=f"%(prog)s {_version()}",
+        help="print the version of urigrammar and exit",
     )
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parsers: dict[str, argparse.ArgumentParser] = {}
     for name, command in COMMANDS.items():
-        command.configure(sub.add_parser(name, help=command.help, description=command.help))
-    return top
+        parser = sub.add_parser(name, help=command.help, description=command.help)
+        command.configure(parser)
+        parsers[name] = parser
+    return top, parsers
 
 
-def _parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
-    # argparse gives a `TEXT...` positional only the texts before the first
-    # option (`validate URI --json a b` would leave `a b` over), so texts
-    # found after options join it; anything else left over is an error.
-    args, rest = parser.parse_known_args(argv)
-    stray = [item for item in rest if item.startswith("-") and item != "-"]
-    if stray or (rest and not isinstance(getattr(args, "text", None), list)):
-        parser.error(f"unrecognized arguments: {' '.join(stray or rest)}")
-    if rest:
-        args.text.extend(rest)
+def _stdin_is_terminal() -> bool:
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except ValueError:  # closed
+        return False
+
+
+# No argument from the system holds a NUL, so a NUL first marks a text that
+# came after "--" (see _intermixed).
+_AFTER_DASHES = "\0"
+
+
+def _unmark(value: object) -> object:
+    if isinstance(value, str):
+        return value.removeprefix(_AFTER_DASHES)
+    if isinstance(value, list):
+        return [_unmark(item) for item in value]
+    return value
+
+
+def _intermixed(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """``parser.parse_intermixed_args(argv)``, with "--" as usual: what
+    follows it is never an option.  (Intermixed parsing mishandles a "--"
+    that comes before the first positional, CPython up to 3.13 at least, so
+    the texts after it are marked as texts instead and unmarked after.)"""
+    if "--" not in argv:
+        return parser.parse_intermixed_args(argv)
+    cut = argv.index("--")
+    marked = [_AFTER_DASHES + item for item in argv[cut + 1 :]]
+    args = parser.parse_intermixed_args(argv[:cut] + marked)
+    for name, value in vars(args).items():
+        setattr(args, name, _unmark(value))
     return args
+
+
+def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    top, parsers = _parsers()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] not in parsers:
+        # Top-level options, no command or an unknown one: argparse says so
+        # (and exits).
+        return top.parse_args(argv)
+    name = argv[0]
+    parser = parsers[name]
+    args = _intermixed(parser, argv[1:])
+    args.command = name
+    if COMMANDS[name].takes_texts and not args.text and not args.file:
+        # No texts: read them from stdin, unless a person is at it (a
+        # forgotten argument would otherwise wait for typing, silently).
+        if _stdin_is_terminal():
+            parser.error("no texts: give them as arguments, or lines with '-' or --file")
+        args.text = ["-"]
+    return args
+
+
+def _writable(stream: TextIO | None) -> TextIO:
+    # Started with the stream closed (`2>&-`), Python has None for it, and
+    # print(file=None) would write to stdout instead: write nowhere.
+    return open(os.devnull, "w", encoding="utf-8") if stream is None else stream
 
 
 def main(
     argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
     """Run the command line; returns the exit status."""
+    err = _writable(sys.stderr if err is None else err)
     if out is None:
+        if sys.stdout is None:  # started with stdout closed (`>&-`)
+            print("urigrammar: cannot write the results: standard output is closed", file=err)
+            return EXIT_USAGE
         out = sys.stdout
         # An argument that is not UTF-8 reaches argv as lone surrogates (PEP
         # 383), and commands echo their texts: write those escaped, as
         # Python's own stderr does, rather than fail in print().
         if isinstance(out, io.TextIOWrapper):
             out.reconfigure(errors="backslashreplace")
-    err = sys.stderr if err is None else err
     try:
-        args = _parse_args(_parser(), argv)
+        args = _parse_args(argv)
     except SystemExit as exc:  # argparse has printed its usage message
         return EXIT_USAGE if exc.code else EXIT_OK
     try:
         return COMMANDS[args.command].run(args, out, err)
-    except URIError as exc:
+    except (URIError, UsageError) as exc:
         # Per-text errors are reported by the commands themselves; what
-        # arrives here is about the arguments (an unknown rule, say).
+        # arrives here is about the arguments (an unknown rule, say) or the
+        # streams.  str() of a URIError is what hides a password.
         print(f"urigrammar: {exc}", file=err)
         return EXIT_USAGE
     except BrokenPipeError:
@@ -86,7 +170,8 @@ def main(
             os.dup2(devnull, sys.stdout.fileno())
         return EXIT_INVALID
     except OSError as exc:
-        # An unreadable --file (missing, a directory, no permission) or an
-        # output that cannot be written (a full disk).
+        # An unreadable --file (missing, a directory, no permission), a
+        # stream closed under us, or an output that cannot be written (a
+        # full disk).
         print(f"urigrammar: {exc}", file=err)
         return EXIT_USAGE

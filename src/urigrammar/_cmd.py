@@ -1,46 +1,192 @@
-"""What every command-line command is made of (see ``_cli``)."""
+"""What every command-line command is made of (see ``_cli``).
+
+A command that takes texts adds them with ``add_text_input`` (texts as
+arguments, ``-`` and ``--file`` for lines, ``--jobs``) and turns each text
+into an ``Outcome``: the line for stdout, the message for stderr, and a
+verdict.  ``_batch.run_texts`` feeds it the texts and folds the verdicts
+into the exit status.
+
+Exit statuses, the same for every command that takes texts:
+
+* 0 (``EXIT_OK``): every text was valid;
+* 1 (``EXIT_INVALID``): some text was invalid;
+* 2 (``EXIT_USAGE``): a usage error (an unknown option or rule, no texts
+  on a terminal, ``--jobs 0``) or input/output that cannot be read or
+  written (a missing ``--file``, a closed stdin or stdout);
+* 3 (``EXIT_UNDECIDED``): no text was invalid, but some could not be
+  decided (``--engine abnf`` refuses texts over ``ABNF_MAX_LENGTH``).
+
+The verdicts combine as a three-valued "and" (Kleene's): one invalid text
+answers "is every text valid?" with no, whatever the undecided ones would
+turn out to be, so 1 wins over 3.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, Literal, TextIO
 
-from ._errors import InputTooLongError, URISyntaxError
+from urigrammar import InputTooLongError, URIError, URISyntaxError
 
-__all__ = ["EXIT_INVALID", "EXIT_OK", "EXIT_USAGE", "Command", "each_text"]
+__all__ = [
+    "EXIT_INVALID",
+    "EXIT_OK",
+    "EXIT_UNDECIDED",
+    "EXIT_USAGE",
+    "Command",
+    "Outcome",
+    "Transform",
+    "UsageError",
+    "add_text_input",
+    "error_record",
+    "exit_status",
+    "message",
+]
 
-EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_UNDECIDED = 0, 1, 2, 3
+
+Verdict = Literal["valid", "invalid", "undecided"]
+
+
+class UsageError(Exception):
+    """A problem with how the command was called or with its streams, not
+    with a text: ``_cli`` prints it on one line and exits with 2."""
 
 
 @dataclass(frozen=True)
 class Command:
     """One subcommand: ``configure`` adds its arguments to its parser, ``run``
-    does the work and returns the exit status."""
+    does the work and returns the exit status.  ``takes_texts`` says that
+    its parser has the ``text`` and ``--file`` of ``add_text_input``, so that
+    ``_cli`` can read stdin when neither is given."""
 
     help: str
     configure: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace, TextIO, TextIO], int]
+    takes_texts: bool = False
 
 
-def each_text(
-    texts: Iterable[str],
-    work: Callable[[str], object],
-    out: TextIO,
-    err: TextIO,
-    errors: tuple[type[Exception], ...] = (URISyntaxError, InputTooLongError),
-) -> int:
-    """Print ``work(text)`` for each text, or the error (with its caret) on
-    ``err`` for a text it rejects, and go on; the exit status says whether
-    every text passed."""
-    status = EXIT_OK
-    for text in texts:
+@dataclass(frozen=True)
+class Outcome:
+    """What one text gave: ``out`` goes to stdout and ``err`` to stderr, one
+    line each (``None``: nothing)."""
+
+    verdict: Verdict
+    out: str | None = None
+    err: str | None = None
+
+
+def exit_status(verdicts: Iterable[Verdict]) -> int:
+    """The exit status for a run with these verdicts (see the module
+    docstring for why an invalid text outranks an undecided one)."""
+    seen = set(verdicts)
+    if "invalid" in seen:
+        return EXIT_INVALID
+    if "undecided" in seen:
+        return EXIT_UNDECIDED
+    return EXIT_OK
+
+
+def verdict_of(exc: URIError) -> Verdict:
+    # A text the abnf engine refused for its length may well be valid: it
+    # was not judged, so it must never be reported as invalid.
+    return "undecided" if isinstance(exc, InputTooLongError) else "invalid"
+
+
+def message(exc: URIError) -> str:
+    """The error's one-line message as ``str(exc)`` shows it (the caret
+    excerpt that follows is left off).  Always through ``str`` so that what
+    ``URIError`` hides there (a password) stays hidden here too."""
+    return str(exc).split("\n", 1)[0]
+
+
+def _kind(exc: URIError) -> str:
+    if isinstance(exc, InputTooLongError):
+        return "too-long"
+    if isinstance(exc, URISyntaxError):
+        return "syntax"
+    return "invalid"
+
+
+def error_record(text: str, exc: URIError) -> dict[str, Any]:
+    """The JSON Lines record of a text that failed: ``valid`` is ``False``
+    for an invalid text and ``None`` (JSON ``null``) for one not decided;
+    ``error.kind`` is ``syntax``, ``too-long`` or ``invalid`` (any other
+    error, such as malformed percent-encoding)."""
+    return {
+        "text": text,
+        "valid": None if isinstance(exc, InputTooLongError) else False,
+        "error": {"offset": exc.offset, "message": message(exc), "kind": _kind(exc)},
+    }
+
+
+@dataclass(frozen=True)
+class Transform:
+    """The work of a command that turns each text into another text
+    (``resolve``, ``normalize``, ``encode``...).  Picklable when
+    ``compute`` is (a module-level function or a ``functools.partial`` of
+    one), so that ``--jobs`` can send it to worker processes."""
+
+    compute: Callable[[str], object]
+    json: bool = False
+
+    def __call__(self, text: str) -> Outcome:
         try:
-            result = work(text)
-        except errors as exc:
-            print(exc, file=err)
-            status = EXIT_INVALID
-        else:
-            print(result, file=out)
-    return status
+            result = str(self.compute(text))
+        except URIError as exc:
+            if self.json:
+                return Outcome(verdict_of(exc), json.dumps(error_record(text, exc)))
+            return Outcome(verdict_of(exc), None, str(exc))
+        if self.json:
+            return Outcome("valid", json.dumps({"text": text, "valid": True, "result": result}))
+        return Outcome("valid", result)
+
+
+def _jobs(value: str) -> int:
+    # An argparse type: a bad value is a usage error (exit 2) before any
+    # text is read, in every mode.
+    try:
+        jobs = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"takes a number of processes from 1 up, not {jobs}")
+    return jobs
+
+
+def add_text_input(
+    parser: argparse.ArgumentParser, metavar: str, what: str, *, json_flag: bool = True
+) -> None:
+    """The texts of a command: as arguments, ``-`` for the lines of stdin,
+    ``--file`` for the lines of a file; with none of them stdin is read (or,
+    on a terminal, it is a usage error).  Also ``--jobs`` and ``--json``."""
+    parser.add_argument(
+        "text",
+        metavar=metavar,
+        nargs="*",
+        help=f"{what}; '-' reads them from stdin, one a line; with none (and no --file) "
+        "stdin is read when it is not a terminal; put '--' before a text that starts with '-'",
+    )
+    parser.add_argument(
+        "--file",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="read texts from PATH, one a line (repeatable; after the argument texts)",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=1,
+        metavar="N",
+        help="spread the texts over N worker processes (output stays in input order)",
+    )
+    if json_flag:
+        parser.add_argument(
+            "--json",
+            action="store_true",
+            help="one JSON object a line (JSON Lines), one per text, in input order",
+        )

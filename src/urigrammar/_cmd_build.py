@@ -1,4 +1,4 @@
-"""``urigrammar build`` and ``urigrammar decode``.
+"""``urigrammar build``, ``urigrammar encode`` and ``urigrammar decode``.
 
 ``build`` takes each part as data, as ``urigrammar.build`` does: a Unicode
 host is percent-encoded as UTF-8 (RFC 3986 section 3.2.2) unless ``--idna``
@@ -9,14 +9,23 @@ asks for A-labels.  ``--query`` (the query as text) and ``--query-pair``
 from __future__ import annotations
 
 import argparse
+import functools
 from typing import TextIO
 
-from ._build import build, with_query_pairs
-from ._cmd import EXIT_INVALID, EXIT_OK, Command, each_text
-from ._encode import percent_decode
-from ._errors import URIError
+from urigrammar import ENCODE_RULES, URIError, build, percent_decode, percent_encode
+
+from ._batch import run_texts, texts
+from ._cmd import EXIT_INVALID, EXIT_OK, Command, Transform, add_text_input
 
 __all__ = ["COMMANDS"]
+
+_PARTS = {
+    "scheme": "the scheme (RFC 3986 section 3.1), as it is",
+    "userinfo": "the userinfo (section 3.2.1), percent-encoded where it must be",
+    "host": "the host (section 3.2.2): an IP address, or a name percent-encoded as UTF-8",
+    "port": "the port (section 3.2.3), digits",
+    "path": "the path (section 3.3), percent-encoded where it must be",
+}
 
 
 def _pair(text: str) -> tuple[str, str]:
@@ -26,10 +35,10 @@ def _pair(text: str) -> tuple[str, str]:
 
 
 def _configure_build(parser: argparse.ArgumentParser) -> None:
-    for part in ("scheme", "userinfo", "host", "port", "path"):
-        parser.add_argument(f"--{part}", default="" if part == "path" else None)
+    for part, what in _PARTS.items():
+        parser.add_argument(f"--{part}", default="" if part == "path" else None, help=what)
     query = parser.add_mutually_exclusive_group()
-    query.add_argument("--query")
+    query.add_argument("--query", help="the query (section 3.4), percent-encoded where it must be")
     query.add_argument(
         "--query-pair",
         dest="query_pairs",
@@ -39,7 +48,9 @@ def _configure_build(parser: argparse.ArgumentParser) -> None:
         help="a query pair, split on its first '=' (none: the value is empty) and encoded "
         "so that '&', '=' and '+' in it survive; repeatable, kept in order",
     )
-    parser.add_argument("--fragment")
+    parser.add_argument(
+        "--fragment", help="the fragment (section 3.5), percent-encoded where it must be"
+    )
     parser.add_argument(
         "--idna",
         action="store_true",
@@ -60,7 +71,7 @@ def _run_build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             idna=args.idna,
         )
         if args.query_pairs:
-            ref = with_query_pairs(ref, args.query_pairs)
+            ref = ref.with_query_pairs(args.query_pairs)
     except URIError as exc:
         print(exc, file=err)
         return EXIT_INVALID
@@ -68,8 +79,17 @@ def _run_build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+def _decode_one(form: bool, errors: str, text: str) -> str:
+    # "+" -> " " keeps every offset, so an error still points into `text`.
+    spaced = text.replace("+", " ") if form else text
+    try:
+        return percent_decode(spaced, errors=errors)
+    except URIError as exc:
+        raise URIError(exc.message, rule=exc.rule, text=text, offset=exc.offset) from None
+
+
 def _configure_decode(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("text", metavar="TEXT", nargs="+")
+    add_text_input(parser, "TEXT", "percent-encoded texts to decode")
     parser.add_argument(
         "--errors",
         choices=("strict", "replace", "backslashreplace"),
@@ -82,15 +102,43 @@ def _configure_decode(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_decode(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    def work(text: str) -> str:
-        # "+" -> " " keeps every offset, so an error still points into `text`.
-        spaced = text.replace("+", " ") if args.form else text
-        try:
-            return percent_decode(spaced, errors=args.errors)
-        except URIError as exc:
-            raise URIError(exc.message, rule=exc.rule, text=text, offset=exc.offset) from None
+    work = Transform(functools.partial(_decode_one, args.form, args.errors), args.json)
+    return run_texts(work, texts(args), out, err, args.jobs)
 
-    return each_text(args.text, work, out, err, (URIError,))
+
+def _encode_one(rule: str, keep_escapes: bool, errors: str, text: str) -> str:
+    return percent_encode(text, rule, keep_escapes=keep_escapes, errors=errors)
+
+
+def _configure_encode(parser: argparse.ArgumentParser) -> None:
+    add_text_input(parser, "TEXT", "texts to percent-encode")
+    parser.add_argument(
+        "--rule",
+        required=True,
+        # Read from the library, so that a rule it learns is offered here.
+        help=f"the rule the result must match: one of {', '.join(ENCODE_RULES)}",
+    )
+    parser.add_argument(
+        "--keep-escapes",
+        action="store_true",
+        help="leave a '%%' that starts a valid %%XX alone (text already partly encoded)",
+    )
+    parser.add_argument(
+        "--errors",
+        choices=("strict", "surrogateescape", "surrogatepass"),
+        default="strict",
+        help="what to do with a lone surrogate, such as a byte of an argument that is not "
+        "UTF-8 (as str.encode; surrogateescape gives that byte back)",
+    )
+
+
+def _run_encode(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    # A rule percent_encode does not take is a usage error, before any text.
+    percent_encode("", args.rule)
+    work = Transform(
+        functools.partial(_encode_one, args.rule, args.keep_escapes, args.errors), args.json
+    )
+    return run_texts(work, texts(args), out, err, args.jobs)
 
 
 COMMANDS = {
@@ -100,6 +148,15 @@ COMMANDS = {
         _run_build,
     ),
     "decode": Command(
-        "print percent-encoded texts decoded as UTF-8, one a line", _configure_decode, _run_decode
+        "print percent-encoded texts decoded as UTF-8, one a line",
+        _configure_decode,
+        _run_decode,
+        takes_texts=True,
+    ),
+    "encode": Command(
+        "print texts percent-encoded (as UTF-8) for a rule of RFC 3986, one a line",
+        _configure_encode,
+        _run_encode,
+        takes_texts=True,
     ),
 }

@@ -1,110 +1,78 @@
 """``urigrammar parse`` and ``urigrammar validate``.
 
 Texts come from the command line, or one a line from files and standard
-input (``-``, or ``--file PATH``).  Texts given as arguments get the short
-output (a verdict, or a JSON object of components); texts read from a stream
-get JSON Lines, one record per input line in input order (see ``_batch``).
+input (``-``, ``--file PATH``, or stdin when no text is given).  Texts given
+as arguments get the short output: for ``validate`` a verdict and the text,
+for ``parse`` a JSON object of components, or the error record for a text
+that fails, so that there is always one output line per text.  Texts read
+from lines, and any text under ``--json``, get JSON Lines: one record per
+text in input order (see ``_batch``).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-from collections.abc import Iterator
+import contextlib
 from typing import TextIO
 
-from ._api import PARSE_RULES, check, parse
-from ._batch import components, read_lines, run_batch, worker
-from ._cmd import EXIT_INVALID, EXIT_OK, Command, each_text
-from ._errors import InputTooLongError, URIError, URISyntaxError
-from ._grammar import GRAMMAR
+from urigrammar import PARSE_RULES, URISyntaxError, check, parse
+
+from ._batch import run_texts, texts, worker
+from ._cmd import Command, add_text_input
 
 __all__ = ["COMMANDS"]
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
+def _engine(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "text", metavar="TEXT", nargs="*", help="texts to check; '-' reads lines from stdin"
+        "--engine",
+        choices=("compiled", "abnf"),
+        default="compiled",
+        help="compiled (the default: linear time) or abnf (the abnf package's own parser; "
+        "a text over ABNF_MAX_LENGTH characters is reported as too long, exit 3)",
     )
-    parser.add_argument(
-        "--file",
-        action="append",
-        default=[],
-        metavar="PATH",
-        help="read texts from PATH, one a line (repeatable)",
-    )
-    parser.add_argument(
-        "--json", action="store_true", help="JSON Lines output for argument texts too"
-    )
-    parser.add_argument(
-        "--jobs", type=int, default=1, metavar="N", help="spread line input over N processes"
-    )
-    parser.add_argument("--engine", choices=("compiled", "abnf"), default="compiled")
 
 
 def _streamed(args: argparse.Namespace) -> bool:
     return bool(args.file) or "-" in args.text or args.json
 
 
-def _texts(args: argparse.Namespace) -> Iterator[str]:
-    # Argument texts are texts, '-' stands for the lines of standard input,
-    # then come the lines of each --file, in the order given.
-    for text in args.text:
-        if text == "-":
-            yield from read_lines(["-"])
-        else:
-            yield text
-    yield from read_lines(args.file)
-
-
-def _stream(kind: str, rule: str, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    if args.jobs < 1:
-        raise URIError(f"--jobs takes a number of processes from 1 up, not {args.jobs}")
-    valid = run_batch(worker(kind, rule, args.engine), _texts(args), out, err, jobs=args.jobs)
-    return EXIT_OK if valid else EXIT_INVALID
+def _run(kind: str, rule: str, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    work = worker(kind, rule, args.engine, _streamed(args))
+    return run_texts(work, texts(args), out, err, args.jobs)
 
 
 def _configure_parse(parser: argparse.ArgumentParser) -> None:
-    _common(parser)
-    parser.add_argument("--rule", default="URI-reference", help=f"one of {', '.join(PARSE_RULES)}")
+    add_text_input(parser, "TEXT", "texts to parse")
+    parser.add_argument(
+        "--rule",
+        default="URI-reference",
+        help=f"the rule to parse by: one of {', '.join(PARSE_RULES)} (default URI-reference)",
+    )
+    _engine(parser)
 
 
 def _run_parse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    rule = GRAMMAR.canonical(args.rule)
-    if rule not in PARSE_RULES:
-        parse("", rule)  # raises the URIError that says which rules parse takes
-    if _streamed(args):
-        return _stream("parse", rule, args, out, err)
-    return each_text(
-        args.text,
-        lambda text: json.dumps(
-            components(parse(text, rule, engine=args.engine)), ensure_ascii=False
-        ),
-        out,
-        err,
-    )
+    # A rule parse does not take is a usage error before any text is read:
+    # parse("") raises it (an unknown or unparseable rule) or a syntax
+    # error, which says only that "" is not a text of a good rule.
+    with contextlib.suppress(URISyntaxError):
+        parse("", args.rule)
+    return _run("parse", args.rule, args, out, err)
 
 
 def _configure_validate(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("rule", metavar="RULE", help="a rule name of RFC 3986 or RFC 5234")
-    _common(parser)
+    parser.add_argument(
+        "rule", metavar="RULE", help="a rule name of RFC 3986 or RFC 5234 (any case)"
+    )
+    add_text_input(parser, "TEXT", "texts to check")
+    _engine(parser)
 
 
 def _run_validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    rule = GRAMMAR.canonical(args.rule)
-    if _streamed(args):
-        return _stream("validate", rule, args, out, err)
-    status = EXIT_OK
-    for text in args.text:
-        try:
-            check(rule, text, engine=args.engine)
-        except (URISyntaxError, InputTooLongError) as exc:
-            print(f"invalid\t{text}", file=out)
-            print(exc, file=err)
-            status = EXIT_INVALID
-        else:
-            print(f"valid\t{text}", file=out)
-    return status
+    with contextlib.suppress(URISyntaxError):
+        check(args.rule, "")  # an unknown rule: a usage error, up front
+    return _run("validate", args.rule, args, out, err)
 
 
 COMMANDS = {
@@ -112,8 +80,12 @@ COMMANDS = {
         "print the components of URI-references as JSON (JSON Lines for line input)",
         _configure_parse,
         _run_parse,
+        takes_texts=True,
     ),
     "validate": Command(
-        "check texts against any rule of RFC 3986 by its name", _configure_validate, _run_validate
+        "check texts against any rule of RFC 3986 by its name",
+        _configure_validate,
+        _run_validate,
+        takes_texts=True,
     ),
 }

@@ -49,16 +49,19 @@ ABNF comment, so the output is itself an ABNF rule list.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from ._api import parse
-from ._cmd import EXIT_INVALID, EXIT_OK, Command
-from ._errors import URISyntaxError
+from urigrammar import URIReference, parse
+
+from ._batch import run_texts, texts
+from ._cmd import EXIT_OK, Command, Transform, add_text_input
+
+# The rules a rule uses have no public name; ``rules`` reads the grammar.
 from ._grammar import GRAMMAR
-from ._reference import URIReference
 
 __all__ = ["COMMANDS"]
 
@@ -263,28 +266,14 @@ def _use_color(out: TextIO) -> bool:
 
 
 def _configure_explain(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "text",
-        metavar="TEXT",
-        nargs="+",
-        help="URI-references to draw (after '--' when one starts with '-', as '-a' may)",
-    )
+    # No --json: the output is a picture.  Line input and --jobs as for
+    # every command that takes texts (a file of URLs drawn one by one).
+    add_text_input(parser, "TEXT", "URI-references to draw", json_flag=False)
 
 
 def _run_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    color = _use_color(out)
-    status = EXIT_OK
-    for index, text in enumerate(args.text):
-        try:
-            picture = explain(text, color=color)
-        except URISyntaxError as exc:
-            print(exc, file=err)
-            status = EXIT_INVALID
-            continue
-        if index:
-            print(file=out)
-        print(picture, file=out)
-    return status
+    work = Transform(functools.partial(explain, color=_use_color(out)))
+    return run_texts(work, texts(args), out, err, args.jobs, apart=True)
 
 
 def _definition(name: str, width: int) -> str:
@@ -322,6 +311,7 @@ COMMANDS = {
         "draw the components of URI-references as in RFC 3986 section 3",
         _configure_explain,
         _run_explain,
+        takes_texts=True,
     ),
     "rules": Command(
         "print rules of RFC 3986 as written in its grammar, or one rule and those it uses",

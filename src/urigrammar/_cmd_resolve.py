@@ -1,22 +1,59 @@
-"""``urigrammar resolve`` and ``urigrammar normalize`` (RFC 3986 sections 5
-and 6): one result a line, in the order of the arguments."""
+"""``urigrammar resolve``, ``relativize``, ``normalize`` and ``equivalent``
+(RFC 3986 sections 5 and 6): one result a line, in the order of the texts.
+
+A text that fails gets its error on stderr and no output line, since any
+line (even an empty one: ``relativize`` can answer ``""``) could be a
+result; ``--json`` gives one record per text, so lines stay matched.
+"""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import functools
+from collections.abc import Mapping
 from typing import TextIO
 
-from ._cmd import EXIT_INVALID, Command, each_text
-from ._errors import URIError
-from ._normalize import normalize
-from ._resolve import as_base, resolve
+from urigrammar import (
+    SCHEME_RULES,
+    SchemeRule,
+    URIError,
+    URIReference,
+    equivalent,
+    normalize,
+    parse,
+    relativize,
+    resolve,
+)
+
+from ._batch import run_texts, texts
+from ._cmd import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Command, Transform, add_text_input
 
 __all__ = ["COMMANDS"]
 
 
+def _base(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("base", metavar="BASE", help="the base URI (it has a scheme)")
+
+
+def _checked_base(text: str, err: TextIO) -> URIReference | None:
+    # The base is checked once, before any text: resolving "" against it
+    # raises the error a bad base gives (RFC 3986 section 5.1).
+    try:
+        resolve(text, "")
+        return parse(text)
+    except URIError as exc:
+        print(exc, file=err)
+        return None
+
+
+def _resolve_one(base: URIReference, strict: bool, text: str) -> URIReference:
+    return resolve(base, text, strict=strict)
+
+
 def _configure_resolve(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("base", metavar="BASE", help="a URI (it has a scheme)")
-    parser.add_argument("ref", metavar="REF", nargs="+")
+    _base(parser)
+    add_text_input(parser, "REF", "references to resolve against BASE")
     parser.add_argument(
         "--non-strict",
         action="store_true",
@@ -25,22 +62,38 @@ def _configure_resolve(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_resolve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    try:
-        base = as_base(args.base)
-    except URIError as exc:
-        print(exc, file=err)
+    base = _checked_base(args.base, err)
+    if base is None:
         return EXIT_INVALID
-    return each_text(
-        args.ref,
-        lambda text: resolve(base, text, strict=not args.non_strict),
-        out,
-        err,
-        (URIError,),
-    )
+    work = Transform(functools.partial(_resolve_one, base, not args.non_strict), args.json)
+    return run_texts(work, texts(args), out, err, args.jobs)
 
 
-def _configure_normalize(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("text", metavar="TEXT", nargs="+")
+def _relativize_one(base: URIReference, text: str) -> URIReference:
+    return relativize(base, text)
+
+
+def _configure_relativize(parser: argparse.ArgumentParser) -> None:
+    _base(parser)
+    add_text_input(parser, "TARGET", "target URIs to write relative to BASE")
+
+
+def _run_relativize(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    base = _checked_base(args.base, err)
+    if base is None:
+        return EXIT_INVALID
+    work = Transform(functools.partial(_relativize_one, base), args.json)
+    return run_texts(work, texts(args), out, err, args.jobs)
+
+
+def _default_port(text: str) -> tuple[str, int]:
+    name, _, port = text.partition("=")
+    if not name or not (port.isascii() and port.isdigit()) or len(port) > 20:
+        raise argparse.ArgumentTypeError(f"takes NAME=PORT, as http=80, not {text!r}")
+    return name.lower(), int(port)  # scheme names compare without case (3.1)
+
+
+def _normal_form_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--syntax-only",
         action="store_true",
@@ -49,15 +102,86 @@ def _configure_normalize(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--ipv6-canonical", action="store_true", help="write IPv6 hosts as RFC 5952 says"
     )
+    parser.add_argument(
+        "--default-port",
+        action="append",
+        default=[],
+        type=_default_port,
+        metavar="NAME=PORT",
+        help="a scheme's default port, which the scheme-based step drops; adds to or "
+        "replaces the built-in scheme rules (repeatable)",
+    )
+    parser.add_argument(
+        "--empty-path-is-root",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a scheme whose empty path under an authority means '/' (repeatable)",
+    )
+
+
+def _schemes(args: argparse.Namespace) -> Mapping[str, SchemeRule] | None:
+    """The library's scheme rules with the command line's on top, or
+    ``None`` (the library's own) when there are none."""
+    if not args.default_port and not args.empty_path_is_root:
+        return None
+    rules = dict(SCHEME_RULES)
+    for name, port in args.default_port:
+        rules[name] = dataclasses.replace(rules.get(name, SchemeRule()), default_port=port)
+    for name in map(str.lower, args.empty_path_is_root):
+        rules[name] = dataclasses.replace(rules.get(name, SchemeRule()), empty_path_is_root=True)
+    return rules
+
+
+def _normalize_one(
+    scheme_based: bool,
+    ipv6_canonical: bool,
+    schemes: Mapping[str, SchemeRule] | None,
+    text: str,
+) -> URIReference:
+    return normalize(
+        text, scheme_based=scheme_based, ipv6_canonical=ipv6_canonical, schemes=schemes
+    )
+
+
+def _configure_normalize(parser: argparse.ArgumentParser) -> None:
+    add_text_input(parser, "TEXT", "URI-references to normalize")
+    _normal_form_options(parser)
 
 
 def _run_normalize(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    def work(text: str) -> object:
-        return normalize(
-            text, scheme_based=not args.syntax_only, ipv6_canonical=args.ipv6_canonical
-        )
+    work = Transform(
+        functools.partial(
+            _normalize_one, not args.syntax_only, args.ipv6_canonical, _schemes(args)
+        ),
+        args.json,
+    )
+    return run_texts(work, texts(args), out, err, args.jobs)
 
-    return each_text(args.text, work, out, err, (URIError,))
+
+def _configure_equivalent(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("a", metavar="A", help="a URI-reference")
+    parser.add_argument("b", metavar="B", help="another URI-reference")
+    _normal_form_options(parser)
+
+
+def _run_equivalent(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    try:
+        same = equivalent(
+            args.a,
+            args.b,
+            scheme_based=not args.syntax_only,
+            ipv6_canonical=args.ipv6_canonical,
+            schemes=_schemes(args),
+        )
+    except URIError as exc:
+        # Neither "equivalent" (0) nor "not equivalent" (1): an invalid text
+        # has no normal form to compare.  2, as cmp and diff say trouble.
+        print(exc, file=err)
+        return EXIT_USAGE
+    # Said in words for a person; scripts read the exit status.
+    print("equivalent" if same else "not equivalent", file=out)
+    return EXIT_OK if same else EXIT_INVALID
 
 
 COMMANDS = {
@@ -65,10 +189,24 @@ COMMANDS = {
         "print the target URI of each reference against a base, one a line",
         _configure_resolve,
         _run_resolve,
+        takes_texts=True,
+    ),
+    "relativize": Command(
+        "print the shortest reference that resolves against a base to each target, one a line",
+        _configure_relativize,
+        _run_relativize,
+        takes_texts=True,
     ),
     "normalize": Command(
         "print the normal form of each URI-reference, one a line",
         _configure_normalize,
         _run_normalize,
+        takes_texts=True,
+    ),
+    "equivalent": Command(
+        "say whether two URI-references have the same normal form (RFC 3986 section 6): "
+        "exit 0 when they do, 1 when not",
+        _configure_equivalent,
+        _run_equivalent,
     ),
 }
