@@ -267,7 +267,6 @@ def test_parse_prints_a_line_per_text(texts: list[str]) -> None:
 # --- bug 13 as the command line shows it -------------------------------------
 
 
-@pytest.mark.xfail(reason="needs the _errors masking from the model branch", strict=True)
 @pytest.mark.parametrize(
     "argv",
     [
