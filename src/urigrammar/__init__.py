@@ -21,19 +21,29 @@ from ._api import (
 )
 from ._build import build
 from ._encode import ENCODE_RULES, percent_decode, percent_decode_bytes, percent_encode
-from ._errors import InputTooLongError, UnknownRuleError, URIError, URISyntaxError
-from ._grammar import GRAMMAR as _GRAMMAR
+from ._errors import (
+    GrammarError,
+    InputTooLongError,
+    UnknownRuleError,
+    URIError,
+    URISyntaxError,
+)
+from ._grammar import RFC3986
 from ._normalize import SCHEME_RULES, SchemeRule, equivalent, normalize
 from ._reference import URIReference
 from ._resolve import relativize, remove_dot_segments, resolve
+from .engine import Grammar, load_grammar
 
 __all__ = [
     "ABNF_MAX_LENGTH",
     "ENCODE_RULES",
     "PARSE_RULES",
+    "RFC3986",
     "RULE_NAMES",
     "SCHEME_RULES",
     "Engine",
+    "Grammar",
+    "GrammarError",
     "InputTooLongError",
     "SchemeRule",
     "TreeNode",
@@ -44,6 +54,7 @@ __all__ = [
     "build",
     "check",
     "equivalent",
+    "load_grammar",
     "normalize",
     "parse",
     "parse_tree",
@@ -57,12 +68,16 @@ __all__ = [
     "validate",
 ]
 
-#: Every rule name: RFC 3986 Appendix A in the file's order, then the RFC
-#: 5234 core rules.
-RULE_NAMES: tuple[str, ...] = _GRAMMAR.all_names
+
+def __getattr__(name: str) -> object:
+    # RULE_NAMES needs the grammar read, which import does not do (PEP 562).
+    if name == "RULE_NAMES":
+        return RFC3986.all_names
+    msg = f"module {__name__!r} has no attribute {name!r}"
+    raise AttributeError(msg)
 
 
 def rule_source(name: str) -> str | None:
     """The definition of rule ``name`` as written in ``rfc3986.abnf``;
     ``None`` for a core rule (those come from the ``abnf`` package)."""
-    return _GRAMMAR.source(name)
+    return RFC3986.source(name)

@@ -20,7 +20,7 @@ from functools import cache
 from hypothesis import strategies as st
 
 from ._grammar import GRAMMAR
-from ._ir import Alt, Chars, Expr, Rep, Seq
+from .engine._ir import Alt, Chars, Expr, Rep, Seq
 
 __all__ = ["from_rule", "uri_references"]
 
@@ -30,7 +30,10 @@ MAX_REPEAT = 6
 
 def _strategy(expr: Expr) -> st.SearchStrategy[str]:
     if isinstance(expr, Chars):
-        return st.sampled_from(sorted(chr(c) for c in expr.codes))
+        # Pick an interval, then a code point in it: a class spanning
+        # Unicode is a few intervals, never a list of every character.
+        spans = [(lo, hi) for lo, hi in expr.chars.spans if hi >= 0]
+        return st.sampled_from(spans).flatmap(lambda s: st.integers(s[0], s[1])).map(chr)
     if isinstance(expr, Seq):
         if not expr.items:
             return st.just("")
