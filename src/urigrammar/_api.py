@@ -62,7 +62,7 @@ class TreeNode(Protocol):
 _parsers: dict[str, tuple[CompiledRule, Callable[[re.Match[str]], URIReference]]] = {}
 # The hot path: the rule name exactly as callers spell it -> its pattern,
 # so a repeated validate("URI-reference", ...) skips name lookup entirely.
-_fast_validate: dict[str, Callable[[str], re.Match[str] | None]] = {}
+_fast_validate: dict[str, Callable[[str], object | None]] = {}
 _fast_parse: dict[
     str, tuple[Callable[[str], re.Match[str] | None], Callable[[re.Match[str]], URIReference]]
 ] = {}
@@ -111,10 +111,10 @@ def validate(rule: str, text: str, *, engine: Engine = "compiled") -> bool:
     text = _text(text)
     _engine(engine)
     if engine == "compiled" and GRAMMAR.is_regular(name):
-        fullmatch = GRAMMAR.compiled(name).pattern.fullmatch
+        matcher = GRAMMAR.matcher(name)
         if len(_fast_validate) < _FAST_ENTRIES:
-            _fast_validate[rule] = fullmatch
-        return fullmatch(text) is not None
+            _fast_validate[rule] = matcher
+        return matcher(text) is not None
     return _abnf_tree(name, text) is not None
 
 

@@ -49,7 +49,14 @@ from ._ir import Alt, Cap, Chars, Expr, Ref, Rep, Seq
 if TYPE_CHECKING:
     from ._grammar import Grammar
 
-__all__ = ["CompiledRule", "RuleNode", "Unsupported", "compile_rule", "merge_alternatives"]
+__all__ = [
+    "CompiledRule",
+    "RuleNode",
+    "Unsupported",
+    "compile_rule",
+    "linear",
+    "merge_alternatives",
+]
 
 _POSSESSIVE = sys.version_info >= (3, 11)
 _END = CharSet.of((-1,))  # in a follow set: the end of the text
@@ -332,6 +339,9 @@ class CompiledRule:
     name: str
     pattern: re.Pattern[str]
     groups: tuple[tuple[str, int], ...]
+    #: Whether ``pattern`` runs in linear time (see ``linear``); when it
+    #: does not, the grammar validates with the automaton of ``_prefix``.
+    linear: bool = True
 
     def tree(self, text: str) -> RuleNode | None:
         """The rule-level tree of ``text``, or ``None`` when it does not match."""
@@ -364,4 +374,42 @@ def compile_rule(
     body = _inline(grammar, Ref(canonical), captures - {canonical}, (), leaves)
     emitter = _Emitter()
     source = emitter.emit(body, _END)
-    return CompiledRule(canonical, re.compile(source), tuple(emitter.groups))
+    safe = linear(emitter, body, _END, inside=False)
+    return CompiledRule(canonical, re.compile(source), tuple(emitter.groups), safe)
+
+
+def linear(emitter: _Emitter, node: Expr, follow: CharSet, *, inside: bool) -> bool:
+    """Whether the regex for ``node`` backtracks only a bounded number of
+    times per character.
+
+    A deterministic choice never backtracks.  A non-deterministic one (an
+    alternation whose branches share a first character, a repetition that
+    cannot be possessive) may retry, and that is bounded only when it stands
+    outside every repetition and is itself bounded: then the retries are a
+    fixed number of scans, set by the grammar, not by the text.  Inside a
+    repetition (``(a|a)*``), or unbounded itself (``a*a*a*``), the retries
+    multiply with the length, so such a rule is matched by the automaton
+    instead.  RFC 3986 has choices only outside repetitions (``host``,
+    ``IPv6address``, ``dec-octet``), so each of its rules passes."""
+    if isinstance(node, Chars):
+        return True
+    if isinstance(node, Cap):
+        return linear(emitter, node.expr, follow, inside=inside)
+    if isinstance(node, Seq):
+        follows = emitter._follows(node.items, follow)
+        return all(
+            linear(emitter, item, f, inside=inside)
+            for item, f in zip(node.items, follows, strict=True)
+        )
+    if isinstance(node, Alt):
+        if inside and not emitter.deterministic(node, follow):
+            return False
+        return all(linear(emitter, item, follow, inside=inside) for item in node.items)
+    if isinstance(node, Ref):
+        raise _not_inlined(node)
+    choice = node.lo != node.hi and not emitter.deterministic(node, follow)
+    if choice and (inside or node.hi is None):
+        return False
+    repeats = node.hi is None or node.hi > 1
+    inner = emitter.first(node.item) | follow if node.hi != 1 else follow
+    return linear(emitter, node.item, inner, inside=inside or repeats)

@@ -281,10 +281,26 @@ class Grammar:
             raise TypeError(msg)
         if not self.is_regular(name):
             return self.abnf_parse(name, text) is not None
-        fullmatch = self.compiled(name).pattern.fullmatch
+        matcher = self.matcher(name)
         if len(self._fast) < _FAST_ENTRIES:
-            self._fast[rule] = fullmatch
-        return fullmatch(text) is not None
+            self._fast[rule] = matcher
+        return matcher(text) is not None
+
+    def matcher(self, name: str) -> Callable[[str], object | None]:
+        """For a regular rule: a function of a text that returns ``None``
+        exactly when the rule does not match all of it, in linear time.
+        That is the regex's ``fullmatch`` where the regex is linear, and the
+        automaton's run where it could backtrack (``_compile.linear``)."""
+        canonical = self.canonical(name)
+        compiled = self.compiled(canonical)
+        if compiled.linear:
+            return compiled.pattern.fullmatch
+        automaton = self._automaton(canonical)
+
+        def accepts(text: str) -> object | None:
+            return True if automaton.accepts(text) else None
+
+        return accepts
 
     def check(self, rule: str, text: str) -> None:
         """Raise ``URISyntaxError`` unless ``text`` matches ``rule``; its
@@ -296,15 +312,16 @@ class Grammar:
     def viable_prefix(self, name: str, text: str) -> int:
         """The length of the longest prefix of ``text`` that some string the
         (regular) rule matches starts with."""
-        canonical = self.canonical(name)
+        return self._automaton(self.canonical(name)).viable(text)
+
+    def _automaton(self, canonical: str) -> Automaton:
         automaton = self._automata.get(canonical)
         if automaton is None:
             from ._compile import _inline
-            from ._ir import Ref
 
             automaton = Automaton(_inline(self, Ref(canonical), frozenset(), ()))
             self._automata[canonical] = automaton
-        return automaton.viable(text)
+        return automaton
 
     def syntax_error(self, name: str, text: str) -> URISyntaxError:
         """The error for a ``text`` that ``name`` does not match."""
@@ -312,7 +329,7 @@ class Grammar:
             offset = self.viable_prefix(name, text)
         else:
             # No automaton for a recursive rule: abnf's own stop is the
-            # best offset there is.
+            # offset, which may fall short of the longest viable prefix.
             from abnf.parser import ParseError
 
             try:

@@ -1,4 +1,5 @@
-"""Where a text stops being a prefix of anything a rule matches.
+"""Where a text stops being a prefix of anything a rule matches, and a
+matcher in linear time for any regular rule.
 
 ``check`` reports the offset of the first character at which no
 continuation can lead to a match: the end of the longest *viable prefix*.
@@ -9,7 +10,9 @@ inlined rule, run as a lazily built DFA.  Every automaton state can still
 reach acceptance (each sub-expression of the grammar matches something), so
 the text stays viable exactly while the state set is not empty.
 
-This runs only for text already known to be invalid.  Long runs are
+The same automaton validates the rules whose regex could backtrack more
+than a constant number of times (``_compile.linear``): it does one step per
+character (or per run, below), whatever the grammar.  Long runs are
 skipped in C: a DFA state that loops on a character class (inside a query,
 say) jumps over the run with one regex match.  Classes are interval sets,
 so the loop class of a state is found by testing one character per
@@ -157,15 +160,24 @@ class Automaton:
         return self._closure(targets)
 
     def viable(self, text: str) -> int:
+        return self._run(text)[0]
+
+    def accepts(self, text: str) -> bool:
+        """Whether the rule matches all of ``text``: the DFA run to the end
+        of the text, in time linear in its length whatever the grammar."""
+        pos, states = self._run(text)
+        return pos == len(text) and self.accept in states
+
+    def _run(self, text: str) -> tuple[int, frozenset[int]]:
         states = self.start
         pos = 0
         while pos < len(text):
             code = ord(text[pos])
             if code not in self.alphabet:
-                return pos
+                return pos, states
             nxt = self.step(states, code)
             if not nxt:
-                return pos
+                return pos, states
             if nxt == states:
                 run = self.loop(states)
                 if run is not None:
@@ -175,4 +187,4 @@ class Automaton:
                         continue
             states = nxt
             pos += 1
-        return pos
+        return pos, states
