@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 import urigrammar as u
-from urigrammar import _api, _normalize, _prefix
+from urigrammar import _api, _normalize
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "real-urls.txt"
 THREADS = 8
@@ -41,14 +41,9 @@ def corpus() -> list[str]:
 @pytest.fixture
 def cold_caches() -> Iterator[None]:
     """Empty caches, and a thread switch as often as the interpreter allows."""
-    for cache in (
-        _api._validators,
-        _api._parsers,
-        _api._fast_validate,
-        _api._fast_parse,
-        _prefix._automata,
-    ):
+    for cache in (_api._parsers, _api._fast_validate, _api._fast_parse):
         cache.clear()
+    u.RFC3986.clear_caches()
     _normalize._unreserved.cache_clear()
     interval = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)

@@ -10,8 +10,7 @@
     * ``UnknownRuleError`` when the rule name is in neither RFC 3986
       Appendix A nor RFC 5234 Appendix B;
     * ``InputTooLongError`` when the ``abnf`` engine is given more than
-      ``ABNF_MAX_LENGTH`` characters (also for CRLF and LWSP, which only
-      that engine matches);
+      ``ABNF_MAX_LENGTH`` characters;
     * ``URIError`` for the rest: a relative base, a target no reference
       reaches, a malformed percent-encoding, a rule ``parse`` does not take.
 
@@ -197,18 +196,13 @@ def _offset_in(error: u.URIError, text: str) -> None:
     assert 0 <= error.offset <= len(text)
 
 
-def _too_long(rule: str) -> bool:
-    # CRLF and LWSP have no compiled form: only the abnf engine matches them.
-    return rule in ("CRLF", "LWSP")
-
-
 # --- validate and check ------------------------------------------------------
 
 
 def _validate_and_check(text: str, rule: str, engine: u.Engine = "compiled") -> None:
     valid = outcome(u.validate, rule, text, engine=engine, allowed=(u.InputTooLongError,))
     if isinstance(valid, u.InputTooLongError):
-        assert engine == "abnf" or _too_long(rule)
+        assert engine == "abnf"
         assert len(text) > u.ABNF_MAX_LENGTH
         return
     assert type(valid) is bool

@@ -137,7 +137,7 @@ ERRORS: dict[str, Callable[[], object]] = {
     "unknown-rule": lambda: u.validate("URL", "x"),
     "unknown-rule-parse": lambda: u.parse("x", "nope"),
     "too-long": lambda: u.parse("a" * (u.ABNF_MAX_LENGTH + 1), engine="abnf"),
-    "too-long-core-rule": lambda: u.validate("CRLF", " " * (u.ABNF_MAX_LENGTH + 1)),
+    "too-long-core-rule": lambda: u.validate("CRLF", " " * (u.ABNF_MAX_LENGTH + 1), engine="abnf"),
     "relative-base": lambda: u.resolve("a/b", "g"),
     "relative-base-no-offset": lambda: u.resolve("//h/a", "g"),
     "relativize-dot-segments": lambda: u.relativize("http://a/b", "http://a/./c"),

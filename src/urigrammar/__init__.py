@@ -21,11 +21,18 @@ from ._api import (
 )
 from ._build import build
 from ._encode import ENCODE_RULES, percent_decode, percent_decode_bytes, percent_encode
-from ._errors import InputTooLongError, UnknownRuleError, URIError, URISyntaxError
-from ._grammar import GRAMMAR as _GRAMMAR
+from ._errors import (
+    GrammarError,
+    InputTooLongError,
+    UnknownRuleError,
+    URIError,
+    URISyntaxError,
+)
+from ._grammar import RFC3986
 from ._normalize import ORIGIN_SCHEMES, SCHEME_RULES, Origin, SchemeRule, equivalent, normalize
 from ._reference import MAX_PORT_DIGITS, PortTooLargeError, URIReference
 from ._resolve import relativize, remove_dot_segments, resolve
+from .engine import Grammar, load_grammar
 
 __all__ = [
     "ABNF_MAX_LENGTH",
@@ -33,9 +40,12 @@ __all__ = [
     "MAX_PORT_DIGITS",
     "ORIGIN_SCHEMES",
     "PARSE_RULES",
+    "RFC3986",
     "RULE_NAMES",
     "SCHEME_RULES",
     "Engine",
+    "Grammar",
+    "GrammarError",
     "InputTooLongError",
     "Origin",
     "PortTooLargeError",
@@ -48,6 +58,7 @@ __all__ = [
     "build",
     "check",
     "equivalent",
+    "load_grammar",
     "normalize",
     "parse",
     "parse_tree",
@@ -61,12 +72,16 @@ __all__ = [
     "validate",
 ]
 
-#: Every rule name: RFC 3986 Appendix A in the file's order, then the RFC
-#: 5234 core rules.
-RULE_NAMES: tuple[str, ...] = _GRAMMAR.all_names
+
+def __getattr__(name: str) -> object:
+    # RULE_NAMES needs the grammar read, which import does not do (PEP 562).
+    if name == "RULE_NAMES":
+        return RFC3986.all_names
+    msg = f"module {__name__!r} has no attribute {name!r}"
+    raise AttributeError(msg)
 
 
 def rule_source(name: str) -> str | None:
     """The definition of rule ``name`` as written in ``rfc3986.abnf``;
     ``None`` for a core rule (those come from the ``abnf`` package)."""
-    return _GRAMMAR.source(name)
+    return RFC3986.source(name)

@@ -1,18 +1,17 @@
 """``validate``, ``check``, ``parse`` and ``parse_tree``: text in, verdicts,
 errors and references out, through either engine.
 
-The compiled engine (``_compile``) is the default for every rule it can
-compile, which is every rule of RFC 3986 and every single-character core
-rule; the two multi-character core rules (CRLF, LWSP) go to ``abnf``.
-The ``abnf`` engine's time and memory grow quadratically with the input, so
-it refuses texts longer than ``ABNF_MAX_LENGTH`` characters with
-``InputTooLongError`` rather than spend minutes and gigabytes.
+The compiled engine (``engine._compile``) is the default for every rule:
+RFC 3986 has no recursion, so every rule is regular, the core rules CRLF
+and LWSP included.  The ``abnf`` engine's time and memory grow
+quadratically with the input, so it refuses texts longer than
+``ABNF_MAX_LENGTH`` characters with ``InputTooLongError`` rather than spend
+minutes and gigabytes.
 
-Caches: one compiled pattern per rule name and one error-locating automaton
-per rule name, built on first use.  There are 36 rules in Appendix A plus
-the core rules, so neither grows past that; the spellings of rule names
-seen (``"URI"``, ``"uri"``) are remembered up to ``_FAST_ENTRIES``.
-Nothing is cached per input.
+Caches: the grammar keeps one compiled pattern and one error-locating
+automaton per rule, built on first use; the spellings of rule names seen
+(``"URI"``, ``"uri"``) are remembered up to ``_FAST_ENTRIES``.  Nothing is
+cached per input.
 """
 
 from __future__ import annotations
@@ -21,14 +20,12 @@ import re
 from collections.abc import Callable
 from typing import Any, Literal, Protocol
 
-from abnf.parser import ParseError
-
-from ._compile import CompiledRule, Unsupported, compile_rule
-from ._errors import InputTooLongError, URIError, URISyntaxError
+from ._errors import URIError, URISyntaxError
 from ._grammar import GRAMMAR
-from ._prefix import viable_prefix
 from ._reference import URIReference
 from ._visitor import CAPTURES, LEAVES, reader, to_reference
+from .engine import ABNF_MAX_LENGTH
+from .engine._compile import CompiledRule
 
 __all__ = [
     "ABNF_MAX_LENGTH",
@@ -42,10 +39,6 @@ __all__ = [
 ]
 
 Engine = Literal["compiled", "abnf"]
-
-#: The longest text the ``abnf`` engine accepts: at this length one parse
-#: can already take about 0.4 s and several hundred MB (``'/' * 2048``).
-ABNF_MAX_LENGTH = 2048
 
 _FAST_ENTRIES = 256
 
@@ -66,11 +59,10 @@ class TreeNode(Protocol):
     def children(self) -> list[Any]: ...
 
 
-_validators: dict[str, CompiledRule | None] = {}
 _parsers: dict[str, tuple[CompiledRule, Callable[[re.Match[str]], URIReference]]] = {}
 # The hot path: the rule name exactly as callers spell it -> its pattern,
 # so a repeated validate("URI-reference", ...) skips name lookup entirely.
-_fast_validate: dict[str, Callable[[str], re.Match[str] | None]] = {}
+_fast_validate: dict[str, Callable[[str], object | None]] = {}
 _fast_parse: dict[
     str, tuple[Callable[[str], re.Match[str] | None], Callable[[re.Match[str]], URIReference]]
 ] = {}
@@ -89,53 +81,20 @@ def _engine(engine: str) -> None:
         raise URIError(msg)
 
 
-def _validator(name: str) -> CompiledRule | None:
-    if name not in _validators:
-        try:
-            _validators[name] = compile_rule(name)
-        except Unsupported:
-            _validators[name] = None
-    return _validators[name]
-
-
 def _parser(name: str) -> tuple[CompiledRule, Callable[[re.Match[str]], URIReference]]:
     if name not in _parsers:
-        compiled = compile_rule(name, CAPTURES, LEAVES)
+        compiled = GRAMMAR.compiled(name, CAPTURES, LEAVES)
         _parsers[name] = (compiled, reader(compiled.groups))
     return _parsers[name]
 
 
 def _abnf_tree(name: str, text: str) -> Any:
     """``abnf``'s tree for ``text``; ``None`` when it does not match."""
-    if len(text) > ABNF_MAX_LENGTH:
-        msg = (
-            f"the abnf engine takes at most {ABNF_MAX_LENGTH} characters "
-            f"(this text has {len(text)})"
-        )
-        if _validator(name) is not None:
-            msg += "; use engine='compiled'"
-        raise InputTooLongError(msg, rule=name, text=text, offset=ABNF_MAX_LENGTH)
-    try:
-        return GRAMMAR.abnf_rule(name).parse_all(text)
-    except ParseError:
-        return None
+    return GRAMMAR.abnf_parse(name, text)
 
 
 def _syntax_error(name: str, text: str) -> URISyntaxError:
-    try:
-        offset = viable_prefix(name, text)
-    except Unsupported:
-        # CRLF and LWSP only: no automaton, so take abnf's own stop.
-        try:
-            GRAMMAR.abnf_rule(name).parse_all(text)
-            offset = len(text)
-        except ParseError as exc:
-            offset = exc.start
-    if offset < len(text):
-        why = f"unexpected {text[offset]!r} at offset {offset}"
-    else:
-        why = f"the text ends at offset {offset} before the rule is complete"
-    return URISyntaxError(f"not a valid {name}: {why}", rule=name, text=text, offset=offset)
+    return GRAMMAR.syntax_error(name, text)
 
 
 def validate(rule: str, text: str, *, engine: Engine = "compiled") -> bool:
@@ -151,12 +110,11 @@ def validate(rule: str, text: str, *, engine: Engine = "compiled") -> bool:
     name = GRAMMAR.canonical(rule)
     text = _text(text)
     _engine(engine)
-    if engine == "compiled":
-        compiled = _validator(name)
-        if compiled is not None:
-            if len(_fast_validate) < _FAST_ENTRIES:
-                _fast_validate[rule] = compiled.pattern.fullmatch
-            return compiled.pattern.fullmatch(text) is not None
+    if engine == "compiled" and GRAMMAR.is_regular(name):
+        matcher = GRAMMAR.matcher(name)
+        if len(_fast_validate) < _FAST_ENTRIES:
+            _fast_validate[rule] = matcher
+        return matcher(text) is not None
     return _abnf_tree(name, text) is not None
 
 

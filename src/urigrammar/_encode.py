@@ -28,7 +28,7 @@ from collections.abc import Iterable
 
 from ._errors import URIError
 from ._grammar import GRAMMAR
-from ._ir import Alt, Chars, Expr, Ref, Rep
+from .engine._ir import Alt, Chars, Expr, Ref, Rep
 
 __all__ = [
     "ENCODE_RULES",

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 __all__ = [
+    "GrammarError",
     "InputTooLongError",
     "URIError",
     "URISyntaxError",
@@ -204,3 +205,9 @@ class UnknownRuleError(URIError, LookupError):
 class InputTooLongError(URIError):
     """The ``abnf`` engine refuses input longer than its documented limit,
     because its time and memory grow quadratically with the length."""
+
+
+class GrammarError(URIError):
+    """A grammar cannot be loaded: it is not RFC 5234 ABNF, or it uses a
+    rule that neither it nor its imports define (``rule`` names the rule,
+    the message where it is used)."""

@@ -20,7 +20,8 @@ from functools import cache
 from hypothesis import strategies as st
 
 from ._grammar import GRAMMAR
-from ._ir import Alt, Chars, Expr, Rep, Seq
+from .engine import Grammar
+from .engine._ir import Alt, Chars, Expr, Rep, Seq
 
 __all__ = ["from_rule", "uri_references"]
 
@@ -28,29 +29,29 @@ __all__ = ["from_rule", "uri_references"]
 MAX_REPEAT = 6
 
 
-def _strategy(expr: Expr) -> st.SearchStrategy[str]:
+def _strategy(expr: Expr, grammar: Grammar) -> st.SearchStrategy[str]:
     if isinstance(expr, Chars):
-        return st.sampled_from(sorted(chr(c) for c in expr.codes))
+        # Pick an interval, then a code point in it: a class spanning
+        # Unicode is a few intervals, never a list of every character.
+        spans = [(lo, hi) for lo, hi in expr.chars.spans if hi >= 0]
+        return st.sampled_from(spans).flatmap(lambda s: st.integers(s[0], s[1])).map(chr)
     if isinstance(expr, Seq):
         if not expr.items:
             return st.just("")
-        return st.tuples(*(_strategy(i) for i in expr.items)).map("".join)
+        return st.tuples(*(_strategy(i, grammar) for i in expr.items)).map("".join)
     if isinstance(expr, Alt):
-        return st.one_of(*(_strategy(i) for i in expr.items))
+        return st.one_of(*(_strategy(i, grammar) for i in expr.items))
     if isinstance(expr, Rep):
         hi = expr.lo + MAX_REPEAT if expr.hi is None else expr.hi
-        return st.lists(_strategy(expr.item), min_size=expr.lo, max_size=hi).map("".join)
-    return st.deferred(lambda: from_rule(expr.name))
+        item = _strategy(expr.item, grammar)
+        return st.lists(item, min_size=expr.lo, max_size=hi).map("".join)
+    return st.deferred(lambda: from_rule(expr.name, grammar))
 
 
 @cache
-def from_rule(name: str) -> st.SearchStrategy[str]:
-    """Strings matching the RFC 3986 (or single-character core) rule ``name``."""
-    expr = GRAMMAR.expr(name)
-    if expr is None:
-        msg = f"rule {name!r} is not generated (it is not a character class)"
-        raise ValueError(msg)
-    return _strategy(expr)
+def from_rule(name: str, grammar: Grammar = GRAMMAR) -> st.SearchStrategy[str]:
+    """Strings matching rule ``name`` of ``grammar`` (RFC 3986 unless told)."""
+    return _strategy(grammar.expr(name), grammar)
 
 
 def uri_references() -> st.SearchStrategy[str]:

@@ -1,8 +1,9 @@
 """The compiled engine: a grammar rule -> one linear-time Python regex.
 
-Theory of operation.  RFC 3986's grammar has no recursion, so each rule
-denotes a regular language and can be written as one regular expression by
-inlining the rules it uses (``_inline``).  A backtracking regex engine
+Theory of operation.  A rule that does not reach itself through its
+references denotes a regular language and can be written as one regular
+expression by inlining the rules it uses (``_inline``); the grammar sends
+the others (``Grammar.is_regular``) to the ``abnf`` engine.  A backtracking regex engine
 accepts exactly that language under ``fullmatch``; the work is in keeping it
 linear on any input:
 
@@ -18,10 +19,13 @@ linear on any input:
   ``(?:[class]++|other)*+``, which lets ``re`` consume whole runs of the
   class in C instead of one iteration per character.
 
-Ambiguous places (``host = IP-literal / IPv4address / reg-name``, the
-``IPv6address`` forms, ``dec-octet``) stay ordinary backtracking: each of
+Ambiguous places (RFC 3986's ``host = IP-literal / IPv4address / reg-name``,
+the ``IPv6address`` forms, ``dec-octet``) stay ordinary backtracking: each of
 their alternatives is bounded or deterministic, so retries cost a constant
-number of linear scans.  ``bench/bench_length.py`` measures the scaling.
+number of linear scans.  Character classes are interval sets (``CharSet``),
+so the analysis and the emitted classes cost the number of ranges, not of
+code points: a Unicode-wide class is a handful of ranges.
+``bench/bench_length.py`` measures the scaling.
 
 For ``parse`` the rules the visitor handles are wrapped in capturing groups;
 ``CompiledRule.tree`` turns a match into a tree of ``RuleNode`` with the same
@@ -37,19 +41,30 @@ import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ._grammar import GRAMMAR, Grammar
+from ._charset import CharSet
 from ._ir import Alt, Cap, Chars, Expr, Ref, Rep, Seq
 
-__all__ = ["CompiledRule", "RuleNode", "Unsupported", "compile_rule"]
+if TYPE_CHECKING:
+    from ._grammar import Grammar
+
+__all__ = [
+    "CompiledRule",
+    "RuleNode",
+    "Unsupported",
+    "compile_rule",
+    "linear",
+    "merge_alternatives",
+]
 
 _POSSESSIVE = sys.version_info >= (3, 11)
-_END = -1  # in a follow set: the end of the text
+_END = CharSet.of((-1,))  # in a follow set: the end of the text
+_NONE = CharSet()
 
 
 class Unsupported(Exception):
-    """The rule uses something the compiled engine does not handle (a
-    recursive rule, or a core rule that is no character class)."""
+    """The rule reaches itself through its references: not regular."""
 
 
 class RuleNode:
@@ -83,8 +98,6 @@ def _inline(
         if name in stack:
             raise Unsupported(f"rule {name!r} is recursive")
         body = grammar.expr(name)
-        if body is None:
-            raise Unsupported(f"core rule {name!r} is not a character class")
         inside = frozenset() if name in leaves else captures
         inner = _inline(grammar, body, inside, (*stack, name), leaves)
         return Cap(name, inner) if name in captures else inner
@@ -95,7 +108,9 @@ def _inline(
             items.extend(node.items if isinstance(node, Seq) else (node,))
         return items[0] if len(items) == 1 else Seq(tuple(items))
     if isinstance(expr, Alt):
-        return _alternation(_inline(grammar, item, captures, stack, leaves) for item in expr.items)
+        return merge_alternatives(
+            _inline(grammar, item, captures, stack, leaves) for item in expr.items
+        )
     assert isinstance(expr, Rep)
     item = _inline(grammar, expr.item, captures, stack, leaves)
     if expr.lo == expr.hi == 1:
@@ -105,7 +120,7 @@ def _inline(
     return _star_of_runs(Rep(expr.lo, expr.hi, item))
 
 
-def _alternation(items: Iterable[Expr]) -> Expr:
+def merge_alternatives(items: Iterable[Expr]) -> Expr:
     """An alternation, flattened, with its single-character branches merged
     into one class where the first of them stood: the language is the same,
     and one class beats many branches."""
@@ -122,7 +137,7 @@ def _alternation(items: Iterable[Expr]) -> Expr:
             else:
                 held = merged[class_at]
                 assert isinstance(held, Chars)
-                merged[class_at] = Chars(held.codes | node.codes)
+                merged[class_at] = Chars(held.chars | node.chars)
         else:
             merged.append(node)
     return merged[0] if len(merged) == 1 else Alt(tuple(merged))
@@ -153,35 +168,12 @@ def _star_of_runs(node: Rep) -> Expr:
         or _has_capture(tail)
     ):
         return node
-    runs = Rep(0, None, _alternation((head, tail.item)))
+    runs = Rep(0, None, merge_alternatives((head, tail.item)))
     return Rep(0, 1, Seq((head, runs)))
 
 
 def _not_inlined(node: Ref) -> TypeError:
     return TypeError(f"rule reference {node.name!r} was not inlined")
-
-
-def _char(code: int) -> str:
-    if code < 0x100:
-        return f"\\x{code:02x}"
-    if code < 0x10000:
-        return f"\\u{code:04x}"
-    return f"\\U{code:08x}"
-
-
-def _class(codes: frozenset[int]) -> str:
-    ordered = sorted(codes)
-    if len(ordered) == 1:
-        return _char(ordered[0])
-    parts: list[str] = []
-    start = prev = ordered[0]
-    for code in [*ordered[1:], -2]:
-        if code == prev + 1:
-            prev = code
-            continue
-        parts.append(_char(start) if start == prev else f"{_char(start)}-{_char(prev)}")
-        start = prev = code
-    return "[" + "".join(parts) + "]"
 
 
 class _Emitter:
@@ -191,7 +183,7 @@ class _Emitter:
         self.groups: list[tuple[str, int]] = []  # (rule name, parent group)
         self._open: list[int] = [0]
         self._nullable: dict[int, bool] = {}
-        self._first: dict[int, frozenset[int]] = {}
+        self._first: dict[int, CharSet] = {}
 
     def nullable(self, node: Expr) -> bool:
         key = id(node)
@@ -211,21 +203,22 @@ class _Emitter:
             self._nullable[key] = value
         return self._nullable[key]
 
-    def first(self, node: Expr) -> frozenset[int]:
+    def first(self, node: Expr) -> CharSet:
         key = id(node)
         if key not in self._first:
-            value: frozenset[int]
+            value: CharSet
             if isinstance(node, Chars):
-                value = node.codes
+                value = node.chars
             elif isinstance(node, Seq):
-                acc: set[int] = set()
+                value = _NONE
                 for item in node.items:
-                    acc |= self.first(item)
+                    value |= self.first(item)
                     if not self.nullable(item):
                         break
-                value = frozenset(acc)
             elif isinstance(node, Alt):
-                value = frozenset().union(*(self.first(i) for i in node.items))
+                value = _NONE
+                for item in node.items:
+                    value |= self.first(item)
             elif isinstance(node, Rep):
                 value = self.first(node.item)
             elif isinstance(node, Cap):
@@ -235,10 +228,10 @@ class _Emitter:
             self._first[key] = value
         return self._first[key]
 
-    def _follows(self, items: tuple[Expr, ...], follow: frozenset[int]) -> list[frozenset[int]]:
+    def _follows(self, items: tuple[Expr, ...], follow: CharSet) -> list[CharSet]:
         # What may follow each item of a sequence: the FIRST of the rest,
         # and the outer follow where the rest can be empty.
-        out: list[frozenset[int]] = []
+        out: list[CharSet] = []
         after = follow
         for item in reversed(items):
             out.append(after)
@@ -246,7 +239,7 @@ class _Emitter:
         out.reverse()
         return out
 
-    def deterministic(self, node: Expr, follow: frozenset[int]) -> bool:
+    def deterministic(self, node: Expr, follow: CharSet) -> bool:
         """Whether ``node`` matches at most one way in this context, deciding
         every choice on the next character (LL(1))."""
         if isinstance(node, Chars):
@@ -259,27 +252,27 @@ class _Emitter:
                 for item, f in zip(node.items, self._follows(node.items, follow), strict=True)
             )
         if isinstance(node, Alt):
-            seen: set[int] = set()
+            seen = _NONE
             empties = 0
             for item in node.items:
                 first = self.first(item)
-                if seen & first or not self.deterministic(item, follow):
+                if not seen.isdisjoint(first) or not self.deterministic(item, follow):
                     return False
                 seen |= first
                 empties += self.nullable(item)
-            return empties == 0 or (empties == 1 and not (seen & follow))
+            return empties == 0 or (empties == 1 and seen.isdisjoint(follow))
         if isinstance(node, Ref):
             raise _not_inlined(node)
         first = self.first(node.item)
         return (
             not self.nullable(node.item)
-            and (node.lo == node.hi or not (first & follow))
+            and (node.lo == node.hi or first.isdisjoint(follow))
             and self.deterministic(node.item, first | follow)
         )
 
-    def emit(self, node: Expr, follow: frozenset[int]) -> str:
+    def emit(self, node: Expr, follow: CharSet) -> str:
         if isinstance(node, Chars):
-            return _class(node.codes)
+            return node.chars.regex()
         if isinstance(node, Cap):
             self.groups.append((node.name, self._open[-1]))
             self._open.append(len(self.groups))
@@ -298,13 +291,13 @@ class _Emitter:
             raise _not_inlined(node)
         return self._repetition(node, follow)
 
-    def _atom(self, node: Expr, follow: frozenset[int]) -> str:
+    def _atom(self, node: Expr, follow: CharSet) -> str:
         body = self.emit(node, follow)
         if isinstance(node, (Chars, Cap)):
             return body
         return f"(?:{body})"
 
-    def _repetition(self, node: Rep, follow: frozenset[int]) -> str:
+    def _repetition(self, node: Rep, follow: CharSet) -> str:
         lo, hi = node.lo, node.hi
         quantifier = (
             "*"
@@ -328,7 +321,7 @@ class _Emitter:
             # and the loop turns once per other element (a `%XX`), not once
             # per character.  (c|o)+ is one (c+|o) and then the same.
             assert isinstance(item, Alt)
-            run = _class(runs[0].codes)
+            run = runs[0].chars.regex()
             others = "|".join(self.emit(b, inner_follow) for b in item.items if b is not runs[0])
             star = f"{run}*+(?:(?:{others}){run}*+)*+"
             return star if lo == 0 else f"(?:{run}++|{others}){star}"
@@ -346,6 +339,9 @@ class CompiledRule:
     name: str
     pattern: re.Pattern[str]
     groups: tuple[tuple[str, int], ...]
+    #: Whether ``pattern`` runs in linear time (see ``linear``); when it
+    #: does not, the grammar validates with the automaton of ``_prefix``.
+    linear: bool = True
 
     def tree(self, text: str) -> RuleNode | None:
         """The rule-level tree of ``text``, or ``None`` when it does not match."""
@@ -367,15 +363,53 @@ class CompiledRule:
 
 
 def compile_rule(
+    grammar: Grammar,
     name: str,
     captures: frozenset[str] = frozenset(),
     leaves: frozenset[str] = frozenset(),
-    grammar: Grammar = GRAMMAR,
 ) -> CompiledRule:
     """Compile rule ``name``; rules in ``captures`` become tree nodes, and
     nothing inside a rule of ``leaves`` does."""
     canonical = grammar.canonical(name)
     body = _inline(grammar, Ref(canonical), captures - {canonical}, (), leaves)
     emitter = _Emitter()
-    source = emitter.emit(body, frozenset({_END}))
-    return CompiledRule(canonical, re.compile(source), tuple(emitter.groups))
+    source = emitter.emit(body, _END)
+    safe = linear(emitter, body, _END, inside=False)
+    return CompiledRule(canonical, re.compile(source), tuple(emitter.groups), safe)
+
+
+def linear(emitter: _Emitter, node: Expr, follow: CharSet, *, inside: bool) -> bool:
+    """Whether the regex for ``node`` backtracks only a bounded number of
+    times per character.
+
+    A deterministic choice never backtracks.  A non-deterministic one (an
+    alternation whose branches share a first character, a repetition that
+    cannot be possessive) may retry, and that is bounded only when it stands
+    outside every repetition and is itself bounded: then the retries are a
+    fixed number of scans, set by the grammar, not by the text.  Inside a
+    repetition (``(a|a)*``), or unbounded itself (``a*a*a*``), the retries
+    multiply with the length, so such a rule is matched by the automaton
+    instead.  RFC 3986 has choices only outside repetitions (``host``,
+    ``IPv6address``, ``dec-octet``), so each of its rules passes."""
+    if isinstance(node, Chars):
+        return True
+    if isinstance(node, Cap):
+        return linear(emitter, node.expr, follow, inside=inside)
+    if isinstance(node, Seq):
+        follows = emitter._follows(node.items, follow)
+        return all(
+            linear(emitter, item, f, inside=inside)
+            for item, f in zip(node.items, follows, strict=True)
+        )
+    if isinstance(node, Alt):
+        if inside and not emitter.deterministic(node, follow):
+            return False
+        return all(linear(emitter, item, follow, inside=inside) for item in node.items)
+    if isinstance(node, Ref):
+        raise _not_inlined(node)
+    choice = node.lo != node.hi and not emitter.deterministic(node, follow)
+    if choice and (inside or node.hi is None):
+        return False
+    repeats = node.hi is None or node.hi > 1
+    inner = emitter.first(node.item) | follow if node.hi != 1 else follow
+    return linear(emitter, node.item, inner, inside=inside or repeats)

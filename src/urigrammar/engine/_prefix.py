@@ -1,4 +1,5 @@
-"""Where a text stops being a prefix of anything a rule matches.
+"""Where a text stops being a prefix of anything a rule matches, and a
+matcher in linear time for any regular rule.
 
 ``check`` reports the offset of the first character at which no
 continuation can lead to a match: the end of the longest *viable prefix*.
@@ -9,35 +10,45 @@ inlined rule, run as a lazily built DFA.  Every automaton state can still
 reach acceptance (each sub-expression of the grammar matches something), so
 the text stays viable exactly while the state set is not empty.
 
-This runs only for text already known to be invalid.  Long runs are
+The same automaton validates the rules whose regex could backtrack more
+than a constant number of times (``_compile.linear``): it does one step per
+character (or per run, below), whatever the grammar.  Long runs are
 skipped in C: a DFA state that loops on a character class (inside a query,
-say) jumps over the run with one regex match.
+say) jumps over the run with one regex match.  Classes are interval sets,
+so the loop class of a state is found by testing one character per
+interval between the edges' boundaries, whatever the size of the alphabet.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 
-from ._compile import _class, _inline
-from ._grammar import GRAMMAR
+from ._charset import CharSet
 from ._ir import Alt, Cap, Chars, Expr, Ref, Seq
 
-__all__ = ["viable_prefix"]
+__all__ = ["Automaton"]
 
 _MAX_TRANSITIONS = 50_000  # cache bound per rule; cleared when reached
 
 
-class _Automaton:
+class Automaton:
+    """The viable-prefix automaton of one inlined rule."""
+
     def __init__(self, body: Expr) -> None:
-        self.edges: list[tuple[frozenset[int], int] | None] = []  # char edge
+        self.edges: list[tuple[CharSet, int] | None] = []  # char edge
         self.eps: list[list[int]] = []
         start, self.accept = self._build(body)
         self.start = self._closure({start})
         # Every character any edge consumes: one outside it ends every
         # viable prefix, and is answered without a cache entry (else each
         # distinct code point of junk would add one).
-        self.alphabet = frozenset().union(*(edge[0] for edge in self.edges if edge is not None))
+        alphabet = CharSet()
+        for edge in self.edges:
+            if edge is not None:
+                alphabet |= edge[0]
+        self.alphabet = alphabet
         self._step: dict[tuple[frozenset[int], int], frozenset[int]] = {}
         self._loops: dict[frozenset[int], re.Pattern[str] | None] = {}
         self._lock = threading.Lock()
@@ -53,7 +64,7 @@ class _Automaton:
         start = self._state()
         if isinstance(node, Chars):
             end = self._state()
-            self.edges[start] = (node.codes, end)
+            self.edges[start] = (node.chars, end)
             return start, end
         if isinstance(node, Seq):
             end = start
@@ -112,12 +123,7 @@ class _Automaton:
         key = (states, code)
         found = self._step.get(key)
         if found is None:
-            targets = set()
-            for state in states:
-                edge = self.edges[state]
-                if edge is not None and code in edge[0]:
-                    targets.add(edge[1])
-            found = self._closure(targets)
+            found = self._targets(states, code)
             with self._lock:
                 if len(self._step) >= _MAX_TRANSITIONS:
                     self._step.clear()
@@ -127,20 +133,51 @@ class _Automaton:
     def loop(self, states: frozenset[int]) -> re.Pattern[str] | None:
         """A regex for the run of characters that keep the DFA in ``states``."""
         if states not in self._loops:
-            codes = frozenset(c for c in range(256) if self.step(states, c) == states)
-            self._loops[states] = re.compile(_class(codes) + "+") if codes else None
+            # Between two consecutive edge boundaries every character takes
+            # the same edges, so one probe per stretch decides it.
+            bounds: set[int] = set()
+            for state in states:
+                edge = self.edges[state]
+                if edge is not None:
+                    for lo, hi in edge[0].spans:
+                        bounds.update((lo, hi + 1))
+            ordered = sorted(bounds)
+            spans = [
+                (lo, hi - 1)
+                for lo, hi in itertools.pairwise(ordered)
+                if lo >= 0 and self._targets(states, lo) == states
+            ]
+            chars = CharSet(spans)
+            self._loops[states] = re.compile(chars.regex() + "+") if chars else None
         return self._loops[states]
 
+    def _targets(self, states: frozenset[int], code: int) -> frozenset[int]:
+        targets = set()
+        for state in states:
+            edge = self.edges[state]
+            if edge is not None and code in edge[0]:
+                targets.add(edge[1])
+        return self._closure(targets)
+
     def viable(self, text: str) -> int:
+        return self._run(text)[0]
+
+    def accepts(self, text: str) -> bool:
+        """Whether the rule matches all of ``text``: the DFA run to the end
+        of the text, in time linear in its length whatever the grammar."""
+        pos, states = self._run(text)
+        return pos == len(text) and self.accept in states
+
+    def _run(self, text: str) -> tuple[int, frozenset[int]]:
         states = self.start
         pos = 0
         while pos < len(text):
             code = ord(text[pos])
             if code not in self.alphabet:
-                return pos
+                return pos, states
             nxt = self.step(states, code)
             if not nxt:
-                return pos
+                return pos, states
             if nxt == states:
                 run = self.loop(states)
                 if run is not None:
@@ -150,18 +187,4 @@ class _Automaton:
                         continue
             states = nxt
             pos += 1
-        return pos
-
-
-_automata: dict[str, _Automaton] = {}
-
-
-def viable_prefix(rule: str, text: str) -> int:
-    """The length of the longest prefix of ``text`` that some string matched
-    by ``rule`` starts with."""
-    name = GRAMMAR.canonical(rule)
-    automaton = _automata.get(name)
-    if automaton is None:
-        automaton = _Automaton(_inline(GRAMMAR, Ref(name), frozenset(), ()))
-        _automata[name] = automaton
-    return automaton.viable(text)
+        return pos, states

@@ -1,0 +1,228 @@
+"""ABNF text -> rule definitions in ``_ir`` form.
+
+The text is parsed by the ``abnf`` package's own grammar of ABNF (RFC 5234
+section 4, with RFC 7405's case-sensitive strings) into a rule-list tree,
+and ``_Builder`` turns each ``rule`` node into an ``_ir`` expression.  The
+RFC 5234 Appendix B core rules are not text anywhere: ``abnf`` defines
+them as combinator objects, and ``core_rules`` reads those objects into the
+same form, so CRLF and LWSP compile like any rule and no character set is
+typed here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .._errors import GrammarError
+from ._charset import CharSet
+from ._ir import Alt, Chars, Expr, Ref, Rep, Seq
+
+__all__ = ["RuleText", "core_rules", "crlf", "read_rules"]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleText:
+    """One rule as read: its name as spelled, its expression (``None`` for a
+    rule written wholly in prose, RFC 5234 section 4's ``prose-val``), and
+    its definition as written, one entry per ``=`` or ``=/`` line."""
+
+    name: str
+    expr: Expr | None
+    source: tuple[str, ...]
+    #: ``abnf``'s ``rule`` nodes for the source lines: visiting them defines
+    #: the rule for the ``abnf`` engine, on whichever rule class needs it.
+    nodes: tuple[Any, ...] = ()
+
+
+class _Prose(Exception):
+    """A ``prose-val``: no machine can read it."""
+
+
+def crlf(text: str) -> str:
+    """``text`` as RFC 5234 section 2.2 wants it: CRLF-terminated lines."""
+    return text.rstrip().replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\r\n") + "\r\n"
+
+
+def _children(node: Any, name: str) -> Iterator[Any]:
+    return (child for child in node.children if child.name == name)
+
+
+def _child(node: Any, name: str) -> Any:
+    return next(_children(node, name))
+
+
+def _one_or_seq(items: tuple[Expr, ...]) -> Expr:
+    return items[0] if len(items) == 1 else Seq(items)
+
+
+def _letter_cases(char: str, *, sensitive: bool) -> CharSet:
+    # RFC 5234 section 2.3: a quoted string matches ASCII letters in either
+    # case; RFC 7405's %s makes it exact.
+    codes = {ord(char)}
+    if not sensitive and char.isascii():
+        codes |= {ord(char.lower()), ord(char.upper())}
+    return CharSet.of(codes)
+
+
+class _Builder:
+    """Rule-list tree (RFC 5234 section 4 node names) -> ``_ir``."""
+
+    def rule(self, node: Any) -> tuple[str, bool, Expr | None]:
+        name = _child(node, "rulename").value
+        incremental = "=/" in _child(node, "defined-as").value
+        alternation = _child(_child(node, "elements"), "alternation")
+        try:
+            expr: Expr | None = self.alternation(alternation)
+        except _Prose:
+            if alternation.value.strip().startswith("<") and alternation.value.strip().endswith(
+                ">"
+            ):
+                expr = None  # the whole rule is prose: a gap for imports
+            else:
+                msg = (
+                    f"rule {name!r} mixes prose ({alternation.value.strip()!r}) with "
+                    "ABNF; only a rule written wholly in prose can be filled by an import"
+                )
+                raise GrammarError(msg, rule=name) from None
+        return name, incremental, expr
+
+    def alternation(self, node: Any) -> Expr:
+        items = tuple(self.concatenation(c) for c in _children(node, "concatenation"))
+        return items[0] if len(items) == 1 else Alt(items)
+
+    def concatenation(self, node: Any) -> Expr:
+        return _one_or_seq(tuple(self.repetition(c) for c in _children(node, "repetition")))
+
+    def repetition(self, node: Any) -> Expr:
+        element = _child(node, "element").children[0]
+        repeats = list(_children(node, "repeat"))
+        if not repeats:
+            return self.element(element)
+        lo, hi = self.repeat(repeats[0].value)
+        if hi == 0:
+            # `0<pchar>` (RFC 3986's path-empty): zero repetitions of
+            # anything, prose included, match the empty string.
+            return Seq(())
+        return Rep(lo, hi, self.element(element))
+
+    @staticmethod
+    def repeat(text: str) -> tuple[int, int | None]:
+        if "*" not in text:
+            return int(text), int(text)
+        lo, _, hi = text.partition("*")
+        low, high = int(lo or 0), (int(hi) if hi else None)
+        if high is not None and high < low:
+            msg = f"repetition {text!r} can never match (its maximum is below its minimum)"
+            raise GrammarError(msg)
+        return low, high
+
+    def element(self, node: Any) -> Expr:
+        kind = node.name
+        if kind == "rulename":
+            return Ref(node.value)
+        if kind == "group":
+            return self.alternation(_child(node, "alternation"))
+        if kind == "option":
+            return Rep(0, 1, self.alternation(_child(node, "alternation")))
+        if kind == "char-val":
+            return self.char_val(node.children[0])
+        if kind == "num-val":
+            return self.num_val(node.value)
+        if kind == "prose-val":
+            raise _Prose
+        msg = f"unknown ABNF element {kind} {node.value!r}"
+        raise GrammarError(msg)
+
+    @staticmethod
+    def char_val(node: Any) -> Expr:
+        sensitive = node.name == "case-sensitive-string"
+        quoted = _child(node, "quoted-string").value[1:-1]
+        return _one_or_seq(tuple(Chars(_letter_cases(c, sensitive=sensitive)) for c in quoted))
+
+    @staticmethod
+    def num_val(text: str) -> Expr:
+        base = {"b": 2, "d": 10, "x": 16}[text[1].lower()]
+        body = text[2:]
+        if "-" in body:
+            lo, hi = (int(part, base) for part in body.split("-"))
+            if hi < lo:
+                msg = f"empty range {text!r}"
+                raise GrammarError(msg)
+            return Chars(CharSet([(lo, hi)]))
+        codes = tuple(int(part, base) for part in body.split("."))
+        return _one_or_seq(tuple(Chars(CharSet.of((code,))) for code in codes))
+
+
+def read_rules(text: str) -> list[RuleText]:
+    """The rules of an ABNF rule list (RFC 5234), ``=/`` lines folded into
+    their rule (section 3.3), in the order of first definition."""
+    from abnf.parser import ABNFGrammarRule, ParseError
+
+    try:
+        tree = ABNFGrammarRule("rulelist").parse_all(crlf(text))
+    except ParseError as exc:
+        msg = f"not an ABNF rule list (RFC 5234): it stops parsing at offset {exc.start}"
+        raise GrammarError(msg, text=text, offset=min(exc.start, len(text))) from None
+    builder = _Builder()
+    names: dict[str, str] = {}
+    exprs: dict[str, Expr | None] = {}
+    sources: dict[str, list[str]] = {}
+    nodes: dict[str, list[Any]] = {}
+    for node in _children(tree, "rule"):
+        name, incremental, expr = builder.rule(node)
+        key = name.casefold()
+        if key in exprs and incremental:
+            old = exprs[key]
+            if old is None or expr is None:
+                msg = f"rule {name!r} adds alternatives (=/) to prose"
+                raise GrammarError(msg, rule=name)
+            exprs[key] = Alt((old, expr))
+            sources[key].append(node.value)
+            nodes[key].append(node)
+            continue
+        if key in exprs:
+            msg = f"rule {name!r} is defined twice with '=' (use '=/' to add alternatives)"
+            raise GrammarError(msg, rule=name)
+        if incremental:
+            msg = f"rule {name!r} adds alternatives (=/) before it is defined"
+            raise GrammarError(msg, rule=name)
+        names[key] = name
+        exprs[key] = expr
+        sources[key] = [node.value]
+        nodes[key] = [node]
+    return [RuleText(names[k], exprs[k], tuple(sources[k]), tuple(nodes[k])) for k in names]
+
+
+def _from_combinator(parser: Any) -> Expr:
+    """One of ``abnf``'s combinator objects (the pure-Python ones its core
+    rules are built from) in ``_ir`` form."""
+    from abnf import _parser_python as py
+
+    if isinstance(parser, py.Rule):
+        return Ref(parser.name)
+    if isinstance(parser, py.Alternation):
+        return Alt(tuple(_from_combinator(p) for p in parser.parsers))
+    if isinstance(parser, py.Concatenation):
+        return Seq(tuple(_from_combinator(p) for p in parser.parsers))
+    if isinstance(parser, py.Repetition):
+        return Rep(parser.repeat.min, parser.repeat.max, _from_combinator(parser.element))
+    if isinstance(parser, py.Option):
+        return Rep(0, 1, _from_combinator(parser.alternation))
+    if isinstance(parser, py.Literal):
+        value = parser.value
+        if isinstance(value, tuple):
+            return Chars(CharSet([(ord(value[0]), ord(value[1]))]))
+        sensitive = bool(parser.case_sensitive)
+        return _one_or_seq(tuple(Chars(_letter_cases(c, sensitive=sensitive)) for c in value))
+    msg = f"cannot read abnf's definition {parser!r}"
+    raise GrammarError(msg)
+
+
+def core_rules() -> list[RuleText]:
+    """RFC 5234 Appendix B, read off ``abnf``'s own core rule objects."""
+    from abnf import _parser_python as py
+
+    core: list[Any] = py.Rule.rules()  # type: ignore[no-untyped-call]
+    return [RuleText(rule.name, _from_combinator(rule.definition), ()) for rule in core]

@@ -1,0 +1,172 @@
+"""``load_grammar`` and ``Grammar``: namespaces, imports, core rules,
+non-regular rules, Unicode-wide classes and the linear matcher."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import urigrammar as u
+from urigrammar.strategies import from_rule
+
+# RFC 3987 section 2.2's ucschar, as a grammar nobody needs to trust us on.
+UCS = """\
+word     = 1*ucschar
+ucschar  = %xA0-D7FF / %xF900-FDCF / %xFDF0-FFEF
+         / %x10000-1FFFD / %x20000-2FFFD / %x30000-3FFFD
+         / %x40000-4FFFD / %x50000-5FFFD / %x60000-6FFFD
+         / %x70000-7FFFD / %x80000-8FFFD / %x90000-9FFFD
+         / %xA0000-AFFFD / %xB0000-BFFFD / %xC0000-CFFFD
+         / %xD0000-DFFFD / %xE1000-EFFFD
+"""
+
+
+def test_core_rules_with_more_than_one_character_compile_with_right_offsets() -> None:
+    # The offsets the issue names, from the one automaton every rule uses.
+    for rule, text, offset in (("CRLF", "\r", 1), ("LWSP", " \r\nx", 3), ("LWSP", "\r\n", 2)):
+        with pytest.raises(u.URISyntaxError) as info:
+            u.check(rule, text)
+        assert info.value.offset == offset
+    assert u.validate("LWSP", " " * 3000)
+    assert u.validate("LWSP", " \r\n\t" * 1000)
+    assert u.validate("CRLF", "\r\n")
+    assert not u.validate("CRLF", "\n")
+
+
+def test_two_grammars_defining_one_name_keep_their_own() -> None:
+    first = u.load_grammar('thing = "a"\n')
+    second = u.load_grammar('thing = "b"\n')
+    assert first.validate("thing", "a")
+    assert not first.validate("thing", "b")
+    assert second.validate("thing", "b")
+    assert not second.validate("thing", "a")
+    # Neither touches RFC 3986's namespace, nor abnf's shared one.
+    with pytest.raises(u.UnknownRuleError):
+        u.validate("thing", "a")
+    assert first.abnf_rule("thing").parse_all("a").value == "a"
+    assert second.abnf_parse("thing", "a") is None
+
+
+def test_imports_fill_gaps_in_order_and_the_file_wins() -> None:
+    base = u.load_grammar('x = "1"\ny = "2"\n')
+    other = u.load_grammar('y = "3"\nz = "4"\n')
+    g = u.load_grammar('top = x y z\nx = "9"\n', imports=[base, other])
+    assert g.validate("top", "924")  # x from the file, y from base, z from other
+    assert not g.validate("top", "124")
+    assert not g.validate("top", "934")
+    assert g.rule_names == ("top", "x", "y", "z")
+    assert g.source("y") == 'y = "2"\r\n'
+
+
+def test_a_rule_written_in_prose_is_filled_by_an_import() -> None:
+    numbers = u.load_grammar("num = 1*DIGIT\n")
+    g = u.load_grammar('pair = num "," num\nnum = <see the numbers grammar>\n', imports=[numbers])
+    assert g.validate("pair", "12,3")
+    with pytest.raises(u.GrammarError, match="prose"):
+        u.load_grammar("pair = num\nnum = <nobody defines this>\n")
+
+
+def test_an_overlay_corrects_an_imported_rule() -> None:
+    # The errata mechanism: the published grammar stays verbatim, and a
+    # small file that redefines one rule imports it.
+    published = u.load_grammar('greeting = word "!"\nword = "hi"\n')
+    overlay = u.load_grammar('word = "hi" / "yo"\n', imports=[published])
+    assert overlay.validate("greeting", "yo!")
+    assert not published.validate("greeting", "yo!")
+    assert overlay.abnf_parse("greeting", "yo!") is not None
+
+
+def test_a_missing_rule_is_reported_at_load_with_where_it_is_used() -> None:
+    with pytest.raises(u.GrammarError) as info:
+        u.load_grammar('top = "a" middle\nmiddle = "b" nowhere\n')
+    assert info.value.rule == "nowhere"
+    assert "'middle'" in str(info.value)
+
+
+def test_grammar_errors() -> None:
+    with pytest.raises(u.GrammarError, match="core rule"):
+        u.load_grammar('DIGIT = "x"\n')
+    with pytest.raises(u.GrammarError, match="twice"):
+        u.load_grammar('a = "x"\na = "y"\n')
+    with pytest.raises(u.GrammarError) as info:
+        u.load_grammar("a = = b\n")
+    assert info.value.offset is not None
+    assert isinstance(info.value, ValueError)
+
+
+def test_incremental_alternatives_and_case() -> None:
+    g = u.load_grammar('Colour = "red"\ncolour =/ "blue"\nexact = %s"Ab"\n')
+    assert g.validate("COLOUR", "BLUE")
+    assert g.validate("colour", "Red")
+    assert g.validate("exact", "Ab")
+    assert not g.validate("exact", "ab")
+    assert g.canonical("EXACT") == "exact"
+    with pytest.raises(u.UnknownRuleError, match="'Colour'"):
+        g.validate("colours", "red")
+
+
+def test_load_from_a_path(tmp_path: Path) -> None:
+    path = tmp_path / "tiny.abnf"
+    path.write_text('tiny = 1*"t"\n', encoding="utf-8")
+    for source in (path, str(path)):
+        g = u.load_grammar(source)
+        assert g.validate("tiny", "ttt")
+        assert g.name == str(path)
+
+
+def test_references_and_regularity() -> None:
+    g = u.load_grammar('list = "(" *(atom / list) ")"\natom = 1*ALPHA\nflat = atom *("," atom)\n')
+    assert g.references("flat") == ("atom", "ALPHA")
+    assert g.is_regular("flat")
+    assert not g.is_regular("list")
+    assert g.validate("list", "(a(b c)(d))".replace(" ", ""))
+    assert not g.validate("list", "(a(b)")
+    with pytest.raises(u.URISyntaxError) as info:
+        g.check("list", "(a(b)")
+    # No automaton for a recursive rule: the offset is abnf's own stop,
+    # a lower bound of the viable prefix.
+    assert info.value.offset is not None
+    assert 0 <= info.value.offset <= 5
+    with pytest.raises(u.InputTooLongError):
+        g.validate("list", "(" * (u.ABNF_MAX_LENGTH + 1))
+
+
+def test_unicode_wide_classes() -> None:
+    g = u.load_grammar(UCS)
+    assert g.validate("word", "\u00e9\U0001f600\U000e1000")
+    assert not g.validate("word", "a")
+    assert not g.validate("word", "\ud800")  # a lone surrogate is no ucschar
+    assert not g.validate("word", "\U000e0fff")
+    with pytest.raises(u.URISyntaxError) as info:
+        g.check("word", "\u00e9\u00e9\ufffe\u00e9")
+    assert info.value.offset == 2
+    assert g.validate("word", "\u4e00" * 100_000)
+
+
+def test_a_rule_whose_regex_could_backtrack_is_matched_by_the_automaton() -> None:
+    # (x / xx)* followed by y: a regex would try exponentially many splits
+    # of a long run of x before failing.
+    g = u.load_grammar('a = *(b / "x") "y"\nb = "x" / "xx"\nc = *"a" *"a" "b"\n')
+    assert not g.compiled("a").linear
+    assert not g.compiled("c").linear
+    assert g.validate("a", "x" * 10 + "y")
+    assert not g.validate("a", "x" * 100_000)
+    assert not g.validate("c", "a" * 100_000)
+    assert g.validate("c", "a" * 100_000 + "b")
+
+
+def test_every_rfc3986_regex_is_linear() -> None:
+    for name in u.RULE_NAMES:
+        assert u.RFC3986.compiled(name).linear, name
+
+
+@pytest.mark.parametrize("rule", ["URI-reference", "IPv6address", "authority", "LWSP"])
+@settings(max_examples=60)
+@given(data=st.data())
+def test_automaton_and_regex_agree(rule: str, data: st.DataObject) -> None:
+    text = data.draw(st.one_of(from_rule(rule), st.text(max_size=12)))
+    automaton = u.RFC3986._automaton(rule)
+    assert automaton.accepts(text) == u.validate(rule, text)
