@@ -9,6 +9,8 @@ tree -> ``_visitor`` (the one place rule names meet fields) ->
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._api import (
     ABNF_MAX_LENGTH,
     PARSE_RULES,
@@ -20,7 +22,7 @@ from ._api import (
     validate,
 )
 from ._build import build
-from ._encode import ENCODE_RULES, percent_decode, percent_decode_bytes, percent_encode
+from ._encode import encode_rules, percent_decode, percent_decode_bytes, percent_encode
 from ._errors import (
     GrammarError,
     InputTooLongError,
@@ -73,10 +75,20 @@ __all__ = [
 ]
 
 
+if TYPE_CHECKING:
+    #: Every rule name: RFC 3986 Appendix A in the file's order, then the
+    #: RFC 5234 core rules.
+    RULE_NAMES: tuple[str, ...]
+    #: The rules ``percent_encode`` takes.
+    ENCODE_RULES: tuple[str, ...]
+
+
 def __getattr__(name: str) -> object:
-    # RULE_NAMES needs the grammar read, which import does not do (PEP 562).
+    # RULE_NAMES and ENCODE_RULES need the grammar read, which import does not do (PEP 562).
     if name == "RULE_NAMES":
         return RFC3986.all_names
+    if name == "ENCODE_RULES":
+        return encode_rules()
     msg = f"module {__name__!r} has no attribute {name!r}"
     raise AttributeError(msg)
 

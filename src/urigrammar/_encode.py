@@ -25,17 +25,18 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Iterable
+from functools import cache
 
 from ._errors import URIError
 from ._grammar import GRAMMAR
 from .engine._ir import Alt, Chars, Expr, Ref, Rep
 
 __all__ = [
-    "ENCODE_RULES",
     "admitted",
     "check_errors",
     "encode_except",
     "encode_path",
+    "encode_rules",
     "percent_decode",
     "percent_decode_bytes",
     "percent_encode",
@@ -45,16 +46,18 @@ __all__ = [
 _PCT_ENCODED = "pct-encoded"
 
 
-def _class(name: str) -> frozenset[str]:
-    expr = GRAMMAR.expr(name)
-    assert isinstance(expr, Chars), name
+@cache
+def _hexdig() -> frozenset[str]:
+    expr = GRAMMAR.expr("HEXDIG")
+    assert isinstance(expr, Chars)
     return frozenset(map(chr, expr.codes))
 
 
-_HEXDIG = _class("HEXDIG")
-# One or more triplets in a row: such a run is decoded as one byte string,
-# so a UTF-8 sequence split over several triplets comes out whole.
-_TRIPLETS = re.compile("(?:%[{0}][{0}])+".format(re.escape("".join(sorted(_HEXDIG)))))
+@cache
+def _triplets() -> re.Pattern[str]:
+    # One or more triplets in a row: such a run is decoded as one byte
+    # string, so a UTF-8 sequence split over several triplets comes out whole.
+    return re.compile("(?:%[{0}][{0}])+".format(re.escape("".join(sorted(_hexdig())))))
 
 
 def _alternatives(expr: Expr | None) -> tuple[frozenset[int], bool] | None:
@@ -94,28 +97,41 @@ def _admitted_by(name: str) -> frozenset[str] | None:
     return frozenset(map(chr, found[0]))
 
 
-_ADMITTED: dict[str, frozenset[str]] = {
-    name: chars for name in GRAMMAR.rule_names if (chars := _admitted_by(name)) is not None
-}
+@cache
+def _admitted_table() -> dict[str, frozenset[str]]:
+    # Read off the grammar on first use, not at import (the grammar itself
+    # is read on first use).
+    return {name: chars for name in GRAMMAR.rule_names if (chars := _admitted_by(name)) is not None}
+
 
 # The one rule encoded a segment at a time rather than from a character set.
 _PATH = "path"
 
-#: The rules ``percent_encode`` encodes for, in the grammar's order: the
-#: data components, and ``path`` (segment by segment, ``/`` kept).
-ENCODE_RULES: tuple[str, ...] = tuple(
-    name for name in GRAMMAR.rule_names if name in _ADMITTED or name == _PATH
-)
+
+@cache
+def encode_rules() -> tuple[str, ...]:
+    """The rules ``percent_encode`` encodes for, in the grammar's order: the
+    data components, and ``path`` (segment by segment, ``/`` kept)."""
+    admitted = _admitted_table()
+    return tuple(name for name in GRAMMAR.rule_names if name in admitted or name == _PATH)
+
+
+def __getattr__(name: str) -> object:
+    # ENCODE_RULES needs the grammar read, which import does not do (PEP 562).
+    if name == "ENCODE_RULES":
+        return encode_rules()
+    msg = f"module {__name__!r} has no attribute {name!r}"
+    raise AttributeError(msg)
 
 
 def admitted(rule: str) -> frozenset[str]:
     """The characters that ``rule`` (one of ``ENCODE_RULES``) admits
     unencoded, as read off the grammar.  ``%`` is never among them."""
     name = GRAMMAR.canonical(rule)
-    chars = _ADMITTED.get(name)
+    chars = _admitted_table().get(name)
     if chars is None:
         msg = (
-            f"percent-encoding is defined for {', '.join(ENCODE_RULES)}, not {name!r} "
+            f"percent-encoding is defined for {', '.join(encode_rules())}, not {name!r} "
             "(a rule that is not a repetition of single characters and pct-encoded)"
         )
         raise URIError(msg, rule=name)
@@ -183,7 +199,7 @@ def check_errors(errors: object, *, decoding: bool) -> str:
 def _escape_at(text: str, index: int) -> bool:
     """Whether a valid ``%XX`` triplet starts at ``index``."""
     digits = text[index + 1 : index + 3]
-    return len(digits) == 2 and all(d in _HEXDIG for d in digits)
+    return len(digits) == 2 and all(d in _hexdig() for d in digits)
 
 
 def _utf8(text: str, start: int, end: int, errors: str) -> bytes:
@@ -292,7 +308,7 @@ def percent_decode(text: str, *, errors: str = "strict") -> str:
         return text
     out: list[str] = []
     position = 0
-    for match in _TRIPLETS.finditer(text):
+    for match in _triplets().finditer(text):
         _malformed(text, position, match.start())
         out.append(text[position : match.start()])
         try:
@@ -314,7 +330,7 @@ def percent_decode_bytes(text: str) -> bytes:
     text = _text(text)
     out: list[bytes] = []
     position = 0
-    for match in _TRIPLETS.finditer(text):
+    for match in _triplets().finditer(text):
         _malformed(text, position, match.start())
         out += (_utf8(text, position, match.start(), "strict"), _octets(match.group()))
         position = match.end()

@@ -10,7 +10,6 @@ Each grammar is read on first use, not at import: reading a grammar with
 
 from __future__ import annotations
 
-import importlib.resources
 from pathlib import Path
 
 from .engine import Grammar
@@ -21,6 +20,8 @@ __all__ = ["GRAMMAR", "RFC3986", "grammar_text"]
 
 def grammar_text(file_name: str = "rfc3986.abnf") -> str:
     """The text of a shipped grammar file, from package data or the source tree."""
+    import importlib.resources  # only on first use: it is slow to import
+
     packaged = importlib.resources.files("urigrammar").joinpath(file_name)
     if packaged.is_file():
         return packaged.read_text(encoding="utf-8")

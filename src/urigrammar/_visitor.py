@@ -23,8 +23,6 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from abnf.parser import NodeVisitor
-
 from ._reference import URIReference, trusted_reference
 
 __all__ = ["CAPTURES", "LEAVES", "READS", "ComponentVisitor", "reader", "to_reference"]
@@ -63,11 +61,10 @@ LEAVES = CAPTURES - {"host"}
 _FIELDS = ("scheme", "userinfo", "host", "path", "query", "fragment", "host_kind", "port_text")
 
 
-class ComponentVisitor(NodeVisitor):
+class ComponentVisitor:
     """Collects the components of one URI-reference tree."""
 
     def __init__(self) -> None:
-        super().__init__()  # type: ignore[no-untyped-call]
         self.found: dict[str, str | None] = dict.fromkeys(_FIELDS)
         self.found["path"] = ""
 
