@@ -30,7 +30,20 @@ from typing import Any, TextIO
 
 from urigrammar import URIError, URIReference, check, parse
 
-from ._cmd import Outcome, UsageError, Verdict, error_record, exit_status, verdict_of
+from ._cmd import (
+    Outcome,
+    UsageError,
+    Verdict,
+    error_record,
+    exit_status,
+    grammar_from,
+    verdict_of,
+)
+
+#: Which grammar ``validate`` works in: ``--grammar`` and its ``--import``
+#: files, as paths (so that a worker process can load it), or ``None`` for
+#: RFC 3986.
+GrammarFiles = tuple[str, tuple[str, ...]] | None
 
 __all__ = [
     "BATCH_LINES",
@@ -152,12 +165,27 @@ def json_port(ref: URIReference) -> int | str | None:
     return ref.port
 
 
-def validate_outcome(rule: str, engine: Any, as_json: bool, text: str) -> Outcome:
+def _check(files: GrammarFiles, rule: str, text: str, engine: Any) -> None:
+    if files is None:
+        check(rule, text, engine=engine)
+        return
+    grammar = grammar_from(*files)
+    if engine == "abnf":
+        name = grammar.canonical(rule)
+        if grammar.abnf_parse(name, text) is None:
+            raise grammar.syntax_error(name, text)
+    else:
+        grammar.check(rule, text)
+
+
+def validate_outcome(
+    rule: str, engine: Any, as_json: bool, text: str, *, files: GrammarFiles = None
+) -> Outcome:
     """``urigrammar validate`` on one text: a verdict line (``valid``,
     ``invalid`` or ``too long for this engine``, a tab, the text) and the
     error on stderr, or a JSON Lines record."""
     try:
-        check(rule, text, engine=engine)
+        _check(files, rule, text, engine)
     except URIError as exc:
         if as_json:
             return Outcome(verdict_of(exc), json.dumps(error_record(text, exc)))
@@ -255,7 +283,10 @@ def run_texts(
     return exit_status(verdicts)
 
 
-def worker(kind: str, rule: str, engine: Any, as_json: bool) -> Callable[[str], Outcome]:
+def worker(
+    kind: str, rule: str, engine: Any, as_json: bool, files: GrammarFiles = None
+) -> Callable[[str], Outcome]:
     """The picklable per-text function for ``validate`` or ``parse``."""
-    outcome = validate_outcome if kind == "validate" else parse_outcome
-    return functools.partial(outcome, rule, engine, as_json)
+    if kind == "validate":
+        return functools.partial(validate_outcome, rule, engine, as_json, files=files)
+    return functools.partial(parse_outcome, rule, engine, as_json)

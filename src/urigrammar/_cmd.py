@@ -24,12 +24,14 @@ turn out to be, so 1 wins over 3.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal, TextIO
 
-from urigrammar import InputTooLongError, URIError, URISyntaxError
+from urigrammar import RFC3986, Grammar, InputTooLongError, URIError, URISyntaxError, load_grammar
 
 __all__ = [
     "EXIT_INVALID",
@@ -40,9 +42,11 @@ __all__ = [
     "Outcome",
     "Transform",
     "UsageError",
+    "add_grammar_options",
     "add_text_input",
     "error_record",
     "exit_status",
+    "grammar_from",
     "message",
 ]
 
@@ -190,3 +194,34 @@ def add_text_input(
             action="store_true",
             help="one JSON object a line (JSON Lines), one per text, in input order",
         )
+
+
+def add_grammar_options(parser: argparse.ArgumentParser) -> None:
+    """``--grammar FILE`` and ``--import FILE``: rules from any ABNF file."""
+    parser.add_argument(
+        "--grammar",
+        metavar="FILE",
+        help="an ABNF file (RFC 5234, rules in column 0) to take the rule from instead of RFC 3986",
+    )
+    parser.add_argument(
+        "--import",
+        dest="imports",
+        metavar="FILE",
+        action="append",
+        default=[],
+        help="an ABNF file whose rules fill what --grammar uses but does not define "
+        "(repeatable; the first to define a rule wins)",
+    )
+
+
+@functools.cache
+def grammar_from(path: str | None, imports: tuple[str, ...] = ()) -> Grammar:
+    """The grammar that ``--grammar`` and ``--import`` name (RFC 3986 when
+    neither is given), loaded once per process."""
+    if path is None:
+        if imports:
+            msg = "--import fills gaps of a --grammar file: give --grammar too"
+            raise UsageError(msg)
+        return RFC3986
+    loaded = tuple(load_grammar(Path(i)) for i in imports)
+    return load_grammar(Path(path), imports=loaded)

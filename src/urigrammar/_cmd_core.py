@@ -15,10 +15,10 @@ import argparse
 import contextlib
 from typing import TextIO
 
-from urigrammar import PARSE_RULES, URISyntaxError, check, parse
+from urigrammar import PARSE_RULES, URISyntaxError, parse
 
 from ._batch import run_texts, texts, worker
-from ._cmd import Command, add_text_input
+from ._cmd import Command, add_grammar_options, add_text_input, grammar_from
 
 __all__ = ["COMMANDS"]
 
@@ -38,7 +38,9 @@ def _streamed(args: argparse.Namespace) -> bool:
 
 
 def _run(kind: str, rule: str, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    work = worker(kind, rule, args.engine, _streamed(args))
+    grammar = getattr(args, "grammar", None)
+    files = None if grammar is None else (grammar, tuple(args.imports))
+    work = worker(kind, rule, args.engine, _streamed(args), files)
     return run_texts(work, texts(args), out, err, args.jobs)
 
 
@@ -63,15 +65,20 @@ def _run_parse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _configure_validate(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "rule", metavar="RULE", help="a rule name of RFC 3986 or RFC 5234 (any case)"
+        "rule",
+        metavar="RULE",
+        help="a rule name of RFC 3986, of the --grammar file, or of RFC 5234 (any case)",
     )
     add_text_input(parser, "TEXT", "texts to check")
     _engine(parser)
+    add_grammar_options(parser)
 
 
 def _run_validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    with contextlib.suppress(URISyntaxError):
-        check(args.rule, "")  # an unknown rule: a usage error, up front
+    # A grammar that does not load, or an unknown rule: a usage error, up
+    # front, before any text is read.
+    grammar = grammar_from(args.grammar, tuple(args.imports))
+    grammar.canonical(args.rule)
     return _run("validate", args.rule, args, out, err)
 
 
@@ -83,7 +90,7 @@ COMMANDS = {
         takes_texts=True,
     ),
     "validate": Command(
-        "check texts against any rule of RFC 3986 by its name",
+        "check texts against any rule of RFC 3986, or of any ABNF file, by its name",
         _configure_validate,
         _run_validate,
         takes_texts=True,

@@ -55,13 +55,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from urigrammar import URIReference, parse
+from urigrammar import Grammar, URIReference, parse
 
 from ._batch import run_texts, texts
-from ._cmd import EXIT_OK, Command, Transform, add_text_input
-
-# The rules a rule uses have no public name; ``rules`` reads the grammar.
-from ._grammar import GRAMMAR
+from ._cmd import EXIT_OK, Command, Transform, add_grammar_options, add_text_input, grammar_from
 
 __all__ = ["COMMANDS"]
 
@@ -276,8 +273,8 @@ def _run_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return run_texts(work, texts(args), out, err, args.jobs, apart=True)
 
 
-def _definition(name: str, width: int) -> str:
-    source = GRAMMAR.source(name)
+def _definition(grammar: Grammar, name: str, width: int) -> str:
+    source = grammar.source(name)
     if source is None:
         return f"; {name.ljust(width)} core rule of RFC 5234 Appendix B, from the abnf package"
     # The grammar keeps the file's text with RFC 5234's CRLF line ends.
@@ -291,18 +288,20 @@ def _configure_rules(parser: argparse.ArgumentParser) -> None:
         nargs="?",
         help="show this rule (any case) and every rule it uses; all rules without it",
     )
+    add_grammar_options(parser)
 
 
 def _run_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     del err
+    grammar = grammar_from(args.grammar, tuple(args.imports))
     if args.name is None:
-        names: Sequence[str] = GRAMMAR.all_names
+        names: Sequence[str] = grammar.all_names
     else:
-        name = GRAMMAR.canonical(args.name)  # UnknownRuleError: a usage error
-        names = [name, *(used for used in GRAMMAR.references(name) if used != name)]
-    width = max(len(name) for name in GRAMMAR.all_names)
+        name = grammar.canonical(args.name)  # UnknownRuleError: a usage error
+        names = [name, *(used for used in grammar.references(name) if used != name)]
+    width = max(len(name) for name in grammar.all_names)
     for name in names:
-        print(_definition(name, width), file=out)
+        print(_definition(grammar, name, width), file=out)
     return EXIT_OK
 
 
@@ -314,7 +313,8 @@ COMMANDS = {
         takes_texts=True,
     ),
     "rules": Command(
-        "print rules of RFC 3986 as written in its grammar, or one rule and those it uses",
+        "print the rules of RFC 3986 (or of an ABNF file) as written, or one rule and "
+        "those it uses",
         _configure_rules,
         _run_rules,
     ),

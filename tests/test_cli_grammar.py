@@ -1,0 +1,101 @@
+"""``--grammar FILE`` and ``--import FILE``: ``validate`` and ``rules`` on
+any ABNF file."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+import urigrammar as u
+from urigrammar._cli import main
+
+DATES = 'date = year "-" month\nyear = 4DIGIT\nmonth = "0" %x31-39 / "1" %x30-32\n'
+
+
+class _Stdin(io.StringIO):
+    def isatty(self) -> bool:
+        return False
+
+
+def run(*argv: str, stdin: str = "") -> tuple[int, str, str]:
+    saved = sys.stdin
+    sys.stdin = _Stdin(stdin)
+    try:
+        out, err = io.StringIO(), io.StringIO()
+        status = main(list(argv), out, err)
+    finally:
+        sys.stdin = saved
+    return status, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def dates(tmp_path: Path) -> str:
+    path = tmp_path / "dates.abnf"
+    path.write_text(DATES, encoding="utf-8")
+    return str(path)
+
+
+def test_validate_takes_a_rule_of_the_file(dates: str) -> None:
+    status, out, err = run("validate", "--grammar", dates, "DATE", "2024-12", "2024-13")
+    assert status == 1
+    assert out.splitlines() == ["valid\t2024-12", "invalid\t2024-13"]
+    assert "offset 6" in err
+    assert run("validate", "--grammar", dates, "month", "09")[0] == 0
+
+
+def test_validate_agrees_with_the_library_on_line_input_and_jobs(dates: str) -> None:
+    grammar = u.load_grammar(Path(dates))
+    texts = ["2024-01", "2024-1", "1999-10", "x", "", "2024-00"]
+    for jobs in ("1", "2"):
+        status, out, _ = run(
+            "validate", "--grammar", dates, "date", "-", "--jobs", jobs, stdin="\n".join(texts)
+        )
+        records = [json.loads(line) for line in out.splitlines()]
+        assert [r["text"] for r in records] == texts
+        assert [r["valid"] for r in records] == [grammar.validate("date", t) for t in texts]
+        assert status == 1
+
+
+def test_imports_fill_gaps(tmp_path: Path) -> None:
+    months = tmp_path / "months.abnf"
+    months.write_text('month = "jan" / "feb"\n', encoding="utf-8")
+    top = tmp_path / "top.abnf"
+    top.write_text('stamp = 2DIGIT "-" month\n', encoding="utf-8")
+    argv = ("validate", "--grammar", str(top), "--import", str(months), "stamp")
+    assert run(*argv, "01-jan")[0] == 0
+    assert run(*argv, "01-mar")[0] == 1
+    # Without the import the grammar does not load: a usage error.
+    status, _, err = run("validate", "--grammar", str(top), "stamp", "01-jan")
+    assert status == 2
+    assert "'month'" in err
+    assert "'stamp'" in err
+
+
+def test_bad_grammars_and_rules_are_usage_errors(dates: str, tmp_path: Path) -> None:
+    assert run("validate", "--grammar", str(tmp_path / "missing.abnf"), "x", "a")[0] == 2
+    assert run("validate", "--grammar", dates, "URI", "http://a")[0] == 2  # not in the file
+    assert run("validate", "--import", dates, "URI", "http://a")[0] == 2  # import alone
+    (tmp_path / "junk.abnf").write_text("this is not abnf\n", encoding="utf-8")
+    assert run("validate", "--grammar", str(tmp_path / "junk.abnf"), "x", "a")[0] == 2
+
+
+def test_the_abnf_engine_takes_the_file_too(dates: str) -> None:
+    status, out, _ = run("validate", "--engine", "abnf", "--grammar", dates, "date", "2024-12")
+    assert (status, out) == (0, "valid\t2024-12\n")
+    status, _, _ = run("validate", "--engine", "abnf", "--grammar", dates, "date", "2024-13")
+    assert status == 1
+
+
+def test_rules_prints_the_file(dates: str) -> None:
+    status, out, _ = run("rules", "--grammar", dates, "date")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[:3] == DATES.splitlines()
+    assert "DIGIT" in lines[3]
+    status, out, _ = run("rules", "--grammar", dates)
+    assert out.splitlines()[:3] == DATES.splitlines()
+    assert len(out.splitlines()) == 3 + len(u.load_grammar(DATES).core_names)
