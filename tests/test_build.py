@@ -13,10 +13,10 @@ from hypothesis import assume, event, given
 from hypothesis import strategies as st
 
 from urigrammar import URIError, URIReference, URISyntaxError, parse, validate
-from urigrammar._build import build, host_unicode, query_pairs, replace, with_query_pairs
-from urigrammar._cmd_build import COMMANDS
-from urigrammar._encode import percent_decode
+from urigrammar.cli._cmd_build import COMMANDS
 from urigrammar.strategies import from_rule
+from urigrammar.uri._build import build, host_unicode, query_pairs, replace, with_query_pairs
+from urigrammar.uri._encode import percent_decode
 
 SCALARS = st.characters(max_codepoint=0xD7FF) | st.characters(min_codepoint=0xE000)
 DELIMS = st.sampled_from(list(":/?#[]@!$&'()*+,;=% -._~"))

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 import urigrammar as u
-from urigrammar import _batch
-from urigrammar._cli import main
+from urigrammar.cli import _batch
+from urigrammar.cli._cli import main
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "real-urls.txt"
 LINES = ["http://a/b?c#d", "a b", "", "//[::1]:80", "http://[fe80::1%25en0]/", "urn:x:y"]

@@ -17,8 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import urigrammar as u
-from urigrammar import _cli
-from urigrammar._cli import main
+from urigrammar.cli import _cli
+from urigrammar.cli._cli import main
 from urigrammar.strategies import from_rule
 
 

@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 
-from urigrammar._cli import main
+from urigrammar.cli._cli import main
 
 
 def run(*argv: str) -> tuple[int, str, str]:

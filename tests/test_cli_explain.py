@@ -18,10 +18,11 @@ from abnf.parser import ABNFGrammarRule
 from hypothesis import given
 from hypothesis import strategies as st
 
-from urigrammar import UnknownRuleError, URISyntaxError, _cli, parse, validate
-from urigrammar._cmd_explain import COMMANDS, _place
-from urigrammar._grammar import GRAMMAR, grammar_text
+from urigrammar import UnknownRuleError, URISyntaxError, parse, validate
+from urigrammar.cli import _cli
+from urigrammar.cli._cmd_explain import COMMANDS, _place
 from urigrammar.strategies import from_rule
+from urigrammar.uri._grammars import GRAMMAR, grammar_text
 
 EXAMPLE = "foo://example.com:8042/over/there?name=ferret#nose"
 

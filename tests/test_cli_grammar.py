@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import urigrammar as u
-from urigrammar._cli import main
+from urigrammar.cli._cli import main
 
 DATES = 'date = year "-" month\nyear = 4DIGIT\nmonth = "0" %x31-39 / "1" %x30-32\n'
 

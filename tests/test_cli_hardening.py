@@ -15,8 +15,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import urigrammar as u
-from urigrammar import _batch
-from urigrammar._cli import COMMANDS, main
+from urigrammar.cli import _batch
+from urigrammar.cli._cli import COMMANDS, main
 
 CONSOLE = Path(sys.executable).with_name("urigrammar")
 LONG = "http://a/" + "b" * u.ABNF_MAX_LENGTH  # valid, and over the abnf limit

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 import urigrammar as u
-from urigrammar import _api, _normalize
+from urigrammar.uri import _api, _normalize
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "real-urls.txt"
 THREADS = 8

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from urigrammar import UnknownRuleError, URIError, validate
-from urigrammar._encode import (
+from urigrammar.uri._encode import (
     ENCODE_RULES,
     admitted,
     encode_except,

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import urigrammar as u
-from urigrammar._grammar import GRAMMAR
 from urigrammar.strategies import from_rule
+from urigrammar.uri._grammars import GRAMMAR
 
 # The URI alphabet, "%", a space and some non-ASCII, as the issue asks.
 EDIT_CHARS = st.one_of(
@@ -132,8 +132,8 @@ def test_parse_tree_is_the_full_derivation() -> None:
 def test_generated_reader_equals_walking_the_tree(text: str) -> None:
     """parse() reads the compiled match directly; walking the compiled
     engine's rule tree with the visitor must give the same reference."""
-    from urigrammar._api import _parser
-    from urigrammar._visitor import to_reference
+    from urigrammar.uri._api import _parser
+    from urigrammar.uri._visitor import to_reference
 
     compiled, read = _parser("URI-reference")
     tree = compiled.tree(text)

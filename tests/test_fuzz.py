@@ -45,7 +45,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import urigrammar as u
-from urigrammar._cli import main
+from urigrammar.cli._cli import main
 from urigrammar.strategies import from_rule
 
 # --- Strategies --------------------------------------------------------------

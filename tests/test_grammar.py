@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 import urigrammar as u
-from urigrammar._grammar import GRAMMAR, grammar_text
-from urigrammar._visitor import CAPTURES, READS, ComponentVisitor
+from urigrammar.uri._grammars import GRAMMAR, grammar_text
+from urigrammar.uri._visitor import CAPTURES, READS, ComponentVisitor
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -15,8 +15,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from urigrammar import URIReference, URISyntaxError, parse, validate
-from urigrammar._cmd_resolve import COMMANDS
-from urigrammar._normalize import (
+from urigrammar.cli._cmd_resolve import COMMANDS
+from urigrammar.strategies import from_rule
+from urigrammar.uri._normalize import (
     SCHEME_RULES,
     SchemeRule,
     canonical_ipv6,
@@ -25,9 +26,8 @@ from urigrammar._normalize import (
     normalize,
     uppercase_percent_encodings,
 )
-from urigrammar._reference import evolve
-from urigrammar._resolve import has_dot_segments
-from urigrammar.strategies import from_rule
+from urigrammar.uri._reference import evolve
+from urigrammar.uri._resolve import has_dot_segments
 
 # Section 2.3, as the RFC's prose lists it.
 RFC_UNRESERVED = set(string.ascii_letters + string.digits + "-._~")

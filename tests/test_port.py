@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import urigrammar as u
-from urigrammar import _reference
+from urigrammar.uri import _reference
 
 LONG = "9" * 4_000_000
 LONG_URI = f"http://a:{LONG}"

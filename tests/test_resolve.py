@@ -14,16 +14,16 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from urigrammar import URIError, URIReference, URISyntaxError, parse
-from urigrammar._cmd_resolve import COMMANDS
-from urigrammar._reference import evolve
-from urigrammar._resolve import (
+from urigrammar.cli._cmd_resolve import COMMANDS
+from urigrammar.strategies import from_rule
+from urigrammar.uri._reference import evolve
+from urigrammar.uri._resolve import (
     has_dot_segments,
     merge,
     relativize,
     remove_dot_segments,
     resolve,
 )
-from urigrammar.strategies import from_rule
 
 VECTORS = json.loads((Path(__file__).parent / "vectors" / "rfc3986_5_4.json").read_text("utf-8"))
 BASE = VECTORS["base"]

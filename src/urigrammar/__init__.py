@@ -11,7 +11,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._api import (
+from ._errors import (
+    GrammarError,
+    InputTooLongError,
+    UnknownRuleError,
+    URIError,
+    URISyntaxError,
+)
+from .engine import Grammar, load_grammar
+from .uri._api import (
     ABNF_MAX_LENGTH,
     PARSE_RULES,
     Engine,
@@ -21,20 +29,12 @@ from ._api import (
     parse_tree,
     validate,
 )
-from ._build import build
-from ._encode import encode_rules, percent_decode, percent_decode_bytes, percent_encode
-from ._errors import (
-    GrammarError,
-    InputTooLongError,
-    UnknownRuleError,
-    URIError,
-    URISyntaxError,
-)
-from ._grammar import RFC3986
-from ._normalize import ORIGIN_SCHEMES, SCHEME_RULES, Origin, SchemeRule, equivalent, normalize
-from ._reference import MAX_PORT_DIGITS, PortTooLargeError, URIReference
-from ._resolve import relativize, remove_dot_segments, resolve
-from .engine import Grammar, load_grammar
+from .uri._build import build
+from .uri._encode import encode_rules, percent_decode, percent_decode_bytes, percent_encode
+from .uri._grammars import RFC3986
+from .uri._normalize import ORIGIN_SCHEMES, SCHEME_RULES, Origin, SchemeRule, equivalent, normalize
+from .uri._reference import MAX_PORT_DIGITS, PortTooLargeError, URIReference
+from .uri._resolve import relativize, remove_dot_segments, resolve
 
 __all__ = [
     "ABNF_MAX_LENGTH",

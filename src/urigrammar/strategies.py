@@ -19,9 +19,9 @@ from functools import cache
 
 from hypothesis import strategies as st
 
-from ._grammar import GRAMMAR
 from .engine import Grammar
 from .engine._ir import Alt, Chars, Expr, Rep, Seq
+from .uri._grammars import GRAMMAR
 
 __all__ = ["from_rule", "uri_references"]
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .engine import Grammar
-from .engine._reader import RuleText, read_rules
+from ..engine import Grammar
+from ..engine._reader import RuleText, read_rules
 
 __all__ = ["GRAMMAR", "RFC3986", "grammar_text"]
 
@@ -27,7 +27,7 @@ def grammar_text(file_name: str = "rfc3986.abnf") -> str:
         return packaged.read_text(encoding="utf-8")
     # An editable install or a bare checkout: the file stays at the top of
     # the repository, where it is committed, and is copied into the wheel.
-    source = Path(__file__).resolve().parents[2] / "grammar" / file_name
+    source = Path(__file__).resolve().parents[3] / "grammar" / file_name
     return source.read_text(encoding="utf-8")
 
 

@@ -24,7 +24,7 @@ public constructor, ``build`` and ``replace`` refuse such paths instead).
 
 from __future__ import annotations
 
-from ._errors import URIError, URISyntaxError
+from .._errors import URIError, URISyntaxError
 from ._reference import URIReference, evolve, path_clash, unchecked
 
 __all__ = [

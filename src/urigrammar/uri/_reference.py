@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._errors import URIError
+from .._errors import URIError
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping

@@ -27,9 +27,9 @@ import re
 from collections.abc import Iterable
 from functools import cache
 
-from ._errors import URIError
-from ._grammar import GRAMMAR
-from .engine._ir import Alt, Chars, Expr, Ref, Rep
+from .._errors import URIError
+from ..engine._ir import Alt, Chars, Expr, Ref, Rep
+from ._grammars import GRAMMAR
 
 __all__ = [
     "admitted",

@@ -20,12 +20,12 @@ import re
 from collections.abc import Callable
 from typing import Any, Literal, Protocol
 
-from ._errors import URIError, URISyntaxError
-from ._grammar import GRAMMAR
+from .._errors import URIError, URISyntaxError
+from ..engine import ABNF_MAX_LENGTH
+from ..engine._compile import CompiledRule
+from ._grammars import GRAMMAR
 from ._reference import URIReference
 from ._visitor import CAPTURES, LEAVES, reader, to_reference
-from .engine import ABNF_MAX_LENGTH
-from .engine._compile import CompiledRule
 
 __all__ = [
     "ABNF_MAX_LENGTH",

@@ -39,6 +39,7 @@ import ipaddress
 from collections.abc import Iterable, Mapping
 from typing import TypeVar
 
+from .._errors import URIError, URISyntaxError
 from ._api import check, parse
 from ._encode import (
     admitted,
@@ -48,7 +49,6 @@ from ._encode import (
     percent_decode,
     percent_encode,
 )
-from ._errors import URIError, URISyntaxError
 from ._reference import URIReference, path_clash, port_digits, recompose
 
 __all__ = [
