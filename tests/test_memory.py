@@ -153,6 +153,7 @@ def test_a_million_parses_keep_memory_flat() -> None:
     assert growth < GROWTH_LIMIT, f"resident memory grew {growth / 2**20:.1f} MiB"
 
 
+@pytest.mark.slow
 def test_error_offsets_of_many_distinct_characters_keep_memory_flat() -> None:
     """``check`` on texts whose first bad character is one no earlier text
     had: the error locator must not keep something per character (no rule
