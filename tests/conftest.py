@@ -1,8 +1,14 @@
 """Shared test settings: Hypothesis profiles (``HYPOTHESIS_PROFILE=ci`` runs
-more examples, ``dev`` fewer)."""
+more examples, ``dev`` fewer), and a guard that keeps the tests on their own
+data."""
+
+from __future__ import annotations
 
 import os
+import re
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -11,3 +17,48 @@ settings.register_profile(
 settings.register_profile("ci", max_examples=300, deadline=None)
 settings.register_profile("dev", max_examples=20, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+# The project's shared/ directory sits beside the repository on developers'
+# machines but not in a user's clone or an sdist, so a test that reads it
+# skips there, or fails, and what it guarded goes unchecked.  What the tests
+# need lives under tests/data/.  This catches the ways a path to it is
+# written: "../shared", a "shared" path component, "shared/corpus".
+SHARED_PATH = re.compile(r"""\.\./shared\b|["']shared["']|\bshared[/\\]""")
+
+
+def mentions_of_shared(source: str) -> list[int]:
+    """The line numbers (from 1) of ``source`` that name the shared directory."""
+    return [n for n, line in enumerate(source.splitlines(), 1) if SHARED_PATH.search(line)]
+
+
+class NoSharedData(pytest.Item):
+    """Fails if a test module beside this file names the shared directory."""
+
+    def runtest(self) -> None:
+        found = {
+            module.name: lines
+            for module in sorted(self.path.parent.rglob("test_*.py"))
+            if (lines := mentions_of_shared(module.read_text(encoding="utf-8")))
+        }
+        if found:
+            pytest.fail(
+                f"test modules name the shared directory (module: lines): {found}; "
+                "tests read their data from tests/data/ (see tests/data/README.md)",
+                pytrace=False,
+            )
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, self.name
+
+
+class ThisFile(pytest.File):
+    def collect(self) -> list[pytest.Item]:
+        return [NoSharedData.from_parent(self, name="no_test_module_reads_shared")]
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """This conftest is collected as a file holding the guard above, so the
+    guard runs in every full run of the tests (and with ``-n``)."""
+    if file_path == Path(__file__):
+        return ThisFile.from_parent(parent, path=file_path)
+    return None
