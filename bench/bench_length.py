@@ -3,7 +3,10 @@
     python bench/bench_length.py [--sizes 1000,10000,100000,1000000]
 
 For each shape (a long path, query, fragment, host, userinfo, port, run of
-percent-encodings, relative path, scheme, IPvFuture) and each size it prints
+percent-encodings, relative path, scheme, IPvFuture; then, over a rule whose
+classes span Unicode, RFC 3987's ``IRI-reference`` as the ``abnf`` package
+transcribes it, a long non-ASCII path, query, host and fragment) and each
+size it prints
 validate() and parse() time, check() time on the same text with one bad
 character at the end, and the peak memory of validate() above the baseline
 (tracemalloc).  The last columns are the ratio of the largest to the
@@ -36,9 +39,31 @@ SHAPES = {
 }
 
 
+# Over RFC 3987's IRI-reference: ucschar in paths, hosts and fragments,
+# iprivate in the query, astral characters included.
+UNICODE_SHAPES = {
+    "ipath": ("http://a/", "\u00e9t\u00e9/\u4e2d", ""),
+    "iquery": ("http://a/?", "\ue000=\U0001f600&", ""),
+    "ihost": ("http://", "\u4f8b\u3048", "/"),
+    "ifragment": ("http://a/#", "\u0436/?", ""),
+}
+
+
 def make(shape: str, size: int) -> str:
-    head, unit, tail = SHAPES[shape]
+    head, unit, tail = SHAPES.get(shape) or UNICODE_SHAPES[shape]
     return head + unit * (size // len(unit)) + tail
+
+
+def iri_grammar() -> urigrammar.Grammar:
+    """RFC 3987 as the abnf package transcribes it, with its imports."""
+    import importlib
+
+    def text(module: str) -> str:
+        grammar = importlib.import_module(f"abnf.grammars.{module}").Rule.grammar
+        return grammar if isinstance(grammar, str) else "\n".join(grammar)
+
+    rfc3986 = urigrammar.load_grammar(text("rfc3986"))
+    return urigrammar.load_grammar(text("rfc3987"), imports=[rfc3986])
 
 
 def best_time(run: Callable[[], object], repeats: int = 7) -> float:
@@ -64,6 +89,11 @@ def check_quietly(text: str) -> None:
         urigrammar.check("URI-reference", text)
 
 
+def check_iri(grammar: urigrammar.Grammar, text: str) -> None:
+    with contextlib.suppress(urigrammar.URISyntaxError):
+        grammar.check("IRI-reference", text)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--sizes", default="1000,10000,100000,1000000")
@@ -76,15 +106,22 @@ def main() -> None:
     worst_ratio = 0.0
     worst_ms = 0.0
     worst_peak = 0
-    for shape in SHAPES:
+    iri = iri_grammar()
+    for shape in [*SHAPES, *UNICODE_SHAPES]:
         times: list[float] = []
         for size in sizes:
             text = make(shape, size)
             bad = text + " "
-            validate = functools.partial(urigrammar.validate, "URI-reference", text)
+            if shape in SHAPES:
+                validate = functools.partial(urigrammar.validate, "URI-reference", text)
+                t_parse = best_time(functools.partial(urigrammar.parse, text))
+                t_check = best_time(functools.partial(check_quietly, bad), repeats=1)
+            else:  # no parse() for IRIs yet: validate and check only
+                validate = functools.partial(iri.validate, "IRI-reference", text)
+                assert validate(), shape
+                t_parse = float("nan")
+                t_check = best_time(functools.partial(check_iri, iri, bad), repeats=1)
             t_validate = best_time(validate)
-            t_parse = best_time(functools.partial(urigrammar.parse, text))
-            t_check = best_time(functools.partial(check_quietly, bad), repeats=1)
             peak = peak_memory(validate)
             times.append(t_validate)
             print(
