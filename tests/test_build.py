@@ -15,8 +15,11 @@ from hypothesis import strategies as st
 from urigrammar import URIError, URIReference, URISyntaxError, parse, validate
 from urigrammar.cli._cmd_build import COMMANDS
 from urigrammar.strategies import from_rule
-from urigrammar.uri._build import build, host_unicode, query_pairs, replace, with_query_pairs
+from urigrammar.uri._build import replace
 from urigrammar.uri._encode import percent_decode
+from urigrammar.uri._query import query_pairs, with_query_pairs
+from urigrammar.uri._reference import build
+from urigrammar.uri._views import host_unicode
 
 SCALARS = st.characters(max_codepoint=0xD7FF) | st.characters(min_codepoint=0xE000)
 DELIMS = st.sampled_from(list(":/?#[]@!$&'()*+,;=% -._~"))

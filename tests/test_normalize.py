@@ -17,16 +17,15 @@ from hypothesis import strategies as st
 from urigrammar import URIReference, URISyntaxError, parse, validate
 from urigrammar.cli._cmd_resolve import COMMANDS
 from urigrammar.strategies import from_rule
+from urigrammar.uri._components import evolve
 from urigrammar.uri._normalize import (
     SCHEME_RULES,
     SchemeRule,
     canonical_ipv6,
     decode_unreserved,
-    equivalent,
-    normalize,
     uppercase_percent_encodings,
 )
-from urigrammar.uri._reference import evolve
+from urigrammar.uri._reference import equivalent, normalize
 from urigrammar.uri._resolve import has_dot_segments
 
 # Section 2.3, as the RFC's prose lists it.

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import urigrammar as u
-from urigrammar.uri import _reference
+from urigrammar.uri import _components
 
 LONG = "9" * 4_000_000
 LONG_URI = f"http://a:{LONG}"
@@ -62,7 +62,7 @@ def test_every_entry_point_on_a_long_port(
     def refuse(text: str) -> int | None:
         raise AssertionError("port converted")
 
-    monkeypatch.setattr(_reference, "port_number", refuse)
+    monkeypatch.setattr(_components, "port_number", refuse)
     ref = u.parse(LONG_URI + "/a/./b")
     assert str(ref) == LONG_URI + "/a/./b"
     assert f"port=<{len(LONG)} digits>" in repr(ref)

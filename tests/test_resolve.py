@@ -16,13 +16,12 @@ from hypothesis import strategies as st
 from urigrammar import URIError, URIReference, URISyntaxError, parse
 from urigrammar.cli._cmd_resolve import COMMANDS
 from urigrammar.strategies import from_rule
-from urigrammar.uri._reference import evolve
+from urigrammar.uri._components import evolve
+from urigrammar.uri._reference import relativize, resolve
 from urigrammar.uri._resolve import (
     has_dot_segments,
     merge,
-    relativize,
     remove_dot_segments,
-    resolve,
 )
 
 VECTORS = json.loads((Path(__file__).parent / "vectors" / "rfc3986_5_4.json").read_text("utf-8"))

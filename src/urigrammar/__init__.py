@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from ._errors import (
     GrammarError,
     InputTooLongError,
+    PortTooLargeError,
     UnknownRuleError,
     URIError,
     URISyntaxError,
@@ -25,16 +26,23 @@ from .uri._api import (
     Engine,
     TreeNode,
     check,
-    parse,
     parse_tree,
     validate,
 )
-from .uri._build import build
+from .uri._components import MAX_PORT_DIGITS
 from .uri._encode import encode_rules, percent_decode, percent_decode_bytes, percent_encode
 from .uri._grammars import RFC3986
-from .uri._normalize import ORIGIN_SCHEMES, SCHEME_RULES, Origin, SchemeRule, equivalent, normalize
-from .uri._reference import MAX_PORT_DIGITS, PortTooLargeError, URIReference
-from .uri._resolve import relativize, remove_dot_segments, resolve
+from .uri._normalize import ORIGIN_SCHEMES, SCHEME_RULES, Origin, SchemeRule
+from .uri._reference import (
+    URIReference,
+    build,
+    equivalent,
+    normalize,
+    parse,
+    relativize,
+    resolve,
+)
+from .uri._resolve import remove_dot_segments
 
 __all__ = [
     "ABNF_MAX_LENGTH",

@@ -16,6 +16,7 @@ from typing import Any
 __all__ = [
     "GrammarError",
     "InputTooLongError",
+    "PortTooLargeError",
     "URIError",
     "URISyntaxError",
     "UnknownRuleError",
@@ -205,6 +206,11 @@ class UnknownRuleError(URIError, LookupError):
 class InputTooLongError(URIError):
     """The ``abnf`` engine refuses input longer than its documented limit,
     because its time and memory grow quadratically with the length."""
+
+
+class PortTooLargeError(URIError):
+    """The port has more than ``MAX_PORT_DIGITS`` significant digits, so it
+    gives no ``int``; ``port_text`` has its digits (RFC 3986 section 3.2.3)."""
 
 
 class GrammarError(URIError):

@@ -1,5 +1,11 @@
-"""``validate``, ``check``, ``parse`` and ``parse_tree``: text in, verdicts,
+"""``validate``, ``check``, parsing and ``parse_tree``: text in, verdicts,
 errors and references out, through either engine.
+
+Parsing builds a class it is given (a ``Components`` subclass):
+``parser_for(cls)`` makes the parse function for one class, and
+``parse_as(cls, ...)`` parses once.  ``_reference`` makes the public
+``parse`` as ``parser_for(URIReference)``, so this module, below the
+model's top class, never names it.
 
 The compiled engine (``engine._compile``) is the default for every rule:
 RFC 3986 has no recursion, so every rule is regular, the core rules CRLF
@@ -18,23 +24,25 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar, cast
 
 from .._errors import URIError, URISyntaxError
 from ..engine import ABNF_MAX_LENGTH
 from ..engine._compile import CompiledRule
+from ._components import Components, RefT
 from ._grammars import GRAMMAR
-from ._reference import URIReference
 from ._visitor import CAPTURES, LEAVES, reader, to_reference
 
 __all__ = [
     "ABNF_MAX_LENGTH",
     "PARSE_RULES",
     "Engine",
+    "Parser",
     "TreeNode",
     "check",
-    "parse",
+    "parse_as",
     "parse_tree",
+    "parser_for",
     "validate",
 ]
 
@@ -59,13 +67,40 @@ class TreeNode(Protocol):
     def children(self) -> list[Any]: ...
 
 
-_parsers: dict[str, tuple[CompiledRule, Callable[[re.Match[str]], URIReference]]] = {}
+RefT_co = TypeVar("RefT_co", bound=Components, covariant=True)
+
+
+class Parser(Protocol[RefT_co]):
+    """What ``parser_for(cls)`` returns: ``parse`` for one class."""
+
+    def __call__(
+        self, text: str, rule: str = "URI-reference", *, engine: Engine = "compiled"
+    ) -> RefT_co: ...
+
+
+_Read = Callable[[re.Match[str]], Any]
+_Fast = tuple[Callable[[str], re.Match[str] | None], _Read]
+
+# (class, canonical rule name) -> the rule's pattern and the reader that
+# builds that class from its match.
+_parsers: dict[tuple[type[Components], str], tuple[CompiledRule, _Read]] = {}
 # The hot path: the rule name exactly as callers spell it -> its pattern,
 # so a repeated validate("URI-reference", ...) skips name lookup entirely.
 _fast_validate: dict[str, Callable[[str], object | None]] = {}
-_fast_parse: dict[
-    str, tuple[Callable[[str], re.Match[str] | None], Callable[[re.Match[str]], URIReference]]
-] = {}
+
+
+class _FastTables(dict[type[Components], dict[str, _Fast]]):
+    """Class -> the fast table of its parse function (rule spelling ->
+    pattern and reader).  Each parse function holds its own table, so that
+    its hot path is one dict lookup; ``clear()`` therefore empties every
+    table in place rather than forgetting them, so cleared caches are cold."""
+
+    def clear(self) -> None:
+        for table in self.values():
+            table.clear()
+
+
+_fast_parse = _FastTables()
 
 
 def _text(text: object) -> str:
@@ -81,11 +116,12 @@ def _engine(engine: str) -> None:
         raise URIError(msg)
 
 
-def _parser(name: str) -> tuple[CompiledRule, Callable[[re.Match[str]], URIReference]]:
-    if name not in _parsers:
+def _parser(name: str, cls: type[Components] = Components) -> tuple[CompiledRule, _Read]:
+    key = (cls, name)
+    if key not in _parsers:
         compiled = GRAMMAR.compiled(name, CAPTURES, LEAVES)
-        _parsers[name] = (compiled, reader(compiled.groups))
-    return _parsers[name]
+        _parsers[key] = (compiled, reader(compiled.groups, cls))
+    return _parsers[key]
 
 
 def _abnf_tree(name: str, text: str) -> Any:
@@ -126,18 +162,61 @@ def check(rule: str, text: str, *, engine: Engine = "compiled") -> None:
         raise _syntax_error(GRAMMAR.canonical(rule), text)
 
 
-def parse(text: str, rule: str = "URI-reference", *, engine: Engine = "compiled") -> URIReference:
-    """The components of ``text`` (RFC 3986 section 4.1); ``rule`` is one of
-    ``PARSE_RULES``.  Raises ``URISyntaxError`` for text the rule rejects."""
-    if engine == "compiled":
-        try:
-            fullmatch, read = _fast_parse[rule]
-            match = fullmatch(text)
-        except (KeyError, TypeError):
-            pass
-        else:
-            if match is not None:
-                return read(match)
+def parser_for(cls: type[RefT]) -> Parser[RefT]:
+    """The parse function that builds ``cls``: the components of ``text``
+    (RFC 3986 section 4.1) under ``rule``, one of ``PARSE_RULES``; raises
+    ``URISyntaxError`` for text the rule rejects.  One function per class,
+    made on first use."""
+    made = _made.get(cls)
+    if made is None:
+        made = _made.setdefault(cls, _new_parser(cls))
+    # _made maps each class to the parser built for it.
+    return cast("Parser[RefT]", made)
+
+
+def parse_as(
+    cls: type[RefT], text: str, rule: str = "URI-reference", *, engine: Engine = "compiled"
+) -> RefT:
+    """``text`` parsed into a ``cls`` (``parser_for(cls)``, called once)."""
+    return parser_for(cls)(text, rule, engine=engine)
+
+
+_made: dict[type[Components], Parser[Components]] = {}
+
+
+def _new_parser(cls: type[RefT]) -> Parser[RefT]:
+    fast = _fast_parse.setdefault(cls, {})
+
+    def parse(text: str, rule: str = "URI-reference", *, engine: Engine = "compiled") -> RefT:
+        if engine == "compiled":
+            # The hot path; a rule spelling not seen yet (KeyError) or a text
+            # that is no str (TypeError) takes the checked way below.
+            try:
+                fullmatch, read = fast[rule]
+                match = fullmatch(text)
+            except (KeyError, TypeError):
+                pass
+            else:
+                if match is not None:
+                    result: RefT = read(match)
+                    return result
+        return _parse_checked(cls, fast, text, rule, engine)
+
+    # help(urigrammar.parse) shows these: the function is made here, once per class.
+    parse.__qualname__ = "parse"
+    parse.__doc__ = (
+        f"A ``{cls.__name__}``: the components of ``text`` (RFC 3986 section 4.1); "
+        "``rule`` is one of\n``PARSE_RULES``.  Raises ``URISyntaxError`` for text "
+        "the rule rejects."
+    )
+    return parse
+
+
+def _parse_checked(
+    cls: type[RefT], fast: dict[str, _Fast], text: str, rule: str, engine: str
+) -> RefT:
+    """``parse`` off the hot path: first use of a rule spelling, another
+    engine, wrong types, and text that does not match."""
     name = GRAMMAR.canonical(rule)
     text = _text(text)
     _engine(engine)
@@ -148,14 +227,16 @@ def parse(text: str, rule: str = "URI-reference", *, engine: Engine = "compiled"
         tree = _abnf_tree(name, text)
         if tree is None:
             raise _syntax_error(name, text)
-        return to_reference(tree)
-    compiled, read = _parser(name)
-    if len(_fast_parse) < _FAST_ENTRIES:
-        _fast_parse[rule] = (compiled.pattern.fullmatch, read)
+        found: RefT = to_reference(tree, cls)  # type: ignore[assignment]
+        return found
+    compiled, read = _parser(name, cls)
+    if len(fast) < _FAST_ENTRIES:
+        fast[rule] = (compiled.pattern.fullmatch, read)
     match = compiled.pattern.fullmatch(text)
     if match is None:
         raise _syntax_error(name, text)
-    return read(match)
+    result: RefT = read(match)
+    return result
 
 
 def parse_tree(rule: str, text: str) -> TreeNode:

@@ -26,6 +26,10 @@ scheme in the registry licenses dropping it (section 6.2.3).  With
 
 ``equivalent`` compares normalized forms; ``==`` compares components
 exactly.
+
+The functions work on ``Components``; a string is parsed into the class
+passed as ``cls``, and the normal form has the class of its input (the
+public wrappers in ``_reference`` pass ``URIReference``).
 """
 
 from __future__ import annotations
@@ -37,8 +41,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
-from ._api import parse
-from ._reference import URIReference, evolve, port_number, significant_digits
+from ._api import parse_as, validate
+from ._components import Components, RefT, evolve, port_number, significant_digits
 from ._resolve import as_reference, remove_dot_segments, unambiguous_path
 
 __all__ = [
@@ -87,8 +91,6 @@ _PERCENT_ENCODED = re.compile(r"%([0-9A-Fa-f]{2})")
 @cache
 def _unreserved() -> frozenset[str]:
     """The characters of the ``unreserved`` rule, asked of the grammar."""
-    from ._api import validate
-
     return frozenset(c for c in map(chr, range(128)) if validate("unreserved", c))
 
 
@@ -131,9 +133,7 @@ def canonical_ipv6(host: str) -> str:
     return f"[{address.compressed}]"
 
 
-def normalize_by_scheme(
-    ref: URIReference, schemes: Mapping[str, SchemeRule] | None = None
-) -> URIReference:
+def normalize_by_scheme(ref: RefT, schemes: Mapping[str, SchemeRule] | None = None) -> RefT:
     """Section 6.2.3 (and 3.2.3) on a reference whose scheme is already
     lowercase: drop an empty port or the scheme's default port, write the
     port without leading zeros, and give an empty path under an authority
@@ -155,17 +155,19 @@ def normalize_by_scheme(
 
 
 def normalize(
-    ref: URIReference | str,
+    ref: RefT | str,
     *,
+    cls: type[RefT],
     scheme_based: bool = True,
     ipv6_canonical: bool = False,
     schemes: Mapping[str, SchemeRule] | None = None,
-) -> URIReference:
+) -> RefT:
     """The normal form of ``ref`` (section 6.2.2, then 6.2.3 unless
     ``scheme_based=False``); see the module docstring for each step.
     ``schemes`` replaces ``SCHEME_RULES`` for this call.  Idempotent:
-    ``normalize(normalize(r)) == normalize(r)``."""
-    r = as_reference(ref)
+    ``normalize(normalize(r)) == normalize(r)``.  A string is parsed into
+    ``cls``; the result has the class of ``ref``."""
+    r = as_reference(ref, cls)
     host = r.host
     if host is not None:
         host = lowercase_host(decode_unreserved(host))
@@ -196,35 +198,37 @@ def normalize(
     # Decoding can change which rule the host matches (section 3.2.2:
     # "%31.2.3.4" is a reg-name, "1.2.3.4" an IPv4address), so the kind is
     # read again from the grammar rather than carried over.
-    return parse(str(final))
+    return parse_as(type(r), str(final))
 
 
 def equivalent(
-    a: URIReference | str,
-    b: URIReference | str,
+    a: RefT | str,
+    b: RefT | str,
     *,
+    cls: type[RefT],
     scheme_based: bool = True,
     ipv6_canonical: bool = False,
     schemes: Mapping[str, SchemeRule] | None = None,
 ) -> bool:
     """Whether ``a`` and ``b`` have the same normal form (section 6.1);
-    strings are parsed as URI-references first."""
+    strings are parsed as URI-references (into ``cls``) first."""
 
-    def normal(ref: URIReference | str) -> URIReference:
+    def normal(ref: RefT | str) -> RefT:
         return normalize(
-            ref, scheme_based=scheme_based, ipv6_canonical=ipv6_canonical, schemes=schemes
+            ref,
+            cls=cls,
+            scheme_based=scheme_based,
+            ipv6_canonical=ipv6_canonical,
+            schemes=schemes,
         )
 
     return normal(a) == normal(b)
 
 
-def port_or_default(
-    ref: URIReference | str, schemes: Mapping[str, SchemeRule] | None = None
-) -> int | None:
+def port_or_default(r: Components, schemes: Mapping[str, SchemeRule] | None = None) -> int | None:
     """The port (section 3.2.3), or when it is absent or empty the default
     port of the scheme (compared without regard to case, section 3.1) in
     ``schemes`` (``SCHEME_RULES`` by default); ``None`` when neither."""
-    r = as_reference(ref)
     if r.port_text:
         return port_number(r.port_text)
     rules = SCHEME_RULES if schemes is None else schemes
@@ -254,7 +258,7 @@ class Origin(NamedTuple):
         return f"{self.scheme}://{self.host}:{self.port}"
 
 
-def origin(ref: URIReference | str) -> Origin | None:
+def origin(r: Components) -> Origin | None:
     """The origin of ``ref`` (RFC 6454 section 4) when its scheme is in
     ``ORIGIN_SCHEMES`` and it has a host; ``None`` otherwise, which stands
     for an opaque origin: RFC 6454 gives such a URI a fresh, globally unique
@@ -262,7 +266,6 @@ def origin(ref: URIReference | str) -> Origin | None:
     as equal.  The host is normalized as ``normalize`` does it (section
     6.2.2), so equivalent URIs have equal origins; it keeps the brackets of
     an IP-literal, as the serialization needs them."""
-    r = as_reference(ref)
     scheme = (r.scheme or "").lower()
     if scheme not in ORIGIN_SCHEMES or r.host is None:
         return None

@@ -20,12 +20,17 @@ here recomposes into text that parses back to the same components:
 
 ``unambiguous_path`` applies both rules, which ``path_clash`` states (the
 public constructor, ``build`` and ``replace`` refuse such paths instead).
+
+The functions work on ``Components`` and return the class of what they were
+given; a string is parsed into the class passed as ``cls`` (the public
+wrappers in ``_reference`` pass ``URIReference``).
 """
 
 from __future__ import annotations
 
 from .._errors import URIError, URISyntaxError
-from ._reference import URIReference, evolve, path_clash, unchecked
+from ._api import check, parse_as
+from ._components import Components, RefT, evolve, path_clash, unchecked
 
 __all__ = [
     "as_base",
@@ -39,23 +44,19 @@ __all__ = [
 ]
 
 
-def as_reference(ref: URIReference | str) -> URIReference:
-    """``ref`` itself, or the URI-reference parsed from a string."""
-    if isinstance(ref, URIReference):
+def as_reference(ref: RefT | str, cls: type[RefT]) -> RefT:
+    """``ref`` itself, or the URI-reference parsed from a string into a ``cls``."""
+    if isinstance(ref, Components):
         return ref
-    from ._api import parse
-
-    return parse(ref)
+    return parse_as(cls, ref)
 
 
-def as_base(base: URIReference | str, role: str = "base") -> URIReference:
+def as_base(base: RefT | str, cls: type[RefT], role: str = "base") -> RefT:
     """A URI usable as a base (section 5.1): it must have a scheme, and its
     fragment is dropped.  A relative reference raises ``URIError`` whose
     caret is where the text stops being a URI."""
-    ref = as_reference(base)
+    ref = as_reference(base, cls)
     if ref.scheme is None:
-        from ._api import check
-
         text = str(ref)
         offset = None
         try:
@@ -141,7 +142,7 @@ def has_dot_segments(path: str) -> bool:
     return any(segment in (".", "..") for segment in path.split("/"))
 
 
-def _with_authority(target: URIReference, source: URIReference) -> URIReference:
+def _with_authority(target: RefT, source: Components) -> RefT:
     return evolve(
         target,
         userinfo=source.userinfo,
@@ -151,9 +152,7 @@ def _with_authority(target: URIReference, source: URIReference) -> URIReference:
     )
 
 
-def resolve(
-    base: URIReference | str, ref: URIReference | str, *, strict: bool = True
-) -> URIReference:
+def resolve(base: RefT | str, ref: RefT | str, *, cls: type[RefT], strict: bool = True) -> RefT:
     """The target URI of ``ref`` against ``base`` (section 5.2.2).
 
     ``base`` must be a URI (it has a scheme); its fragment is ignored
@@ -165,9 +164,10 @@ def resolve(
     The target's fragment is the reference's.  A target path that starts
     with ``//`` and has no authority is returned as ``/.//...`` (see the
     module docstring), so ``parse(str(target)) == target`` always holds.
+    Strings are parsed into ``cls``; the target has the class of ``ref``.
     """
-    b = as_base(base)
-    r = as_reference(ref)
+    b = as_base(base, cls)
+    r = as_reference(ref, cls)
     scheme = r.scheme
     if not strict and scheme is not None and scheme.lower() == (b.scheme or "").lower():
         scheme = None
@@ -186,7 +186,7 @@ def resolve(
             merged = merge(b.path, r.path, base_has_authority=b.host is not None)
             path, query = remove_dot_segments(merged), r.query
         target = _with_authority(
-            unchecked(scheme=b.scheme, path=path, query=query, fragment=r.fragment), b
+            unchecked(type(r), scheme=b.scheme, path=path, query=query, fragment=r.fragment), b
         )
     return evolve(
         target,
@@ -194,7 +194,7 @@ def resolve(
     )
 
 
-def _relative_path(base: URIReference, target: URIReference) -> str:
+def _relative_path(base: Components, target: Components) -> str:
     """The shortest relative-path (section 4.2) that ``merge`` and
     ``remove_dot_segments`` turn into ``target.path`` when the base's path is
     hierarchical like the target's; ``relativize`` checks the result."""
@@ -220,7 +220,7 @@ def _relative_path(base: URIReference, target: URIReference) -> str:
     return rest
 
 
-def relativize(base: URIReference | str, target: URIReference | str) -> URIReference:
+def relativize(base: RefT | str, target: RefT | str, *, cls: type[RefT]) -> RefT:
     """The shortest reference that ``resolve(base, ...)`` (strict) turns into
     exactly ``target``: the inverse of section 5.2.2.
 
@@ -234,28 +234,30 @@ def relativize(base: URIReference | str, target: URIReference | str) -> URIRefer
     ``base`` and ``target`` must be URIs.  A target whose path has ``.`` or
     ``..`` segments can be no reference's target, since resolution removes
     them; one that not even the absolute form reaches raises ``URIError``.
+    Strings are parsed into ``cls``; the result has the class of ``target``.
     """
-    b = as_base(base)
-    t = as_reference(target)
+    b = as_base(base, cls)
+    t = as_reference(target, cls)
     if t.scheme is None:
-        as_base(t, "target")  # raises: the target must be a URI too
-    candidates: list[URIReference] = []
+        as_base(t, cls, "target")  # raises: the target must be a URI too
+    made = type(t)
+    candidates: list[RefT] = []
     fragment = t.fragment
     if t.path == b.path:
         if t.query == b.query:
-            candidates.append(unchecked(fragment=fragment))
+            candidates.append(unchecked(made, fragment=fragment))
         elif t.query is not None:
-            candidates.append(unchecked(query=t.query, fragment=fragment))
+            candidates.append(unchecked(made, query=t.query, fragment=fragment))
     relative = _relative_path(b, t)
-    candidates.append(unchecked(path=relative, query=t.query, fragment=fragment))
+    candidates.append(unchecked(made, path=relative, query=t.query, fragment=fragment))
     if t.path.startswith("/"):
         path = unambiguous_path(t.path, has_authority=False, has_scheme=False)
-        candidates.append(unchecked(path=path, query=t.query, fragment=fragment))
+        candidates.append(unchecked(made, path=path, query=t.query, fragment=fragment))
     if t.host is not None:
         candidates.append(evolve(t, scheme=None))
     candidates.append(t)
 
-    found = [c for c in candidates if resolve(b, c) == t]
+    found = [c for c in candidates if resolve(b, c, cls=cls) == t]
     if not found:
         why = (
             "resolution removes the dot-segments its path has (RFC 3986 section "

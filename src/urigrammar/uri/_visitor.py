@@ -1,4 +1,4 @@
-"""Rule tree -> ``URIReference``: the one place where rule names meet fields.
+"""Rule tree -> components (``_components``): the one place where rule names meet fields.
 
 ``READS`` says, for each RFC 3986 rule that matters, which field of the
 reference it fills and with what: the text it matched, or (for the four
@@ -15,6 +15,9 @@ kinds of host) the rule's own name.  Everything else follows from it:
   group table, so it cannot disagree with the visitor on which rule fills
   which field, and it lets ``parse`` skip building node objects: the tests
   check that both walks give equal references.
+
+Both take the class to build (a ``Components`` subclass): the model's top
+class, ``URIReference``, sits above this module and passes itself down.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from ._reference import URIReference, trusted_reference
+from ._components import FIELDS, Components, RefT, trusted
 
 __all__ = ["CAPTURES", "LEAVES", "READS", "ComponentVisitor", "reader", "to_reference"]
 
@@ -58,14 +61,12 @@ CAPTURES = frozenset(READS)
 #: Rules whose insides the visitor never reads ("host" is read for its kind).
 LEAVES = CAPTURES - {"host"}
 
-_FIELDS = ("scheme", "userinfo", "host", "path", "query", "fragment", "host_kind", "port_text")
-
 
 class ComponentVisitor:
     """Collects the components of one URI-reference tree."""
 
     def __init__(self) -> None:
-        self.found: dict[str, str | None] = dict.fromkeys(_FIELDS)
+        self.found: dict[str, str | None] = dict.fromkeys(FIELDS)
         self.found["path"] = ""
 
     def visit(self, node: Any) -> None:
@@ -77,10 +78,11 @@ class ComponentVisitor:
             for child in node.children:
                 self.visit(child)
 
-    def reference(self) -> URIReference:
+    def reference(self, cls: type[RefT]) -> RefT:
         f = self.found
         port_text = f["port_text"]
-        return trusted_reference(
+        return trusted(
+            cls,
             f["scheme"],
             f["userinfo"],
             f["host"],
@@ -92,19 +94,20 @@ class ComponentVisitor:
         )
 
 
-def to_reference(tree: Any) -> URIReference:
-    """The components of a URI-reference tree from either engine."""
+def to_reference(tree: Any, cls: type[Components] = Components) -> Components:
+    """The components of a URI-reference tree from either engine, as a
+    ``cls``."""
     visitor = ComponentVisitor()
     visitor.visit(tree)
-    return visitor.reference()
+    return visitor.reference(cls)
 
 
-def reader(groups: Sequence[tuple[str, int]]) -> Callable[[re.Match[str]], URIReference]:
+def reader(groups: Sequence[tuple[str, int]], cls: type[RefT]) -> Callable[[re.Match[str]], RefT]:
     """The visitor's walk for a compiled pattern whose capturing group ``i``
-    (from 1) is rule ``groups[i-1][0]``: a function from a match to the
-    reference, written out as straight-line code for speed."""
+    (from 1) is rule ``groups[i-1][0]``: a function from a match to a
+    ``cls``, written out as straight-line code for speed."""
     # field -> (group index, expression for the value when that group matched)
-    sources: dict[str, list[tuple[int, str]]] = {field: [] for field in _FIELDS}
+    sources: dict[str, list[tuple[int, str]]] = {field: [] for field in FIELDS}
     for index, (name, _parent) in enumerate(groups):
         entry = READS.get(name)
         if entry is not None:
@@ -123,7 +126,9 @@ def reader(groups: Sequence[tuple[str, int]]) -> Callable[[re.Match[str]], URIRe
         "def read(match):\n"
         "    v = match.groups()\n"
         f"    port_text = {pick('port_text', 'None')}\n"
-        "    return make(\n"
+        # The fields in FIELDS order, straight into the tuple: the checks
+        # of any constructor are the grammar's, already passed.
+        "    return new(cls, (\n"
         f"        {pick('scheme', 'None')},\n"
         f"        {pick('userinfo', 'None')},\n"
         f"        {pick('host', 'None')},\n"
@@ -132,12 +137,12 @@ def reader(groups: Sequence[tuple[str, int]]) -> Callable[[re.Match[str]], URIRe
         f"        {pick('fragment', 'None')},\n"
         f"        {pick('host_kind', 'None')},\n"
         "        port_text,\n"
-        "    )\n"
+        "    ))\n"
     )
     # The port is not converted here: URIReference.port does that on access,
     # so parse stays linear in the port's length (section 3.2.3 bounds it not).
-    namespace: dict[str, Any] = {"make": trusted_reference}
+    namespace: dict[str, Any] = {"new": tuple.__new__, "cls": cls}
     # The code is built above from READS and group numbers only.
     exec(code, namespace)
-    function: Callable[[re.Match[str]], URIReference] = namespace["read"]
+    function: Callable[[re.Match[str]], RefT] = namespace["read"]
     return function

@@ -1,0 +1,85 @@
+"""Decoded views of the authority (RFC 3986 section 3.2): the user and
+password of the userinfo (section 3.2.1), the host without brackets or
+percent-encoding, and the host as Unicode with its IDNA A-labels decoded
+(section 3.2.2).  Each reads a value and builds none.
+"""
+
+from __future__ import annotations
+
+from .._errors import URIError
+from ._build import in_part
+from ._components import Components
+from ._encode import percent_decode
+
+__all__ = ["host_unicode", "hostname", "password", "user"]
+
+
+def _decoded_part(part: str, text: str | None) -> str | None:
+    if text is None:
+        return None
+    try:
+        return percent_decode(text)
+    except URIError as exc:
+        raise in_part(part, exc) from None
+
+
+def user(ref: Components) -> str | None:
+    """The userinfo up to its first ``:``, percent-decoded as UTF-8."""
+    userinfo = ref.userinfo
+    return None if userinfo is None else _decoded_part("userinfo", userinfo.partition(":")[0])
+
+
+def password(ref: Components) -> str | None:
+    """What follows the first ``:`` of the userinfo, percent-decoded;
+    ``None`` when there is no ``:``.  Section 3.2.1: "user:password" in
+    userinfo is deprecated, and passing authentication in clear text in a
+    URI has proved a security risk in almost every case where it was used;
+    read it only to move it somewhere safer."""
+    userinfo = ref.userinfo
+    if userinfo is None or ":" not in userinfo:
+        return None
+    return _decoded_part("userinfo", userinfo.partition(":")[2])
+
+
+def hostname(ref: Components) -> str | None:
+    """The host without the brackets of an IP-literal (``::1``,
+    ``v1.x``), an IPv4address as written, a reg-name percent-decoded as
+    UTF-8 (its A-labels kept; ``host_unicode`` decodes those)."""
+    host = ref.host
+    if host is None or ref.host_kind == "IPv4address":
+        return host
+    if host.startswith("["):
+        return host[1:-1]
+    return _decoded_part("host", host)
+
+
+def host_unicode(ref: Components) -> str | None:
+    """The host as Unicode text: a reg-name percent-decoded as UTF-8, then
+    each ``xn--`` label decoded from its IDNA A-label; an IP literal or
+    IPv4 address as it is.  Raises ``URIError`` when the escapes are not
+    UTF-8 or an ``xn--`` label is no valid A-label."""
+    host = ref.host
+    if host is None or host.startswith("["):
+        return host
+    try:
+        text = percent_decode(host)
+    except URIError as exc:
+        raise in_part("host", exc) from None
+    labels = text.split(".")
+    if not any(_is_a_label(label) for label in labels):
+        return text
+    return ".".join(_u_label(label, host) if _is_a_label(label) else label for label in labels)
+
+
+def _is_a_label(label: str) -> bool:
+    return label[:4].lower() == "xn--"
+
+
+def _u_label(label: str, host: str) -> str:
+    import idna as idna_codec
+
+    try:
+        return idna_codec.decode(label)
+    except idna_codec.IDNAError as exc:
+        msg = f"host: {label!r} is not a valid IDNA A-label: {exc}"
+        raise URIError(msg, rule="reg-name", text=host) from None
