@@ -1,5 +1,5 @@
 """Shared test settings: Hypothesis profiles (``HYPOTHESIS_PROFILE=ci`` runs
-more examples, ``dev`` fewer), and a guard that keeps the tests on their own
+more examples, ``quick`` and ``dev`` fewer), and a guard that keeps the tests on their own
 data."""
 
 from __future__ import annotations
@@ -16,6 +16,11 @@ settings.register_profile(
 )
 settings.register_profile("ci", max_examples=300, deadline=None)
 settings.register_profile("dev", max_examples=20, deadline=None)
+# tox's envs for the other Pythons (py310, py312, py313): every test runs,
+# with a quarter of the examples; py311 runs the full count (tox.ini).
+settings.register_profile(
+    "quick", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 # The project's shared/ directory sits beside the repository on developers'
