@@ -254,17 +254,8 @@ def build(
     fragment: str | None = None,
     idna: bool = False,
 ) -> RefT:
-    """The reference with these parts, each given as data and percent-encoded
-    for its rule; ``None`` leaves a part out, ``""`` writes it empty.  The
-    parts are keyword-only: seven optional positional strings invite a
-    host in the userinfo's place.
-
-    ``path`` keeps ``/`` as the segment delimiter; ``query`` and ``fragment``
-    keep every character their rule admits (``&``, ``=``, ``/``, ``?``).
-    ``port`` is an ``int`` or a ``str`` of digits.  Raises ``URIError``,
-    naming the part, for a combination RFC 3986 cannot express.  See the
-    module docstring for hosts and ``idna``.  The result is a ``cls``.
-    """
+    """``urigrammar.build`` (documented there, in ``_reference``), making a
+    ``cls``; the module docstring says how hosts and ``idna`` are read."""
     scheme = _str_part("scheme", scheme)
     host_text = _host(host, idna=idna)
     return _assemble(
