@@ -99,3 +99,21 @@ def test_rules_prints_the_file(dates: str) -> None:
     status, out, _ = run("rules", "--grammar", dates)
     assert out.splitlines()[:3] == DATES.splitlines()
     assert len(out.splitlines()) == 3 + len(u.load_grammar(DATES).core_names)
+
+
+def test_unreadable_grammar_file_is_a_usage_error(tmp_path: Path) -> None:
+    latin = tmp_path / "latin.abnf"
+    latin.write_bytes(b'r = "\xe9"\n')
+    status, _, err = run("validate", "--grammar", str(latin), "r", "x")
+    assert status == 2
+    assert "Traceback" not in err
+    assert "cannot read" in err
+
+
+def test_jobs_has_a_ceiling(capsys: pytest.CaptureFixture[str]) -> None:
+    from urigrammar.cli._cmd import MAX_JOBS, _jobs
+
+    status, _, _ = run("validate", "URI", "--jobs", str(MAX_JOBS + 1), "http://a")
+    assert status == 2
+    assert "at most" in capsys.readouterr().err  # argparse writes to sys.stderr
+    assert _jobs(str(MAX_JOBS)) == MAX_JOBS

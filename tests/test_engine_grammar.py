@@ -170,3 +170,80 @@ def test_automaton_and_regex_agree(rule: str, data: st.DataObject) -> None:
     text = data.draw(st.one_of(from_rule(rule), st.text(max_size=12)))
     automaton = u.RFC3986._automaton(rule)
     assert automaton.accepts(text) == u.validate(rule, text)
+
+
+# --- what an adversarial review found: grammars that attack the engine ------
+
+
+def test_a_chain_of_bounded_choices_runs_on_the_automaton() -> None:
+    # Forty optional elements in a row: each is bounded and outside every
+    # repetition, yet a backtracking regex tries 2**40 combinations.  Only
+    # a vetted grammar trusts such a regex; this one is matched by the DFA.
+    g = u.load_grammar("r = " + '["a"] ' * 40 + '"b"\n')
+    compiled = g.compiled("r")
+    assert compiled.linear
+    assert not compiled.deterministic
+    assert g.matcher("r") is not compiled.pattern.fullmatch
+    assert not g.validate("r", "a" * 1000)
+    assert g.validate("r", "a" * 40 + "b")
+    many = u.load_grammar('r = 0*998"a" 0*998"a" "b"\n')
+    assert not many.compiled("r").linear  # 999 counts to choose from is a loop
+
+
+def test_rfc3986_regexes_are_trusted_because_the_grammar_is_vetted() -> None:
+    for name in ("URI-reference", "host", "IPv6address"):
+        compiled = u.RFC3986.compiled(name)
+        assert not compiled.deterministic
+        assert u.RFC3986.matcher(name) == compiled.pattern.fullmatch
+
+
+def test_rules_too_large_for_the_automaton_are_grammar_errors() -> None:
+    g = u.load_grammar('r = 1000(1000"a")\n')
+    with pytest.raises(u.GrammarError, match="too large"):
+        g.check("r", "b")
+    with pytest.raises(u.GrammarError, match="too large"):
+        g.validate("r", "a")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'r = 5000000000"a"\n',
+        "r = 1*" + "9" * 500 + '"a"\n',
+        "r = %x110000\n",
+        "r = %x" + "F" * 30 + "\n",
+        "r = %d97." + "9" * 30 + "\n",
+    ],
+)
+def test_numbers_past_what_abnf_can_mean_are_grammar_errors(text: str) -> None:
+    with pytest.raises(u.GrammarError):
+        u.load_grammar(text)
+
+
+def test_unreadable_grammar_files_are_grammar_errors(tmp_path: Path) -> None:
+    latin = tmp_path / "latin.abnf"
+    latin.write_bytes(b'r = "\xe9"\n')
+    for source in (latin, tmp_path / "missing.abnf", tmp_path, "a\x00b"):
+        with pytest.raises(u.GrammarError, match="cannot read"):
+            u.load_grammar(source)
+
+
+def test_nesting_deeper_than_the_stack_is_undecided_not_invalid() -> None:
+    g = u.load_grammar('comment = "(" *(ctext / comment) ")"\nctext = %x61-7A\n')
+    deep = "(" * 1000 + ")" * 1000
+    with pytest.raises(u.InputTooLongError, match="nested"):
+        g.validate("comment", deep)
+    with pytest.raises(u.InputTooLongError, match="nested"):
+        g.check("comment", deep)
+    assert g.validate("comment", "(" * 20 + ")" * 20)
+
+
+def test_the_automaton_cache_is_bounded_by_what_it_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    from urigrammar.engine import _prefix
+
+    monkeypatch.setattr(_prefix, "_MAX_CACHED", 5_000)
+    g = u.load_grammar('r = *("a" / "b") "a" 60("a" / "b")\n')
+    text = "".join("ab"[(i * 7919) % 13 % 2] for i in range(5_000))
+    assert g.validate("r", text) == (len(text) > 60 and text[-61] == "a")
+    automaton = g._automaton("r")
+    assert automaton._cached <= 5_000 + 2 * 200

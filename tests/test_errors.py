@@ -185,3 +185,25 @@ def test_build_and_replace_errors_hide_the_password(user: str, password: str) ->
     ]
     for exc in _raised(calls):
         assert password not in str(exc), (userinfo, str(exc))
+
+
+# --- passwords in errors that are not about a whole URI -----------------------
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: u.check("authority", "alice:s3cretpw@exa mple.com"),
+        lambda: u.parse("http://alice:s3cretpw%E9@h/").password,
+        lambda: u.build(scheme="http", host="h", userinfo="alice:s3cretpw\udce9"),
+        lambda: u.check("userinfo", "alice:s3cretpw x"),
+    ],
+    ids=["authority-rule", "password-view", "build-userinfo", "userinfo-rule"],
+)
+def test_no_password_in_errors_about_parts(call: Callable[[], object]) -> None:
+    with pytest.raises(u.URIError) as info:
+        call()
+    assert "s3cretpw" not in str(info.value)
+    assert "<hidden>" in str(info.value)
+    assert info.value.text is not None
+    assert "s3cretpw" in info.value.text  # programs still get the raw text

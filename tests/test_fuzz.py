@@ -577,3 +577,4 @@ def test_cli_stops_quietly_when_the_reader_goes(tmp_path: Path, command: list[st
         process.wait()
     assert b"Traceback" not in stderr, stderr.decode(errors="replace")[-500:]
     assert b"BrokenPipeError" not in stderr
+    assert process.returncode == 2  # output that cannot be written

@@ -70,9 +70,16 @@ def _userinfo(text: str, rule: str | None) -> tuple[int, int, int] | None:
     ``None``.  ``text`` may be invalid, so the userinfo is found loosely: after
     ``//`` at the start or after the first ``:`` (when no ``/``, ``?`` or ``#``
     comes before it), up to the last ``@`` before the first ``/``, ``?`` or
-    ``#``.  For an error about the ``userinfo`` rule the whole text is one."""
+    ``#``.  For an error about the ``userinfo`` rule the whole text is one;
+    for one about ``authority``, what comes before its last ``@``."""
     if rule == "userinfo":
         start, end = 0, len(text)
+    elif rule == "authority":
+        # [ userinfo "@" ] host [ ":" port ]: the userinfo, if any, is
+        # everything before the last "@".
+        start, end = 0, text.rfind("@")
+        if end < 0:
+            return None
     else:
         if text.startswith("//"):
             start = 2

@@ -25,7 +25,7 @@ from typing import TextIO
 from urigrammar import URIError
 
 from . import _cmd_build, _cmd_core, _cmd_explain, _cmd_resolve
-from ._cmd import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Command, UsageError
+from ._cmd import EXIT_OK, EXIT_USAGE, Command, UsageError
 
 __all__ = ["main"]
 
@@ -168,7 +168,7 @@ def main(
         if out is sys.stdout:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_INVALID
+        return EXIT_USAGE  # output that cannot be written (README's table)
     except OSError as exc:
         # An unreadable --file (missing, a directory, no permission), a
         # stream closed under us, or an output that cannot be written (a

@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -158,7 +159,15 @@ def _jobs(value: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
     if jobs < 1:
         raise argparse.ArgumentTypeError(f"takes a number of processes from 1 up, not {jobs}")
+    if jobs > MAX_JOBS:
+        # Each job is a process: a huge number forks until memory runs out.
+        msg = f"takes at most {MAX_JOBS} processes on this machine, not {jobs}"
+        raise argparse.ArgumentTypeError(msg)
     return jobs
+
+
+#: The most processes ``--jobs`` starts: four per CPU, and 64 at least.
+MAX_JOBS = max(64, 4 * (os.cpu_count() or 1))
 
 
 def add_text_input(

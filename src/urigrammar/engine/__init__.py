@@ -14,6 +14,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from .._errors import GrammarError
 from ._grammar import ABNF_MAX_LENGTH, Grammar
 from ._reader import RuleText, read_rules
 
@@ -37,7 +38,14 @@ def load_grammar(
         text, label = source, name or "<text>"
     elif isinstance(source, (str, os.PathLike)):
         path = Path(source)
-        text, label = path.read_text(encoding="utf-8"), name or str(path)
+        label = name or str(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            # A file that is missing, unreadable or not UTF-8 is a grammar
+            # that does not load, like one that does not parse.
+            msg = f"{label}: cannot read the grammar: {exc}"
+            raise GrammarError(msg) from exc
     else:
         msg = f"source must be ABNF text (str) or a path, not {type(source).__name__}"
         raise TypeError(msg)

@@ -43,6 +43,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .._errors import GrammarError
 from ._charset import CharSet
 from ._ir import Alt, Cap, Chars, Expr, Ref, Rep, Seq
 
@@ -50,10 +51,12 @@ if TYPE_CHECKING:
     from ._grammar import Grammar
 
 __all__ = [
+    "MAX_STATES",
     "CompiledRule",
     "RuleNode",
     "Unsupported",
     "compile_rule",
+    "expanded_size",
     "linear",
     "merge_alternatives",
 ]
@@ -339,9 +342,14 @@ class CompiledRule:
     name: str
     pattern: re.Pattern[str]
     groups: tuple[tuple[str, int], ...]
-    #: Whether ``pattern`` runs in linear time (see ``linear``); when it
-    #: does not, the grammar validates with the automaton of ``_prefix``.
+    #: Whether ``pattern`` backtracks only at bounded choices outside every
+    #: repetition (see ``linear``): linear, by a constant that depends on
+    #: the grammar.
     linear: bool = True
+    #: Whether ``pattern`` never backtracks past one character: every choice
+    #: is decided by the next character (LL(1)), which is linear whatever
+    #: the grammar.
+    deterministic: bool = True
 
     def tree(self, text: str) -> RuleNode | None:
         """The rule-level tree of ``text``, or ``None`` when it does not match."""
@@ -372,10 +380,42 @@ def compile_rule(
     nothing inside a rule of ``leaves`` does."""
     canonical = grammar.canonical(name)
     body = _inline(grammar, Ref(canonical), captures - {canonical}, (), leaves)
+    states = expanded_size(body)
+    if states > MAX_STATES:
+        msg = (
+            f"rule {canonical!r} is too large: it expands to about {states:,} "
+            f"automaton states (at most {MAX_STATES:,})"
+        )
+        raise GrammarError(msg, rule=canonical)
     emitter = _Emitter()
     source = emitter.emit(body, _END)
     safe = linear(emitter, body, _END, inside=False)
-    return CompiledRule(canonical, re.compile(source), tuple(emitter.groups), safe)
+    decided = emitter.deterministic(body, _END)
+    return CompiledRule(canonical, re.compile(source), tuple(emitter.groups), safe, decided)
+
+
+# The most counts a non-deterministic bounded repetition may choose among
+# and still count as a bounded choice (RFC 3986's largest is *6( h16 ":" )).
+_FEW = 8
+
+#: The most automaton states one rule may expand to (repetitions counted
+#: out): ``1000(1000"a")`` would otherwise cost seconds and hundreds of MB.
+MAX_STATES = 200_000
+
+
+def expanded_size(node: Expr) -> int:
+    """How many characters' worth of states ``node`` has once its bounded
+    repetitions are written out (what ``_prefix`` builds)."""
+    if isinstance(node, Chars):
+        return 1
+    if isinstance(node, Cap):
+        return expanded_size(node.expr)
+    if isinstance(node, (Seq, Alt)):
+        return sum(expanded_size(item) for item in node.items) + 1
+    if isinstance(node, Ref):
+        raise _not_inlined(node)
+    copies = node.lo if node.hi is None else node.hi
+    return expanded_size(node.item) * max(copies, 1) + 1
 
 
 def linear(emitter: _Emitter, node: Expr, follow: CharSet, *, inside: bool) -> bool:
@@ -408,7 +448,8 @@ def linear(emitter: _Emitter, node: Expr, follow: CharSet, *, inside: bool) -> b
     if isinstance(node, Ref):
         raise _not_inlined(node)
     choice = node.lo != node.hi and not emitter.deterministic(node, follow)
-    if choice and (inside or node.hi is None):
+    # A choice among many counts (0*998"a") multiplies like a loop.
+    if choice and (inside or node.hi is None or node.hi - node.lo > _FEW):
         return False
     repeats = node.hi is None or node.hi > 1
     inner = emitter.first(node.item) | follow if node.hi != 1 else follow

@@ -38,7 +38,13 @@ from functools import cache
 from typing import Any
 
 from .._errors import GrammarError, InputTooLongError, UnknownRuleError, URISyntaxError
-from ._compile import CompiledRule, compile_rule, merge_alternatives
+from ._compile import (
+    MAX_STATES,
+    CompiledRule,
+    compile_rule,
+    expanded_size,
+    merge_alternatives,
+)
 from ._ir import Alt, Expr, Ref, Rep, Seq, refs
 from ._prefix import Automaton
 from ._reader import RuleText, core_rules
@@ -148,9 +154,14 @@ class Grammar:
         name: str,
         imports: Sequence[Grammar] = (),
         lazy: bool = False,
+        vetted: bool = False,
     ) -> None:
         self.name = name
         self.imports = tuple(imports)
+        # Which regexes to trust (see ``matcher``): only LL(1) ones, unless
+        # the grammar's backtracking was vetted (urigrammar's own grammars,
+        # whose long-input shapes bench/bench_length.py and the tests time).
+        self._vetted = vetted
         self._read = read
         self._loaded: _Table | None = None
         self._lock = threading.Lock()
@@ -289,11 +300,17 @@ class Grammar:
     def matcher(self, name: str) -> Callable[[str], object | None]:
         """For a regular rule: a function of a text that returns ``None``
         exactly when the rule does not match all of it, in linear time.
-        That is the regex's ``fullmatch`` where the regex is linear, and the
-        automaton's run where it could backtrack (``_compile.linear``)."""
+
+        That is the regex's ``fullmatch`` where the regex cannot backtrack
+        past one character (every choice decided by the next character), and
+        the automaton's run otherwise.  A grammar built ``vetted`` also trusts
+        a regex whose choices are bounded and outside every repetition
+        (``_compile.linear``): the retries are then a number set by the
+        grammar, which for a grammar nobody vetted could be exponential in
+        its size (twenty optional elements in a row)."""
         canonical = self.canonical(name)
         compiled = self.compiled(canonical)
-        if compiled.linear:
+        if compiled.deterministic or (self._vetted and compiled.linear):
             return compiled.pattern.fullmatch
         automaton = self._automaton(canonical)
 
@@ -319,7 +336,10 @@ class Grammar:
         if automaton is None:
             from ._compile import _inline
 
-            automaton = Automaton(_inline(self, Ref(canonical), frozenset(), ()))
+            body = _inline(self, Ref(canonical), frozenset(), ())
+            if expanded_size(body) > MAX_STATES:
+                self.compiled(canonical)  # raises the GrammarError that says so
+            automaton = Automaton(body)
             self._automata[canonical] = automaton
         return automaton
 
@@ -336,6 +356,9 @@ class Grammar:
                 self.abnf_rule(name).parse_all(text)
                 offset = len(text)
             except ParseError as exc:
+                if isinstance(exc.__cause__, RecursionError):
+                    msg = "too deeply nested for the abnf engine (Python's recursion limit)"
+                    raise InputTooLongError(msg, rule=name, text=text, offset=0) from None
                 offset = min(exc.start, len(text))
         if offset < len(text):
             why = f"unexpected {text[offset]!r} at offset {offset}"
@@ -382,8 +405,13 @@ class Grammar:
             raise InputTooLongError(msg, rule=canonical, text=text, offset=ABNF_MAX_LENGTH)
         try:
             return self.abnf_rule(canonical).parse_all(text)
-        except ParseError:
+        except ParseError as exc:
+            if isinstance(exc.__cause__, RecursionError):
+                # abnf is recursive descent: nesting deeper than Python's
+                # stack is undecided, not invalid.
+                msg = "too deeply nested for the abnf engine (Python's recursion limit)"
+                raise InputTooLongError(msg, rule=canonical, text=text, offset=0) from None
             return None
         except RecursionError:
-            msg = "too deeply nested for the abnf engine"
+            msg = "too deeply nested for the abnf engine (Python's recursion limit)"
             raise InputTooLongError(msg, rule=canonical, text=text, offset=0) from None

@@ -30,7 +30,10 @@ from ._ir import Alt, Cap, Chars, Expr, Ref, Seq
 
 __all__ = ["Automaton"]
 
-_MAX_TRANSITIONS = 50_000  # cache bound per rule; cleared when reached
+# The transition cache is bounded by what it holds, not by its entries:
+# each entry keeps a set of automaton states, which a large grammar makes
+# large.  Cleared when the total reaches the bound.
+_MAX_CACHED = 2_000_000
 
 
 class Automaton:
@@ -50,6 +53,7 @@ class Automaton:
                 alphabet |= edge[0]
         self.alphabet = alphabet
         self._step: dict[tuple[frozenset[int], int], frozenset[int]] = {}
+        self._cached = 0
         self._loops: dict[frozenset[int], re.Pattern[str] | None] = {}
         self._lock = threading.Lock()
 
@@ -125,31 +129,38 @@ class Automaton:
         if found is None:
             found = self._targets(states, code)
             with self._lock:
-                if len(self._step) >= _MAX_TRANSITIONS:
+                if self._cached >= _MAX_CACHED:
                     self._step.clear()
+                    self._loops.clear()
+                    self._cached = 0
                 self._step[key] = found
+                self._cached += len(states) + len(found) + 1
         return found
 
     def loop(self, states: frozenset[int]) -> re.Pattern[str] | None:
         """A regex for the run of characters that keep the DFA in ``states``."""
-        if states not in self._loops:
-            # Between two consecutive edge boundaries every character takes
-            # the same edges, so one probe per stretch decides it.
-            bounds: set[int] = set()
-            for state in states:
-                edge = self.edges[state]
-                if edge is not None:
-                    for lo, hi in edge[0].spans:
-                        bounds.update((lo, hi + 1))
-            ordered = sorted(bounds)
-            spans = [
-                (lo, hi - 1)
-                for lo, hi in itertools.pairwise(ordered)
-                if lo >= 0 and self._targets(states, lo) == states
-            ]
-            chars = CharSet(spans)
-            self._loops[states] = re.compile(chars.regex() + "+") if chars else None
-        return self._loops[states]
+        try:
+            return self._loops[states]
+        except KeyError:  # not built yet, or the cache was just cleared
+            pass
+        # Between two consecutive edge boundaries every character takes
+        # the same edges, so one probe per stretch decides it.
+        bounds: set[int] = set()
+        for state in states:
+            edge = self.edges[state]
+            if edge is not None:
+                for lo, hi in edge[0].spans:
+                    bounds.update((lo, hi + 1))
+        ordered = sorted(bounds)
+        spans = [
+            (lo, hi - 1)
+            for lo, hi in itertools.pairwise(ordered)
+            if lo >= 0 and self._targets(states, lo) == states
+        ]
+        chars = CharSet(spans)
+        pattern = re.compile(chars.regex() + "+") if chars else None
+        self._loops[states] = pattern
+        return pattern
 
     def _targets(self, states: frozenset[int], code: int) -> frozenset[int]:
         targets = set()

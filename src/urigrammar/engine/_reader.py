@@ -36,6 +36,12 @@ class RuleText:
     nodes: tuple[Any, ...] = ()
 
 
+# The largest repetition count a rule may write, and the largest code point.
+_MAX_COUNT = 99_999
+_MAX_COUNT_DIGITS = len(str(_MAX_COUNT))
+_MAX_CODE = 0x10FFFF
+
+
 class _Prose(Exception):
     """A ``prose-val``: no machine can read it."""
 
@@ -109,9 +115,13 @@ class _Builder:
 
     @staticmethod
     def repeat(text: str) -> tuple[int, int | None]:
-        if "*" not in text:
-            return int(text), int(text)
-        lo, _, hi = text.partition("*")
+        lo, star, hi = text.partition("*")
+        if not star:
+            hi = lo
+        for digits in (lo, hi):
+            if len(digits.lstrip("0")) > _MAX_COUNT_DIGITS or int(digits or 0) > _MAX_COUNT:
+                msg = f"repetition {text!r} is too large (at most {_MAX_COUNT:,} a side)"
+                raise GrammarError(msg)
         low, high = int(lo or 0), (int(hi) if hi else None)
         if high is not None and high < low:
             msg = f"repetition {text!r} can never match (its maximum is below its minimum)"
@@ -145,6 +155,12 @@ class _Builder:
     def num_val(text: str) -> Expr:
         base = {"b": 2, "d": 10, "x": 16}[text[1].lower()]
         body = text[2:]
+        for part in body.replace("-", ".").split("."):
+            # A code point has at most 21 bits; checking the length first
+            # keeps int() away from its digit limit.
+            if len(part.lstrip("0")) > 21 or int(part, base) > _MAX_CODE:
+                msg = f"{text!r} is not a Unicode code point (at most %x{_MAX_CODE:X})"
+                raise GrammarError(msg)
         if "-" in body:
             lo, hi = (int(part, base) for part in body.split("-"))
             if hi < lo:

@@ -76,8 +76,11 @@ def _str_part(part: str, value: object) -> str | None:
 
 
 def in_part(part: str, exc: URIError) -> URIError:
-    """``exc`` again, its message saying which part it is about."""
-    return type(exc)(f"{part}: {exc.message}", rule=exc.rule, text=exc.text, offset=exc.offset)
+    """``exc`` again, its message saying which part it is about; an error
+    about no rule in particular is about the part's rule, so that a
+    userinfo's password is masked in it (``_errors``)."""
+    rule = exc.rule if exc.rule is not None else part
+    return type(exc)(f"{part}: {exc.message}", rule=rule, text=exc.text, offset=exc.offset)
 
 
 def _check(part: str, text: str | None, rule: str) -> None:

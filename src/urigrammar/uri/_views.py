@@ -38,7 +38,15 @@ def password(ref: Components) -> str | None:
     userinfo = ref.userinfo
     if userinfo is None or ":" not in userinfo:
         return None
-    return _decoded_part("userinfo", userinfo.partition(":")[2])
+    name, _, secret = userinfo.partition(":")
+    try:
+        return percent_decode(secret)
+    except URIError as exc:
+        # Reported against the whole userinfo, so the message masks the
+        # password as every message does, and the caret still points in it.
+        offset = None if exc.offset is None else len(name) + 1 + exc.offset
+        msg = f"userinfo: {exc.message}"
+        raise URIError(msg, rule="userinfo", text=userinfo, offset=offset) from None
 
 
 def hostname(ref: Components) -> str | None:
