@@ -18,8 +18,11 @@ Each grammar has a namespace of its own, so two grammars that define the
 same name never interfere, and loading one never changes another.
 
 Matching: a rule that does not reach itself through its references is
-regular, and compiles to one linear-time regex (``_compile``); error
-offsets come from the viable-prefix automaton (``_prefix``).  A rule that
+regular.  It compiles to one regex (``_compile``), used where the regex
+cannot backtrack (or, in a vetted grammar, backtracks a bounded number of
+times: see ``matcher``); otherwise the viable-prefix automaton (``_prefix``)
+matches it, one step per character.  Error offsets come from that automaton
+too.  A rule that
 does reach itself (RFC 5322's ``comment``) is not regular and is matched by
 the ``abnf`` engine, whose time and memory grow quadratically, so it takes
 at most ``ABNF_MAX_LENGTH`` characters and raises ``InputTooLongError``
