@@ -31,7 +31,7 @@ from .uri._api import (
 )
 from .uri._components import MAX_PORT_DIGITS
 from .uri._encode import encode_rules, percent_decode, percent_decode_bytes, percent_encode
-from .uri._grammars import RFC3986
+from .uri._grammars import RFC3986, RFC3987, shipped_names, shipped_rule
 from .uri._normalize import ORIGIN_SCHEMES, SCHEME_RULES, Origin, SchemeRule
 from .uri._reference import (
     URIReference,
@@ -51,6 +51,7 @@ __all__ = [
     "ORIGIN_SCHEMES",
     "PARSE_RULES",
     "RFC3986",
+    "RFC3987",
     "RULE_NAMES",
     "SCHEME_RULES",
     "Engine",
@@ -84,8 +85,8 @@ __all__ = [
 
 
 if TYPE_CHECKING:
-    #: Every rule name: RFC 3986 Appendix A in the file's order, then the
-    #: RFC 5234 core rules.
+    #: Every rule name of the shipped grammars: RFC 3986 Appendix A in the
+    #: file's order, then the rules RFC 3987 adds, then the RFC 5234 core rules.
     RULE_NAMES: tuple[str, ...]
     #: The rules ``percent_encode`` takes.
     ENCODE_RULES: tuple[str, ...]
@@ -94,7 +95,7 @@ if TYPE_CHECKING:
 def __getattr__(name: str) -> object:
     # RULE_NAMES and ENCODE_RULES need the grammar read, which import does not do (PEP 562).
     if name == "RULE_NAMES":
-        return RFC3986.all_names
+        return shipped_names()
     if name == "ENCODE_RULES":
         return encode_rules()
     msg = f"module {__name__!r} has no attribute {name!r}"
@@ -102,6 +103,8 @@ def __getattr__(name: str) -> object:
 
 
 def rule_source(name: str) -> str | None:
-    """The definition of rule ``name`` as written in ``rfc3986.abnf``;
-    ``None`` for a core rule (those come from the ``abnf`` package)."""
-    return RFC3986.source(name)
+    """The definition of rule ``name`` as written in its grammar file
+    (``rfc3986.abnf`` first, then ``rfc3987.abnf``, ...); ``None`` for a
+    core rule (those come from the ``abnf`` package)."""
+    grammar, found = shipped_rule(name)
+    return grammar.source(found)

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from .engine import Grammar
 from .engine._ir import Alt, Chars, Expr, Rep, Seq
-from .uri._grammars import GRAMMAR
+from .uri._grammars import shipped_rule
 
 __all__ = ["from_rule", "uri_references"]
 
@@ -49,8 +49,11 @@ def _strategy(expr: Expr, grammar: Grammar) -> st.SearchStrategy[str]:
 
 
 @cache
-def from_rule(name: str, grammar: Grammar = GRAMMAR) -> st.SearchStrategy[str]:
-    """Strings matching rule ``name`` of ``grammar`` (RFC 3986 unless told)."""
+def from_rule(name: str, grammar: Grammar | None = None) -> st.SearchStrategy[str]:
+    """Strings matching rule ``name`` of ``grammar``; unless told, of the
+    shipped grammar that defines it (RFC 3986 first, then RFC 3987, ...)."""
+    if grammar is None:
+        grammar, name = shipped_rule(name)
     return _strategy(grammar.expr(name), grammar)
 
 

@@ -213,18 +213,23 @@ class Grammar:
         """Every name a rule may be given by: ``rule_names``, then the core."""
         return self.rule_names + self.core_names
 
-    def canonical(self, name: str) -> str:
+    def find(self, name: str) -> str | None:
         """The rule's name as the grammar spells it (RFC 5234 section 2.1:
-        names are case-insensitive), or ``UnknownRuleError`` with close names."""
+        names are case-insensitive); ``None`` when the grammar has no such rule."""
         if not isinstance(name, str):
             msg = f"rule name must be str, not {type(name).__name__}"
             raise TypeError(msg)
-        names = self._table().names
         # RFC 5234 section 2.1: names are ASCII, compared without case
         # (casefold alone would also let "\u017fcheme" mean "scheme").
-        found = names.get(name.casefold()) if name.isascii() else None
+        return self._table().names.get(name.casefold()) if name.isascii() else None
+
+    def canonical(self, name: str) -> str:
+        """The rule's name as the grammar spells it (RFC 5234 section 2.1:
+        names are case-insensitive), or ``UnknownRuleError`` with close names."""
+        found = self.find(name)
         if found is not None:
             return found
+        names = self._table().names
         close = difflib.get_close_matches(name.casefold(), list(names), n=3, cutoff=0.6)
         hint = ", ".join(repr(names[c]) for c in close)
         msg = f"unknown rule {name!r}" + (f"; did you mean {hint}?" if hint else "")

@@ -30,7 +30,7 @@ from .._errors import URIError, URISyntaxError
 from ..engine import ABNF_MAX_LENGTH
 from ..engine._compile import CompiledRule
 from ._components import Components, RefT
-from ._grammars import GRAMMAR
+from ._grammars import GRAMMAR, shipped_rule
 from ._visitor import CAPTURES, LEAVES, reader, to_reference
 
 __all__ = [
@@ -134,8 +134,10 @@ def _syntax_error(name: str, text: str) -> URISyntaxError:
 
 
 def validate(rule: str, text: str, *, engine: Engine = "compiled") -> bool:
-    """Whether all of ``text`` matches the RFC 3986 (or RFC 5234 core) rule
-    named ``rule``; rule names are case-insensitive (RFC 5234 section 2.1)."""
+    """Whether all of ``text`` matches the rule named ``rule``: a rule of
+    any shipped grammar (RFC 3986, RFC 3987, ...; see ``_grammars``) or an
+    RFC 5234 core rule.  Rule names are case-insensitive (RFC 5234 section
+    2.1)."""
     if engine == "compiled":
         # The hot path; a rule spelling not seen yet (KeyError) or a text
         # that is no str (TypeError) takes the checked way below.
@@ -143,15 +145,15 @@ def validate(rule: str, text: str, *, engine: Engine = "compiled") -> bool:
             return _fast_validate[rule](text) is not None
         except (KeyError, TypeError):
             pass
-    name = GRAMMAR.canonical(rule)
+    grammar, name = shipped_rule(rule)
     text = _text(text)
     _engine(engine)
-    if engine == "compiled" and GRAMMAR.is_regular(name):
-        matcher = GRAMMAR.matcher(name)
+    if engine == "compiled" and grammar.is_regular(name):
+        matcher = grammar.matcher(name)
         if len(_fast_validate) < _FAST_ENTRIES:
             _fast_validate[rule] = matcher
         return matcher(text) is not None
-    return _abnf_tree(name, text) is not None
+    return grammar.abnf_parse(name, text) is not None
 
 
 def check(rule: str, text: str, *, engine: Engine = "compiled") -> None:
@@ -159,7 +161,8 @@ def check(rule: str, text: str, *, engine: Engine = "compiled") -> None:
     offset is the end of the longest prefix of ``text`` that some string
     matching the rule starts with."""
     if not validate(rule, text, engine=engine):
-        raise _syntax_error(GRAMMAR.canonical(rule), text)
+        grammar, name = shipped_rule(rule)
+        raise grammar.syntax_error(name, text)
 
 
 def parser_for(cls: type[RefT]) -> Parser[RefT]:
@@ -240,12 +243,12 @@ def _parse_checked(
 
 
 def parse_tree(rule: str, text: str) -> TreeNode:
-    """``abnf``'s full derivation tree of ``text`` under ``rule``: a node for
-    every rule applied, down to single characters.  Limited to
-    ``ABNF_MAX_LENGTH`` characters."""
-    name = GRAMMAR.canonical(rule)
-    tree = _abnf_tree(name, _text(text))
+    """``abnf``'s full derivation tree of ``text`` under ``rule`` (of any
+    shipped grammar): a node for every rule applied, down to single
+    characters.  Limited to ``ABNF_MAX_LENGTH`` characters."""
+    grammar, name = shipped_rule(rule)
+    tree = grammar.abnf_parse(name, _text(text))
     if tree is None:
-        raise _syntax_error(name, text)
+        raise grammar.syntax_error(name, text)
     result: TreeNode = tree
     return result

@@ -1,21 +1,38 @@
-"""The grammars urigrammar ships, as ``Grammar`` objects of the engine.
+"""The grammars urigrammar ships, as ``Grammar`` objects of the engine,
+and the lookup of a rule name across all of them.
 
-``grammar/rfc3986.abnf`` holds RFC 3986 Appendix A verbatim; it is package
-data in a wheel (``urigrammar/rfc3986.abnf``), and a source checkout
-without an install falls back to the file at the top of the repository.
-Each grammar is read on first use, not at import: reading a grammar with
-``abnf``'s ABNF parser costs about a third of a second, which
-``import urigrammar`` should not pay.
+``grammar/rfc3986.abnf`` holds RFC 3986 Appendix A verbatim and
+``grammar/rfc3987.abnf`` RFC 3987 section 2.2; each is package data in a
+wheel (``urigrammar/<file>``), and a source checkout without an install
+falls back to the file at the top of the repository.  Each grammar is read
+on first use, not at import: reading a grammar with ``abnf``'s ABNF parser
+costs about a third of a second, which ``import urigrammar`` should not pay.
+
+``SHIPPED`` orders the grammars for lookup by rule name (``shipped_rule``):
+a name is the first grammar's that defines it.  RFC 3987 restates some of
+RFC 3986's rules (``scheme``, ``port``, ``IPv6address``, ...); those names
+are RFC 3986's, and the tests check that each restated rule has the same
+language in both files, so the order decides nothing a caller can see.
 """
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 
+from .._errors import UnknownRuleError
 from ..engine import Grammar
 from ..engine._reader import RuleText, read_rules
 
-__all__ = ["GRAMMAR", "RFC3986", "grammar_text"]
+__all__ = [
+    "GRAMMAR",
+    "RFC3986",
+    "RFC3987",
+    "SHIPPED",
+    "grammar_text",
+    "shipped_names",
+    "shipped_rule",
+]
 
 
 def grammar_text(file_name: str = "rfc3986.abnf") -> str:
@@ -42,3 +59,37 @@ RFC3986 = Grammar(lambda: _shipped("rfc3986.abnf"), name="RFC 3986", lazy=True, 
 
 #: The grammar the URI model (parse, build, encode, ...) works from.
 GRAMMAR = RFC3986
+
+#: RFC 3987 section 2.2.  Vetted like RFC 3986: the same shapes of regex,
+#: over wider classes (bench/bench_length.py times its long inputs).
+RFC3987 = Grammar(lambda: _shipped("rfc3987.abnf"), name="RFC 3987", lazy=True, vetted=True)
+
+#: Every grammar a rule may be named from at the top level, in lookup order.
+SHIPPED: tuple[Grammar, ...] = (RFC3986, RFC3987)
+
+
+def shipped_rule(name: str) -> tuple[Grammar, str]:
+    """The shipped grammar that defines rule ``name`` first, and the name
+    as that grammar spells it (RFC 5234 section 2.1: names are
+    case-insensitive); ``UnknownRuleError`` with close names otherwise."""
+    for grammar in SHIPPED:
+        found = grammar.find(name)
+        if found is not None:
+            return grammar, found
+    known = {spelled.casefold(): spelled for spelled in shipped_names()}
+    close = difflib.get_close_matches(name.casefold(), list(known), n=3, cutoff=0.6)
+    hint = ", ".join(repr(known[c]) for c in close)
+    msg = f"unknown rule {name!r}" + (f"; did you mean {hint}?" if hint else "")
+    raise UnknownRuleError(msg, rule=name)
+
+
+def shipped_names() -> tuple[str, ...]:
+    """Every rule name of the shipped grammars: each grammar's own rules in
+    ``SHIPPED`` order (a name restated by a later grammar is listed once),
+    then the RFC 5234 core rules."""
+    seen: dict[str, str] = {}
+    for grammar in SHIPPED:
+        for spelled in grammar.rule_names:
+            seen.setdefault(spelled.casefold(), spelled)
+    names = tuple(seen.values())
+    return names + SHIPPED[0].core_names
