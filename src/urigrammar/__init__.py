@@ -30,23 +30,32 @@ from .uri._api import (
     validate,
 )
 from .uri._components import MAX_PORT_DIGITS
+from .uri._dialect import BIDI_FORMATTING
 from .uri._encode import encode_rules, percent_decode, percent_decode_bytes, percent_encode
 from .uri._grammars import RFC3986, RFC3987, shipped_names, shipped_rule
 from .uri._normalize import ORIGIN_SCHEMES, SCHEME_RULES, Origin, SchemeRule
 from .uri._reference import (
+    IRI_PARSE_RULES,
+    IRIReference,
+    Reference,
     URIReference,
     build,
     equivalent,
     normalize,
     parse,
+    parse_iri,
     relativize,
     resolve,
+    to_iri,
+    to_uri,
 )
 from .uri._resolve import remove_dot_segments
 
 __all__ = [
     "ABNF_MAX_LENGTH",
+    "BIDI_FORMATTING",
     "ENCODE_RULES",
+    "IRI_PARSE_RULES",
     "MAX_PORT_DIGITS",
     "ORIGIN_SCHEMES",
     "PARSE_RULES",
@@ -57,9 +66,11 @@ __all__ = [
     "Engine",
     "Grammar",
     "GrammarError",
+    "IRIReference",
     "InputTooLongError",
     "Origin",
     "PortTooLargeError",
+    "Reference",
     "SchemeRule",
     "TreeNode",
     "URIError",
@@ -72,6 +83,7 @@ __all__ = [
     "load_grammar",
     "normalize",
     "parse",
+    "parse_iri",
     "parse_tree",
     "percent_decode",
     "percent_decode_bytes",
@@ -80,6 +92,8 @@ __all__ = [
     "remove_dot_segments",
     "resolve",
     "rule_source",
+    "to_iri",
+    "to_uri",
     "validate",
 ]
 
