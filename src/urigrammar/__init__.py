@@ -80,6 +80,7 @@ __all__ = [
     "build",
     "check",
     "equivalent",
+    "grammar_of",
     "load_grammar",
     "normalize",
     "parse",
@@ -114,6 +115,12 @@ def __getattr__(name: str) -> object:
         return encode_rules()
     msg = f"module {__name__!r} has no attribute {name!r}"
     raise AttributeError(msg)
+
+
+def grammar_of(name: str) -> Grammar:
+    """The shipped grammar that defines rule ``name`` (any case): RFC 3986
+    first, then RFC 3987, ...; ``UnknownRuleError`` for a name none has."""
+    return shipped_rule(name)[0]
 
 
 def rule_source(name: str) -> str | None:
