@@ -1,0 +1,427 @@
+"""Matching a URI against a template: the variables an expansion had.
+
+Two levels, each decided before any URI is seen:
+
+1. **Where each expression is.**  The template becomes one expression of
+   the engine's intermediate form (``engine._ir``): each literal as its
+   characters, each expression as ``[ first *( char / pct-encoded ) ]``
+   over the characters its expansion can contain (the operator's allowed
+   set, plus the separators and ``=`` that its varspecs can write), kept
+   as a group.  The engine's own analysis (``_compile``) says whether that
+   expression is *deterministic* (LL(1): every step is decided by the next
+   character, so a URI splits into literals and expressions one way at
+   most), and emits it as a regex with possessive quantifiers, linear in
+   the URI's length.  When it is not deterministic (``{a}{b}``, or
+   ``{+path}/here``, where the path may hold ``/``), the split is found by
+   ``_split``: one pass from the right marks, for each part, the positions
+   from which the rest of the template can match; one pass from the left
+   then gives each expression the longest text that leaves the rest a
+   match.  Linear too (the number of parts times the length).
+2. **Which variable is which.**  Each expression's text is read back into
+   its variables (``_read``): named operators by their names, lists by
+   their commas, associative arrays by their ``=``.  That is decided when
+   the values cannot hold the separators (``{/a,b}`` cannot tell ``/x``
+   as ``a`` from ``/x`` as ``b``, nor ``{x,y}`` ``1`` as ``x`` from ``1`` as
+   ``y``): several variables under an unnamed operator, or an exploded
+   one among others under a named operator, are ambiguous.
+
+``ambiguous`` is true when either level is.  For a template that is not,
+``expand(match(u)) == u`` for every ``u`` that an expansion wrote
+(uppercase triplets, as expansion writes them).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from .._errors import URIError
+from ..engine._charset import CharSet
+from ..engine._compile import _END, _Emitter, _inline
+from ..engine._ir import Alt, Cap, Chars, Expr, Ref, Rep, Seq
+from ..uri._encode import percent_decode
+from ..uri._grammars import RFC6570
+from ._expand import prefix_of
+from ._sets import Operator, allowed, hexdig
+from ._syntax import Expression, Part, VarSpec
+
+__all__ = ["Matched", "Matcher"]
+
+#: A matched variable: a string, a list, or an associative array.
+Matched = str | list[str] | dict[str, str]
+
+# What expansion writes besides values (Appendix A): a list's members are
+# joined by "," and an exploded pair is "name=value".
+_COMMA = ","
+_EQUALS = "="
+
+
+@cache
+def _pct() -> Expr:
+    # pct-encoded, as the grammar has it, in the compiler's form.
+    return _inline(RFC6570, Ref("pct-encoded"), frozenset(), ())
+
+
+def _alphabet(expression: Expression) -> frozenset[str]:
+    """Every character an expansion of ``expression`` can hold after its
+    ``first`` string, ``pct-encoded`` triplets aside."""
+    operator = expression.operator
+    chars = set(allowed(operator))
+    if not operator.reserved:
+        specs = expression.varspecs
+        chars.add(_COMMA)  # a list, or an associative array, unexploded
+        if operator.named or any(s.explode for s in specs):
+            chars.add(_EQUALS)
+        if len(specs) > 1 or any(s.explode for s in specs):
+            chars.add(operator.sep)
+    return frozenset(chars)
+
+
+def _char(text: str) -> Chars:
+    return Chars(CharSet.of(map(ord, text)))
+
+
+def _level2_ambiguous(expression: Expression) -> bool:
+    """Whether an expression's text can come from different values."""
+    operator, specs = expression.operator, expression.varspecs
+    exploded = any(s.explode for s in specs)
+    if exploded and operator.sep in allowed(operator):
+        # "." (and "," under + and #) may be in a value too: {.x*} writes
+        # ["a.b"] and ["a", "b"] alike.
+        return True
+    if len(specs) < 2:
+        return False
+    return not operator.named or exploded
+
+
+@dataclass(frozen=True)
+class _Slot:
+    expression: Expression
+    alphabet: frozenset[str]
+
+
+class Matcher:
+    """The compiled form of one template for ``match``."""
+
+    def __init__(self, parts: Sequence[Part]) -> None:
+        items: list[Expr] = []
+        self.parts: tuple[str | _Slot, ...] = tuple(
+            part if isinstance(part, str) else _Slot(part, _alphabet(part)) for part in parts
+        )
+        for index, part in enumerate(self.parts):
+            if isinstance(part, str):
+                items.extend(_char(c) for c in part)
+                continue
+            run = Rep(0, None, Alt((_char("".join(sorted(part.alphabet))), _pct())))
+            first = part.expression.operator.first
+            # [ first run ] as ( first run / "" ): the engine's analysis
+            # treats an option's inside like a repetition's, which would
+            # call {/a*} ambiguous for the "/" its run and first share.
+            body: Expr = run if not first else Alt((Seq((_char(first), run)), Seq(())))
+            items.append(Cap(str(index), body))
+        tree = Seq(tuple(items))
+        emitter = _Emitter()
+        self.pattern = re.compile(emitter.emit(tree, _END))
+        self.groups = tuple(int(name) for name, _parent in emitter.groups)
+        #: Level 1: whether a URI splits into the parts one way at most.
+        self.deterministic = emitter.deterministic(tree, _END)
+        self.ambiguous = not self.deterministic or any(
+            _level2_ambiguous(p.expression) for p in self.parts if isinstance(p, _Slot)
+        )
+
+    def match(self, uri: str) -> dict[str, Matched] | None:
+        texts = self._texts(uri)
+        if texts is None:
+            return None
+        found: dict[str, list[tuple[Matched, VarSpec, Operator]]] = {}
+        for index, text in texts.items():
+            slot = self.parts[index]
+            assert isinstance(slot, _Slot)
+            read = _read(slot.expression, text)
+            if read is None:
+                return None
+            for spec, value in read:
+                found.setdefault(spec.name, []).append((value, spec, slot.expression.operator))
+        return _agree(found)
+
+    def _texts(self, uri: str) -> dict[int, str | None] | None:
+        """Each expression's text (``None``: nothing, not even its first
+        string), by its index in ``parts``."""
+        if self.deterministic:
+            match = self.pattern.fullmatch(uri)
+            if match is None:
+                return None
+            return dict(zip(self.groups, match.groups(), strict=True))
+        return _split(self.parts, uri)
+
+
+def _run_end(text: str, i: int, alphabet: frozenset[str], digits: frozenset[str]) -> int:
+    """Where the run of ``alphabet`` characters and triplets from ``i`` ends
+    after one step, or ``-1`` when none starts at ``i``."""
+    if text[i] in alphabet:
+        return i + 1
+    if text[i] == "%" and text[i + 1 : i + 2] in digits and text[i + 2 : i + 3] in digits:
+        return i + 3
+    return -1
+
+
+def _viable(parts: Sequence[str | _Slot], text: str) -> list[bytearray]:
+    """``rest[k][i]``: whether parts ``k`` onwards match ``text[i:]``,
+    computed from the last part back, each in one pass over the text."""
+    n = len(text)
+    digits = hexdig()
+    rest = [bytearray(n + 1) for _ in range(len(parts) + 1)]
+    rest[-1][n] = 1
+    for k in range(len(parts) - 1, -1, -1):
+        after, here = rest[k + 1], rest[k]
+        part = parts[k]
+        if isinstance(part, str):
+            size = len(part)
+            for i in range(n - size + 1):
+                if after[i + size] and text.startswith(part, i):
+                    here[i] = 1
+            continue
+        # run[i]: a run of the expression's characters from i, then the rest.
+        run = bytearray(n + 1)
+        for i in range(n, -1, -1):
+            ok = after[i]
+            if not ok and i < n:
+                step = _run_end(text, i, part.alphabet, digits)
+                ok = run[step] if step >= 0 else 0
+            run[i] = ok
+        first = part.expression.operator.first
+        for i in range(n + 1):
+            here[i] = (
+                run[i] if not first else after[i] or (i < n and text[i] == first and run[i + 1])
+            )
+    return rest
+
+
+def _split(parts: Sequence[str | _Slot], text: str) -> dict[int, str | None] | None:
+    """The split of ``text`` into ``parts`` that gives each expression, from
+    the left, the longest text that the rest can follow."""
+    rest = _viable(parts, text)
+    if not rest[0][0]:
+        return None
+    n = len(text)
+    digits = hexdig()
+    texts: dict[int, str | None] = {}
+    position = 0
+    for k, part in enumerate(parts):
+        if isinstance(part, str):
+            position += len(part)
+            continue
+        after = rest[k + 1]
+        first = part.expression.operator.first
+        if first and not text.startswith(first, position):
+            texts[k] = None
+            continue
+        i = position + len(first)
+        best = i if after[i] else -1
+        while i < n and (i := _run_end(text, i, part.alphabet, digits)) >= 0:
+            if after[i]:
+                best = i
+        if best < 0:  # only the empty expansion leaves the rest a match
+            texts[k] = None
+            continue
+        texts[k] = text[position:best]
+        position = best
+    return texts
+
+
+# --- level 2: an expression's text -> its variables -------------------------
+
+
+def _decoded(text: str) -> str | None:
+    try:
+        return percent_decode(text)
+    except URIError:  # octets that are not UTF-8: no expansion wrote them
+        return None
+
+
+def _units(text: str) -> int:
+    digits = hexdig()
+    count = index = 0
+    while index < len(text):
+        is_triplet = (
+            text[index] == "%"
+            and text[index + 1 : index + 2] in digits
+            and text[index + 2 : index + 3] in digits
+        )
+        index += 3 if is_triplet else 1
+        count += 1
+    return count
+
+
+def _value(text: str, spec: VarSpec, operator: Operator) -> Matched | None:
+    """An unexploded value: a list where it holds a comma (a string's comma
+    is encoded, section 3.2.1), else a string."""
+    if operator.reserved:
+        # (U+R) passes triplets through: the text is the value as written.
+        if spec.prefix is not None and _units(text) > spec.prefix:
+            return None
+        return text
+    if _COMMA in text:
+        if spec.prefix is not None:
+            return None  # no prefix on a list (section 2.4.1)
+        members = [_decoded(m) for m in text.split(_COMMA)]
+        if any(m is None for m in members):
+            return None
+        return [m for m in members if m is not None]
+    value = _decoded(text)
+    if value is None or (spec.prefix is not None and len(value) > spec.prefix):
+        return None
+    return value
+
+
+def _member(has_equals: bool, raw: str, operator: Operator) -> str | None:
+    """One exploded member's value: ``name`` alone stands for an empty one
+    unless the operator is form-style (its ``ifemp`` is ``=``)."""
+    if not has_equals:
+        return None if operator.ifemp else ""
+    if (not raw and not operator.ifemp) or _COMMA in raw or _EQUALS in raw:
+        return None
+    return _decoded(raw)
+
+
+def _exploded(
+    pieces: list[tuple[str, bool, str]], spec: VarSpec, operator: Operator
+) -> Matched | None:
+    """An exploded value from its pieces ``(name, has "=", value)``: a list
+    when every piece is the variable's own name (named operators) or no
+    piece has an ``=`` (unnamed ones), an associative array otherwise."""
+    if operator.named:
+        is_list = all(name == spec.name for name, _eq, _raw in pieces)
+    else:
+        is_list = not any(eq for _name, eq, _raw in pieces)
+        if not is_list and operator.sep in allowed(operator):
+            # "." is both the separator and a value character: an item
+            # without "=" continues the value before it (an ambiguous
+            # reading; see _level2_ambiguous).
+            joined: list[tuple[str, bool, str]] = []
+            for name, eq, raw in pieces:
+                if joined and not eq:
+                    last = joined[-1]
+                    joined[-1] = (last[0], last[1], last[2] + operator.sep + name)
+                else:
+                    joined.append((name, eq, raw))
+            pieces = joined
+    if is_list:
+        members: list[str] = []
+        for name, eq, raw in pieces:
+            member = _member(eq, raw, operator) if operator.named else _decoded(name)
+            if member is None or (not operator.named and _COMMA in name):
+                return None
+            members.append(member)
+        return members
+    pairs: dict[str, str] = {}
+    for name, eq, raw in pieces:
+        key, member = _decoded(name), _member(eq, raw, operator)
+        if key is None or member is None or key in pairs or _COMMA in name:
+            return None
+        pairs[key] = member
+    return pairs
+
+
+def _pieces(items: list[str]) -> list[tuple[str, bool, str]]:
+    """Each item as ``(name, has "=", value)``, split at its first ``=``."""
+    out = []
+    for piece in items:
+        name, eq, raw = piece.partition(_EQUALS)
+        out.append((name, bool(eq), raw))
+    return out
+
+
+def _read(expression: Expression, text: str | None) -> list[tuple[VarSpec, Matched]] | None:
+    """The variables of one expression, from its text (``None``: the
+    expression wrote nothing); ``None`` when no expansion writes ``text``."""
+    operator, specs = expression.operator, expression.varspecs
+    value: Matched | None
+    if text is None or (operator.first and not text):
+        return []
+    body = text[len(operator.first) :]
+    if operator.named:
+        return _read_named(specs, body, operator)
+    if len(specs) == 1 and not specs[0].explode:
+        value = _value(body, specs[0], operator)
+        return None if value is None else [(specs[0], value)]
+    if not operator.first and not body:
+        return []  # several variables, all undefined
+    sep = _COMMA if operator.reserved else operator.sep
+    items = body.split(sep)
+    out: list[tuple[VarSpec, Matched]] = []
+    at = 0
+    for index, spec in enumerate(specs):
+        if at >= len(items):
+            break  # the variables left are undefined
+        # One item each; an exploded variable takes all it can while
+        # leaving one to each variable after it, and the last takes the rest.
+        later = len(specs) - index - 1
+        size = max(1, len(items) - at - later) if spec.explode or not later else 1
+        mine = items[at : at + size]
+        at += size
+        if spec.explode and not operator.reserved:
+            value = _exploded(_pieces(mine), spec, operator)
+        elif len(mine) > 1 and sep != _COMMA and sep not in allowed(operator):
+            value = None  # a value's "/" is encoded: not one value
+        else:
+            value = _value(sep.join(mine), spec, operator)
+        if value is None:
+            return None
+        out.append((spec, value))
+    return out
+
+
+def _read_named(
+    specs: tuple[VarSpec, ...], body: str, operator: Operator
+) -> list[tuple[VarSpec, Matched]] | None:
+    pieces = _pieces(body.split(operator.sep))
+    out: list[tuple[VarSpec, Matched]] = []
+    value: Matched | None
+    at = 0
+    for index, spec in enumerate(specs):
+        if spec.explode:
+            later = {s.name for s in specs[index + 1 :]}
+            taken = []
+            while at < len(pieces) and pieces[at][0] not in later:
+                taken.append(pieces[at])
+                at += 1
+            if not taken:
+                continue
+            value = _exploded(taken, spec, operator)
+        else:
+            if at >= len(pieces) or pieces[at][0] != spec.name:
+                continue
+            _name, eq, raw = pieces[at]
+            at += 1
+            if not eq:
+                value = None if operator.ifemp else ""
+            elif not raw and not operator.ifemp:
+                value = None  # an empty value is written without "=" here
+            else:
+                value = _value(raw, spec, operator)
+        if value is None:
+            return None
+        out.append((spec, value))
+    return out if at == len(pieces) else None
+
+
+def _agree(found: dict[str, list[tuple[Matched, VarSpec, Operator]]]) -> dict[str, Matched] | None:
+    """One value per variable: a variable keeps one value in the whole
+    template (section 3.2.1), and a prefix is the start of it."""
+    out: dict[str, Matched] = {}
+    for name, seen in found.items():
+        whole = [value for value, spec, _op in seen if spec.prefix is None]
+        value = whole[0] if whole else max((v for v, _s, _op in seen), key=len)
+        for other, spec, operator in seen:
+            if spec.prefix is None:
+                agrees = other == value
+            else:
+                agrees = isinstance(value, str) and isinstance(other, str)
+                agrees = agrees and prefix_of(str(value), spec.prefix, operator) == other
+            if not agrees:
+                return None
+        out[name] = value
+    return out
