@@ -36,6 +36,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from .._errors import URIError
 from ..engine._charset import CharSet
@@ -135,15 +136,15 @@ class Matcher:
         texts = self._texts(uri)
         if texts is None:
             return None
-        found: dict[str, list[tuple[Matched, VarSpec, Operator]]] = {}
+        found: dict[str, list[tuple[Reading, Operator]]] = {}
         for index, text in texts.items():
             slot = self.parts[index]
             assert isinstance(slot, _Slot)
             read = _read(slot.expression, text)
             if read is None:
                 return None
-            for spec, value in read:
-                found.setdefault(spec.name, []).append((value, spec, slot.expression.operator))
+            for reading in read:
+                found.setdefault(reading.spec.name, []).append((reading, slot.expression.operator))
         return _agree(found)
 
     def _texts(self, uri: str) -> dict[int, str | None] | None:
@@ -334,24 +335,35 @@ def _pieces(items: list[str]) -> list[tuple[str, bool, str]]:
     return out
 
 
-def _read(expression: Expression, text: str | None) -> list[tuple[VarSpec, Matched]] | None:
+class Reading(NamedTuple):
+    """What one varspec's text says of its variable."""
+
+    spec: VarSpec
+    #: The value; ``None``: the variable is undefined.
+    value: Matched | None
+    #: An empty text where an empty value and no value both write nothing
+    #: ({x} on ""): ``value`` is "", or the variable is undefined.
+    soft: bool = False
+
+
+def _read(expression: Expression, text: str | None) -> list[Reading] | None:
     """The variables of one expression, from its text (``None``: the
     expression wrote nothing); ``None`` when no expansion writes ``text``."""
     operator, specs = expression.operator, expression.varspecs
     value: Matched | None
     if text is None or (operator.first and not text):
-        return []
+        return [Reading(spec, None) for spec in specs]
     body = text[len(operator.first) :]
     if operator.named:
         return _read_named(specs, body, operator)
+    if not operator.first and not body:
+        return [Reading(spec, "", soft=True) for spec in specs]
     if len(specs) == 1 and not specs[0].explode:
         value = _value(body, specs[0], operator)
-        return None if value is None else [(specs[0], value)]
-    if not operator.first and not body:
-        return []  # several variables, all undefined
+        return None if value is None else [Reading(specs[0], value)]
     sep = _COMMA if operator.reserved else operator.sep
     items = body.split(sep)
-    out: list[tuple[VarSpec, Matched]] = []
+    out: list[Reading] = []
     at = 0
     for index, spec in enumerate(specs):
         if at >= len(items):
@@ -370,15 +382,13 @@ def _read(expression: Expression, text: str | None) -> list[tuple[VarSpec, Match
             value = _value(sep.join(mine), spec, operator)
         if value is None:
             return None
-        out.append((spec, value))
+        out.append(Reading(spec, value))
     return out
 
 
-def _read_named(
-    specs: tuple[VarSpec, ...], body: str, operator: Operator
-) -> list[tuple[VarSpec, Matched]] | None:
+def _read_named(specs: tuple[VarSpec, ...], body: str, operator: Operator) -> list[Reading] | None:
     pieces = _pieces(body.split(operator.sep))
-    out: list[tuple[VarSpec, Matched]] = []
+    out: list[Reading] = []
     value: Matched | None
     at = 0
     for index, spec in enumerate(specs):
@@ -389,10 +399,12 @@ def _read_named(
                 taken.append(pieces[at])
                 at += 1
             if not taken:
+                out.append(Reading(spec, None))
                 continue
             value = _exploded(taken, spec, operator)
         else:
             if at >= len(pieces) or pieces[at][0] != spec.name:
+                out.append(Reading(spec, None))
                 continue
             _name, eq, raw = pieces[at]
             at += 1
@@ -404,24 +416,62 @@ def _read_named(
                 value = _value(raw, spec, operator)
         if value is None:
             return None
-        out.append((spec, value))
+        out.append(Reading(spec, value))
     return out if at == len(pieces) else None
 
 
-def _agree(found: dict[str, list[tuple[Matched, VarSpec, Operator]]]) -> dict[str, Matched] | None:
-    """One value per variable: a variable keeps one value in the whole
-    template (section 3.2.1), and a prefix is the start of it."""
+def _flat(value: Matched) -> Matched:
+    # How an unexploded expression writes a value: a dict as its pairs in a
+    # row, a one-member list as that member.
+    if isinstance(value, dict):
+        return [item for pair in value.items() for item in pair]
+    if isinstance(value, list) and len(value) == 1:
+        return value[0]
+    return value
+
+
+def _best(values: list[tuple[Matched, VarSpec]]) -> Matched:
+    """The fullest of the readings of one variable: a dict over a list, a
+    whole value over a prefix."""
+    whole = [value for value, spec in values if spec.prefix is None]
+    if not whole:
+        return max((value for value, _spec in values), key=len)
+    for kind in (dict, str, list):
+        for value in whole:
+            if isinstance(value, kind):
+                # A one-member list expands as its member does, everywhere;
+                # the member also takes a prefix where the list would not.
+                return value[0] if isinstance(value, list) and len(value) == 1 else value
+    return whole[0]
+
+
+def _agree(found: dict[str, list[tuple[Reading, Operator]]]) -> dict[str, Matched] | None:
+    """One value per variable, or ``None``: a variable keeps one value in
+    the whole template (section 3.2.1), a prefix is the start of it, and
+    an undefined variable writes nothing anywhere."""
     out: dict[str, Matched] = {}
     for name, seen in found.items():
-        whole = [value for value, spec, _op in seen if spec.prefix is None]
-        value = whole[0] if whole else max((v for v, _s, _op in seen), key=len)
-        for other, spec, operator in seen:
-            if spec.prefix is None:
-                agrees = other == value
+        hard = [(reading, op) for reading, op in seen if not reading.soft]
+        values = [(r.value, r.spec) for r, _op in hard if r.value is not None]
+        if any(r.value is None for r, _op in hard):
+            if values:
+                return None
+            continue  # undefined
+        if not values:
+            out[name] = ""  # only empty texts: "" (or undefined; the same URI)
+            continue
+        best = _best(values)
+        for reading, operator in seen:
+            value, spec = reading.value, reading.spec
+            assert value is not None
+            if reading.soft:
+                agrees = _flat(best) == ""
+            elif spec.prefix is None:
+                agrees = _flat(value) == _flat(best)
             else:
-                agrees = isinstance(value, str) and isinstance(other, str)
-                agrees = agrees and prefix_of(str(value), spec.prefix, operator) == other
+                whole = _flat(best)
+                agrees = isinstance(whole, str) and prefix_of(whole, spec.prefix, operator) == value
             if not agrees:
                 return None
-        out[name] = value
+        out[name] = best
     return out
