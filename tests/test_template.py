@@ -201,7 +201,9 @@ def test_match_reads_the_expansion_back(case: dict[str, Any]) -> None:
         ("{var}", "value", {"var": "value"}),
         ("{hello}", "Hello%20World%21", {"hello": "Hello World!"}),
         ("{half}", "50%25", {"half": "50%"}),
-        ("{+half}", "50%25", {"half": "50%25"}),  # (U+R) values stay as written
+        ("{+half}", "50%25", {"half": "50%25"}),  # (U+R): ASCII triplets stay as written
+        ("{#x}", "#caf%C3%A9%2F", {"x": "caf\u00e9%2F"}),  # ... non-ASCII ones are read
+        ("{+x:1}", "%C2%80", {"x": "\x80"}),  # one character, as the prefix counts it
         ("{list}", "red,green,blue", {"list": ["red", "green", "blue"]}),
         ("{keys*}", "semi=%3B,dot=.,comma=%2C", {"keys": {"semi": ";", "dot": ".", "comma": ","}}),
         ("{/count*}", "/one/two/three", {"count": ["one", "two", "three"]}),

@@ -33,7 +33,7 @@ Two levels, each decided before any URI is seen:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
@@ -44,7 +44,8 @@ from ..engine._compile import _END, _Emitter, _inline
 from ..engine._ir import Alt, Cap, Chars, Expr, Ref, Rep, Seq
 from ..uri._encode import percent_decode
 from ..uri._grammars import RFC6570
-from ._expand import prefix_of
+from ._errors import ExpansionError
+from ._expand import expand_parts
 from ._sets import Operator, allowed, hexdig
 from ._syntax import Expression, Part, VarSpec
 
@@ -242,6 +243,40 @@ def _decoded(text: str) -> str | None:
         return None
 
 
+@cache
+def _triplet_run() -> re.Pattern[str]:
+    digits = re.escape("".join(sorted(hexdig())))
+    return re.compile(f"(?:%[{digits}][{digits}])+")
+
+
+def _non_ascii_decoded(text: str) -> str:
+    """``text`` with each run of triplets that is UTF-8 for non-ASCII
+    characters decoded (RFC 3987 section 3.2's rule for reading a URI as an
+    IRI); ASCII and stray octets keep their triplets as written."""
+    if "%" not in text:
+        return text
+
+    def decode(run: re.Match[str]) -> str:
+        written = run.group()
+        octets = bytes.fromhex(written.replace("%", ""))
+        out: list[str] = []
+        index = 0
+        while index < len(octets):
+            lead = octets[index]
+            size = 2 if 0xC2 <= lead <= 0xDF else 3 if 0xE0 <= lead <= 0xEF else 4
+            try:
+                if lead < 0xC2 or lead > 0xF4:
+                    raise UnicodeDecodeError("utf-8", octets, index, index + 1, "not a lead")
+                out.append(octets[index : index + size].decode("utf-8"))
+                index += size
+            except UnicodeDecodeError:
+                out.append(written[3 * index : 3 * index + 3])
+                index += 1
+        return "".join(out)
+
+    return _triplet_run().sub(decode, text)
+
+
 def _units(text: str) -> int:
     digits = hexdig()
     count = index = 0
@@ -260,10 +295,13 @@ def _value(text: str, spec: VarSpec, operator: Operator) -> Matched | None:
     """An unexploded value: a list where it holds a comma (a string's comma
     is encoded, section 3.2.1), else a string."""
     if operator.reserved:
-        # (U+R) passes triplets through: the text is the value as written.
-        if spec.prefix is not None and _units(text) > spec.prefix:
+        # (U+R) passes triplets through: an ASCII triplet stays as written
+        # (%2F and / both expand as written), a non-ASCII character's
+        # triplets are that character (3.2.1: a prefix counts it as one).
+        written = _non_ascii_decoded(text)
+        if spec.prefix is not None and _units(written) > spec.prefix:
             return None
-        return text
+        return written
     if _COMMA in text:
         if spec.prefix is not None:
             return None  # no prefix on a list (section 2.4.1)
@@ -420,14 +458,13 @@ def _read_named(specs: tuple[VarSpec, ...], body: str, operator: Operator) -> li
     return out if at == len(pieces) else None
 
 
-def _flat(value: Matched) -> Matched:
-    # How an unexploded expression writes a value: a dict as its pairs in a
-    # row, a one-member list as that member.
-    if isinstance(value, dict):
-        return [item for pair in value.items() for item in pair]
-    if isinstance(value, list) and len(value) == 1:
-        return value[0]
-    return value
+def _writes(spec: VarSpec, operator: Operator, value: Matched) -> str | None:
+    """What ``value`` expands to as the one variable of an expression."""
+    alone = Expression(operator, (spec,), 0, 0)
+    try:
+        return expand_parts((alone,), {spec.name: value}, "")
+    except ExpansionError:  # a prefix on a list: this value cannot be it
+        return None
 
 
 def _best(values: list[tuple[Matched, VarSpec]]) -> Matched:
@@ -445,33 +482,46 @@ def _best(values: list[tuple[Matched, VarSpec]]) -> Matched:
     return whole[0]
 
 
+def _candidates(values: list[tuple[Matched, VarSpec]]) -> Iterator[Matched]:
+    """The values a variable may have, fullest first: the readings, and the
+    associative array whose pairs an unexploded list may be."""
+    yield _best(values)
+    for value, _spec in values:
+        yield value
+    for value, _spec in values:
+        if isinstance(value, list) and len(value) % 2 == 0:
+            pairs = dict(zip(value[::2], value[1::2], strict=True))
+            if len(pairs) * 2 == len(value):
+                yield pairs
+
+
+def _fits(value: Matched, seen: list[tuple[Reading, Operator]]) -> bool:
+    for reading, operator in seen:
+        assert reading.value is not None
+        wanted = _writes(reading.spec, operator, reading.value)
+        if wanted is None or _writes(reading.spec, operator, value) != wanted:
+            return False
+    return True
+
+
 def _agree(found: dict[str, list[tuple[Reading, Operator]]]) -> dict[str, Matched] | None:
     """One value per variable, or ``None``: a variable keeps one value in
-    the whole template (section 3.2.1), a prefix is the start of it, and
-    an undefined variable writes nothing anywhere."""
+    the whole template (section 3.2.1), so the value chosen must write, at
+    each of its varspecs, what that varspec's reading writes (a prefix its
+    start, an empty text nothing); an undefined variable writes nothing."""
     out: dict[str, Matched] = {}
     for name, seen in found.items():
-        hard = [(reading, op) for reading, op in seen if not reading.soft]
-        values = [(r.value, r.spec) for r, _op in hard if r.value is not None]
-        if any(r.value is None for r, _op in hard):
+        hard = [reading for reading, _op in seen if not reading.soft]
+        values = [(r.value, r.spec) for r in hard if r.value is not None]
+        if any(r.value is None for r in hard):
             if values:
                 return None
             continue  # undefined
         if not values:
             out[name] = ""  # only empty texts: "" (or undefined; the same URI)
             continue
-        best = _best(values)
-        for reading, operator in seen:
-            value, spec = reading.value, reading.spec
-            assert value is not None
-            if reading.soft:
-                agrees = _flat(best) == ""
-            elif spec.prefix is None:
-                agrees = _flat(value) == _flat(best)
-            else:
-                whole = _flat(best)
-                agrees = isinstance(whole, str) and prefix_of(whole, spec.prefix, operator) == value
-            if not agrees:
-                return None
+        best = next((c for c in _candidates(values) if _fits(c, seen)), None)
+        if best is None:
+            return None
         out[name] = best
     return out

@@ -122,8 +122,9 @@ class URITemplate:
         """The variables an expansion of this template gives ``uri``, or
         ``None`` when no expansion gives it.
 
-        Values are pct-decoded (under ``+`` and ``#``, which pass triplets
-        through, they are kept as written); a comma-joined value is a list,
+        Values are pct-decoded; under ``+`` and ``#``, which pass triplets
+        through, only the triplets of non-ASCII characters are (``%2F`` and
+        ``/`` expand alike there, so ``%2F`` stays); a comma-joined value is a list,
         an exploded one a list or, where it has ``name=value`` pairs, a
         dict.  An undefined variable is left out.  Linear in ``uri``'s
         length; see ``ambiguous`` for when the reading is the only one.
