@@ -520,6 +520,9 @@ def _agree(found: dict[str, list[tuple[Reading, Operator]]]) -> dict[str, Matche
         if not values:
             out[name] = ""  # only empty texts: "" (or undefined; the same URI)
             continue
+        if len(seen) == 1:
+            out[name] = values[0][0]  # one reading: nothing to agree with
+            continue
         best = next((c for c in _candidates(values) if _fits(c, seen)), None)
         if best is None:
             return None
