@@ -32,6 +32,7 @@ TEXT_COMMANDS = {
     "encode": (["--rule", "segment"], "a b"),
     "decode": ([], "a%20b"),
     "explain": ([], "http://a/"),
+    "match": (["/{x}"], "/a"),
 }
 
 
