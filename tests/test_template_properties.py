@@ -34,7 +34,6 @@ def _mutated(draw: st.DrawFn) -> str:
     return text
 
 
-@settings(max_examples=150)
 @given(st.one_of(from_rule("URI-Template"), _mutated(), st.text(max_size=12)))
 def test_validation_agrees_with_the_abnf_engine(text: str) -> None:
     expected = u.RFC6570.abnf_parse("URI-Template", text) is not None
@@ -98,7 +97,7 @@ def _values(template: u.URITemplate) -> st.SearchStrategy[dict[str, Any]]:
     return st.fixed_dictionaries(strategies)
 
 
-@settings(max_examples=200, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(suppress_health_check=[HealthCheck.filter_too_much])
 @given(data=st.data(), text=st.one_of(_SEPARATED, _TEMPLATES))
 def test_match_undoes_expand_for_unambiguous_templates(data: st.DataObject, text: str) -> None:
     template = u.URITemplate(text)
@@ -110,7 +109,6 @@ def test_match_undoes_expand_for_unambiguous_templates(data: st.DataObject, text
     assert template.expand(found) == uri
 
 
-@settings(max_examples=100)
 @given(data=st.data(), text=_TEMPLATES)
 def test_match_finds_every_expansion(data: st.DataObject, text: str) -> None:
     # Ambiguous or not, an expansion is split somehow (level 1 of _match).
@@ -134,7 +132,6 @@ _REFERENCES = st.tuples(
 ).map("".join)
 
 
-@settings(max_examples=150)
 @given(data=st.data(), text=_REFERENCES)
 def test_expansions_are_uri_references(data: st.DataObject, text: str) -> None:
     template = u.URITemplate(text)
