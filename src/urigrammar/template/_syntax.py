@@ -20,8 +20,8 @@ matched (``op-reserve``, ``max-length``, ``explode``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from ..engine import Grammar
 from ..uri._encode import encode_except
@@ -38,8 +38,7 @@ _EXPRESSION_GROUPS = ("operator", "op-reserve", "variable-list")
 _VARSPEC_GROUPS = ("varname", "max-length", "explode")
 
 
-@dataclass(frozen=True, slots=True)
-class VarSpec:
+class VarSpec(NamedTuple):
     """One ``varspec`` (section 2.3): a name and its modifier (2.4)."""
 
     name: str
@@ -51,8 +50,7 @@ class VarSpec:
     offset: int
 
 
-@dataclass(frozen=True, slots=True)
-class Expression:
+class Expression(NamedTuple):
     """One ``expression`` (section 2.2)."""
 
     operator: Operator
@@ -70,22 +68,31 @@ Part = str | Expression
 @cache
 def _pattern(
     grammar: Grammar, rule: str, names: tuple[str, ...]
-) -> tuple[re.Pattern[str], dict[str, int]]:
+) -> tuple[re.Pattern[str], tuple[int, ...]]:
+    """The rule's regex, and the group number of each of ``names``."""
     compiled = grammar.compiled(rule, frozenset(names))
     groups = {name: index for index, (name, _parent) in enumerate(compiled.groups, 1)}
-    return compiled.pattern, groups
+    return compiled.pattern, tuple(groups[name] for name in names)
+
+
+@cache
+def _foreign() -> re.Pattern[str]:
+    # A character a URI cannot hold as it is ("%" starts a triplet here:
+    # the template is valid).
+    return re.compile("[^{}]".format(re.escape("".join(sorted(uri_chars() | {"%"})))))
 
 
 def literal_expansion(text: str) -> str:
     """Section 3.1: a literal character allowed in a URI (``unreserved /
     reserved / pct-encoded``) is copied, any other (``ucschar``,
     ``iprivate``) written as the pct-encoded triplets of its UTF-8 octets."""
+    if _foreign().search(text) is None:
+        return text
     return encode_except(text, uri_chars(), keep_escapes=True)
 
 
 def _varspecs(grammar: Grammar, text: str, start: int, end: int) -> tuple[VarSpec, ...]:
-    pattern, groups = _pattern(grammar, _VARSPEC, _VARSPEC_GROUPS)
-    name_at, length_at, explode_at = (groups[n] for n in _VARSPEC_GROUPS)
+    pattern, (name_at, length_at, explode_at) = _pattern(grammar, _VARSPEC, _VARSPEC_GROUPS)
     specs = []
     for found in pattern.finditer(text, start, end):
         length = found.group(length_at)
@@ -105,8 +112,9 @@ def read_template(grammar: Grammar, text: str) -> tuple[Part, ...]:
     ``URISyntaxError``); an expression with a reserved operator raises
     ``ReservedOperatorError`` (section 2.2)."""
     grammar.check(_TEMPLATE, text)
-    pattern, groups = _pattern(grammar, _EXPRESSION, _EXPRESSION_GROUPS)
-    operator_at, reserved_at, list_at = (groups[n] for n in _EXPRESSION_GROUPS)
+    pattern, (operator_at, reserved_at, list_at) = _pattern(
+        grammar, _EXPRESSION, _EXPRESSION_GROUPS
+    )
     parts: list[Part] = []
     position = 0
     for found in pattern.finditer(text):
