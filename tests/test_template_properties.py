@@ -155,3 +155,10 @@ def test_expansions_are_uri_references(data: st.DataObject, text: str) -> None:
     uri = template.expand(values)
     assert u.validate("URI-reference", uri)
     assert u.validate("IRI-reference", uri)
+
+
+@given(text=_TEMPLATES, uri=st.one_of(st.text(max_size=20), from_rule("URI-reference")))
+def test_match_takes_any_text(text: str, uri: str) -> None:
+    # Nothing but a dict or None comes back, whatever the text.
+    found = u.URITemplate(text).match(uri)
+    assert found is None or isinstance(found, dict)

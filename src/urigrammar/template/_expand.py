@@ -17,7 +17,6 @@ Values, decided where the RFC leaves the form to the processor
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from functools import cache
@@ -40,6 +39,8 @@ def scalar(value: object, name: str) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
+        import json  # on first use: import urigrammar stays cheap
+
         try:
             return json.dumps(value)
         except ValueError:  # an int past CPython's digit limit for str()

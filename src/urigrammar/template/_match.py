@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
@@ -98,8 +97,7 @@ def _level2_ambiguous(expression: Expression) -> bool:
     return not operator.named or exploded
 
 
-@dataclass(frozen=True)
-class _Slot:
+class _Slot(NamedTuple):
     expression: Expression
     alphabet: frozenset[str]
 
