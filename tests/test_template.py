@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import re
 from collections import OrderedDict
 from pathlib import Path
 from types import MappingProxyType
@@ -178,6 +179,15 @@ def test_the_vectors_are_every_example() -> None:
     assert counts["3.2.9"] == 10
     assert len(CASES) == 191
     assert len({case["id"] for case in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize("text", VECTORS["templates"])
+def test_the_overviews_templates(text: str) -> None:
+    # Section 1.1's examples that come without values.
+    template = u.URITemplate(text)
+    assert str(template) == text
+    # With every variable undefined only the literals remain (3.2.1).
+    assert template.expand() == re.sub(r"\{[^}]*\}", "", text)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
