@@ -28,6 +28,7 @@ __all__ = [
     "allowed",
     "chars_of",
     "hexdig",
+    "unreserved",
     "uri_chars",
 ]
 
@@ -92,10 +93,6 @@ class Operator(NamedTuple):
     #: (U+R) when true, (U) otherwise.
     reserved: bool
 
-    @property
-    def section(self) -> str:
-        return _SECTIONS[self.char]
-
 
 NO_OPERATOR = Operator("", "", ",", named=False, ifemp="", reserved=False)
 
@@ -109,17 +106,6 @@ OPERATORS: dict[str, Operator] = {
     "?": Operator("?", "?", "&", named=True, ifemp="=", reserved=False),
     "&": Operator("&", "&", "&", named=True, ifemp="=", reserved=False),
     "#": Operator("#", "#", ",", named=False, ifemp="", reserved=True),
-}
-
-_SECTIONS = {
-    "": "3.2.2",
-    "+": "3.2.3",
-    "#": "3.2.4",
-    ".": "3.2.5",
-    "/": "3.2.6",
-    ";": "3.2.7",
-    "?": "3.2.8",
-    "&": "3.2.9",
 }
 
 
