@@ -144,14 +144,8 @@ def test_expansions_are_uri_references(data: st.DataObject, text: str) -> None:
             from_rule("fragment"),
             st.text(st.characters(exclude_categories=("Cs",), exclude_characters="#[]")),
         )
-        values = {
-            **values,
-            **data.draw(
-                st.fixed_dictionaries(
-                    {n: fragment for n in template.variables if n in text.partition("{#")[2]}
-                )
-            ),
-        }
+        in_fragment = u.URITemplate(text[text.index("{#") :]).variables
+        values.update(data.draw(st.fixed_dictionaries(dict.fromkeys(in_fragment, fragment))))
     uri = template.expand(values)
     assert u.validate("URI-reference", uri)
     assert u.validate("IRI-reference", uri)
