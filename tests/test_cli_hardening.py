@@ -34,6 +34,7 @@ TEXT_COMMANDS = {
     "explain": ([], "http://a/"),
     "to-uri": ([], "http://a/\u00e4"),
     "to-iri": ([], "http://a/%C3%A4"),
+    "match": (["/{x}"], "/a"),
 }
 
 

@@ -20,6 +20,7 @@ from ._errors import (
     URISyntaxError,
 )
 from .engine import Grammar, load_grammar
+from .template import ExpansionError, ReservedOperatorError, TemplateError, URITemplate
 from .uri._api import (
     ABNF_MAX_LENGTH,
     PARSE_RULES,
@@ -32,7 +33,7 @@ from .uri._api import (
 from .uri._components import MAX_PORT_DIGITS
 from .uri._dialect import BIDI_FORMATTING
 from .uri._encode import encode_rules, percent_decode, percent_decode_bytes, percent_encode
-from .uri._grammars import RFC3986, RFC3987, shipped_names, shipped_rule
+from .uri._grammars import RFC3986, RFC3987, RFC6570, RFC6570_PUBLISHED, shipped_names, shipped_rule
 from .uri._normalize import ORIGIN_SCHEMES, SCHEME_RULES, Origin, SchemeRule
 from .uri._reference import (
     IRI_PARSE_RULES,
@@ -61,9 +62,12 @@ __all__ = [
     "PARSE_RULES",
     "RFC3986",
     "RFC3987",
+    "RFC6570",
+    "RFC6570_PUBLISHED",
     "RULE_NAMES",
     "SCHEME_RULES",
     "Engine",
+    "ExpansionError",
     "Grammar",
     "GrammarError",
     "IRIReference",
@@ -71,11 +75,14 @@ __all__ = [
     "Origin",
     "PortTooLargeError",
     "Reference",
+    "ReservedOperatorError",
     "SchemeRule",
+    "TemplateError",
     "TreeNode",
     "URIError",
     "URIReference",
     "URISyntaxError",
+    "URITemplate",
     "UnknownRuleError",
     "build",
     "check",
