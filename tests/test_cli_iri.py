@@ -54,14 +54,14 @@ def test_plain_parse_refuses_iris() -> None:
 
 @given(NO_BIDI)
 def test_to_uri_is_the_library_function(text: str) -> None:
-    status, out, _ = run("to-uri", text)
+    status, out, _ = run("to-uri", "--", text)
     assert status == 0
     assert out == f"{u.to_uri(text)}\n"
 
 
 @given(from_rule("URI-reference"))
 def test_to_iri_is_the_library_function(text: str) -> None:
-    status, out, _ = run("to-iri", text)
+    status, out, _ = run("to-iri", "--", text)
     assert status == 0
     assert out == f"{u.to_iri(text)}\n"
 
