@@ -191,6 +191,31 @@ def test_rule_field_agrees_with_validate(rule: str, text: str) -> None:
         assert caught.value.errors()[0]["ctx"]["offset"] == _syntax_error(rule, text).offset
 
 
+@settings(max_examples=50)
+@given(st.text() | from_rule("URI-reference"), st.booleans())
+def test_any_text_gives_a_value_or_a_validation_error(text: str, as_json: bool) -> None:
+    # Nothing but pydantic's ValidationError escapes, on any str, from
+    # Python or from JSON input.
+    try:
+        if as_json:
+            model = Resource.model_validate_json(json.dumps({"href": text, "base": text}))
+        else:
+            model = Resource(href=text, base=text)
+    except ValidationError as error:
+        for detail in error.errors():
+            assert detail["type"] == "uri_syntax"
+            assert detail["ctx"]["offset"] <= len(text)
+    else:
+        assert str(model.href) == model.base == text
+
+
+def test_models_pickle() -> None:
+    import pickle
+
+    model = Resource(href="//a/b?c", base="x:y")
+    assert pickle.loads(pickle.dumps(model)) == model
+
+
 # --- JSON Schema: a format exactly where the rule has one.
 
 
