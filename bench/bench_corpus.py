@@ -39,6 +39,10 @@ def peers() -> dict[str, tuple[str, Callable[[str], object]]]:
             "parse",
             quietly(lambda s: rfc3987.parse(s, rule="URI_reference")),
         )
+        found["rfc3987.match IRI_reference"] = (
+            "validate IRI",
+            lambda s: rfc3987.match(s, rule="IRI_reference") is not None,
+        )
     if importlib.util.find_spec("rfc3986"):
         import rfc3986
         from rfc3986 import validators
@@ -73,6 +77,16 @@ def main() -> None:
     rows: list[tuple[str, str, float]] = [
         ("urigrammar.validate", "validate", ours["validate"]),
         ("urigrammar.parse", "parse", ours["parse"]),
+        (
+            "urigrammar.validate IRI-reference",
+            "validate IRI",
+            per_item(lambda s: urigrammar.validate("IRI-reference", s), urls, args.repeats),
+        ),
+        (
+            "urigrammar.parse_iri",
+            "parse IRI",
+            per_item(quietly(urigrammar.parse_iri), urls, args.repeats),
+        ),
     ]
     for name, (kind, run) in peers().items():
         rows.append((name, kind, per_item(run, urls, args.repeats)))
@@ -85,11 +99,11 @@ def main() -> None:
         )
     )
 
-    print(f"\n{'implementation':44} {'does':9} {'µs/URL':>9} {'vs validate':>12} {'vs parse':>9}")
+    print(f"\n{'implementation':44} {'does':13} {'µs/URL':>9} {'vs validate':>12} {'vs parse':>9}")
     for name, kind, seconds in rows:
         print(
-            f"{name:44} {kind:9} {seconds * 1e6:9.2f} "
-            f"{seconds / ours['validate']:11.1f}x {seconds / ours['parse']:8.1f}x"
+            f"{name:44} {kind:13} {seconds * 1e6:9.2f} "
+            f"{seconds / ours['validate']:11.2f}x {seconds / ours['parse']:8.2f}x"
         )
 
 

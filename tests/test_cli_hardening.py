@@ -32,6 +32,9 @@ TEXT_COMMANDS = {
     "encode": (["--rule", "segment"], "a b"),
     "decode": ([], "a%20b"),
     "explain": ([], "http://a/"),
+    "to-uri": ([], "http://a/\u00e4"),
+    "to-iri": ([], "http://a/%C3%A4"),
+    "match": (["/{x}"], "/a"),
 }
 
 

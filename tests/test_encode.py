@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from urigrammar import UnknownRuleError, URIError, validate
+from urigrammar import BIDI_FORMATTING, UnknownRuleError, URIError, validate
 from urigrammar.uri._encode import (
     ENCODE_RULES,
     admitted,
@@ -31,17 +31,21 @@ DELIMS = st.sampled_from(list(":/?#[]@!$&'()*+,;=% -._~"))
 TEXT = st.text(DELIMS | SCALARS)
 
 
+_DATA_COMPONENTS = {
+    "path",
+    "userinfo",
+    "reg-name",
+    "segment",
+    "segment-nz",
+    "segment-nz-nc",
+    "query",
+    "fragment",
+}
+
+
 def test_the_rules_with_an_encoding_are_the_data_components() -> None:
-    assert set(ENCODE_RULES) == {
-        "path",
-        "userinfo",
-        "reg-name",
-        "segment",
-        "segment-nz",
-        "segment-nz-nc",
-        "query",
-        "fragment",
-    }
+    # RFC 3986's, and RFC 3987's counterparts (section 2.2: an 'i' prefixed).
+    assert set(ENCODE_RULES) == _DATA_COMPONENTS | {"i" + name for name in _DATA_COMPONENTS}
 
 
 @pytest.mark.parametrize(
@@ -60,13 +64,22 @@ def test_admitted_sets_are_those_of_the_rfc(rule: str, extra: str) -> None:
     assert admitted(rule) == UNRESERVED | SUB_DELIMS | set(extra)
 
 
-@pytest.mark.parametrize("rule", [rule for rule in ENCODE_RULES if rule != "path"])
+@pytest.mark.parametrize("rule", [rule for rule in ENCODE_RULES if rule not in ("path", "ipath")])
 def test_admitted_agrees_with_validate_on_every_octet(rule: str) -> None:
     # Two derivations from the grammar: the _ir walk and the matcher.
     for code in range(256):
         char = chr(code)
         assert (char in admitted(rule)) == validate(rule, char), char
     assert "%" not in admitted(rule)
+
+
+@pytest.mark.parametrize("rule", [r for r in ENCODE_RULES if r.startswith("i") and r != "ipath"])
+@given(st.characters(min_codepoint=0x80))
+def test_iri_sets_agree_with_validate_beyond_ascii(rule: str, char: str) -> None:
+    # RFC 3987 section 4.1: bidi formatting characters match the ABNF but
+    # are never admitted unencoded.
+    expected = validate(rule, char) and char not in BIDI_FORMATTING
+    assert (char in admitted(rule)) == expected
 
 
 def test_admitted_names_are_case_insensitive() -> None:
@@ -221,7 +234,10 @@ def test_encoded_text_matches_its_rule(rule: str, text: str) -> None:
     encoded = percent_encode(text, rule)
     # segment-nz and segment-nz-nc are `1*`: the empty text stays empty.
     assert validate(rule, encoded) or text == ""
-    assert encoded.isascii()
+    # RFC 3986's rules admit ASCII only; RFC 3987's keep ucschar (and, in
+    # iquery, iprivate) but never a bidi formatting character.
+    assert encoded.isascii() or rule.startswith("i")
+    assert not BIDI_FORMATTING & set(encoded)
 
 
 @pytest.mark.parametrize("rule", ENCODE_RULES)

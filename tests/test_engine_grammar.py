@@ -250,3 +250,17 @@ def test_the_automaton_cache_is_bounded_by_what_it_holds(monkeypatch: pytest.Mon
     assert g.validate("r", text) == (len(text) > 60 and text[-61] == "a")
     automaton = g._automaton("r")
     assert automaton._cached <= 5_000 + 2 * 200
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 300), st.integers(0, 40)), max_size=6),
+    st.lists(st.tuples(st.integers(0, 300), st.integers(0, 40)), max_size=6),
+)
+def test_charset_difference_is_set_difference(
+    a: list[tuple[int, int]], b: list[tuple[int, int]]
+) -> None:
+    from urigrammar.engine._charset import CharSet
+
+    left = CharSet((lo, lo + n) for lo, n in a)
+    right = CharSet((lo, lo + n) for lo, n in b)
+    assert set(left - right) == set(left) - set(right)

@@ -1,6 +1,7 @@
 """The package's layers (issue 10): ``engine/`` (ABNF, knows no URI) below
-``uri/`` (the model) below ``cli/`` (the command line), and no import cycle
-among urigrammar's own modules.
+``uri/`` (the model) below ``template/`` (RFC 6570, issue 12) below
+``cli/`` (the command line), and no import cycle among urigrammar's own
+modules.
 
 Read from the source with ``ast``, not by importing: every ``from .`` /
 ``from ..`` / ``import urigrammar...`` counts, at module level and inside
@@ -88,7 +89,8 @@ def _layer(module: str) -> str:
     if module == BASE:
         return "base"
     parts = module.split(".")
-    return parts[1] if len(parts) > 1 and parts[1] in ("engine", "uri", "cli") else "top"
+    layers = ("engine", "uri", "template", "cli")
+    return parts[1] if len(parts) > 1 and parts[1] in layers else "top"
 
 
 def test_the_graph_is_read() -> None:
@@ -118,14 +120,20 @@ def test_no_import_cycle() -> None:
 
 @pytest.mark.parametrize("module", sorted(m for m in GRAPH if _layer(m) == "engine"))
 def test_engine_knows_no_uri_and_no_cli(module: str) -> None:
-    above = {t for t in GRAPH[module] if _layer(t) in ("uri", "cli", "top")}
+    above = {t for t in GRAPH[module] if _layer(t) in ("uri", "template", "cli", "top")}
     assert not above, f"{module} imports {sorted(above)}"
 
 
 @pytest.mark.parametrize("module", sorted(m for m in GRAPH if _layer(m) == "uri"))
 def test_uri_knows_no_cli(module: str) -> None:
-    above = {t for t in GRAPH[module] if _layer(t) in ("cli", "top")}
+    above = {t for t in GRAPH[module] if _layer(t) in ("template", "cli", "top")}
     assert not above, f"{module} imports {sorted(above)}"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in GRAPH if _layer(m) == "template"))
+def test_template_sits_on_engine_and_uri(module: str) -> None:
+    other = {t for t in GRAPH[module] if _layer(t) not in ("engine", "uri", "template", "base")}
+    assert not other, f"{module} imports {sorted(other)}"
 
 
 @pytest.mark.parametrize("module", sorted(m for m in GRAPH if _layer(m) == "cli"))

@@ -20,6 +20,7 @@ from ._errors import (
     URISyntaxError,
 )
 from .engine import Grammar, load_grammar
+from .template import ExpansionError, ReservedOperatorError, TemplateError, URITemplate
 from .uri._api import (
     ABNF_MAX_LENGTH,
     PARSE_RULES,
@@ -30,48 +31,67 @@ from .uri._api import (
     validate,
 )
 from .uri._components import MAX_PORT_DIGITS
+from .uri._dialect import BIDI_FORMATTING
 from .uri._encode import encode_rules, percent_decode, percent_decode_bytes, percent_encode
-from .uri._grammars import RFC3986, RFC3987, shipped_names, shipped_rule
+from .uri._grammars import RFC3986, RFC3987, RFC6570, RFC6570_PUBLISHED, shipped_names, shipped_rule
 from .uri._normalize import ORIGIN_SCHEMES, SCHEME_RULES, Origin, SchemeRule
 from .uri._reference import (
+    IRI_PARSE_RULES,
+    IRIReference,
+    Reference,
     URIReference,
     build,
     equivalent,
     normalize,
     parse,
+    parse_iri,
     relativize,
     resolve,
+    to_iri,
+    to_uri,
 )
 from .uri._resolve import remove_dot_segments
 
 __all__ = [
     "ABNF_MAX_LENGTH",
+    "BIDI_FORMATTING",
     "ENCODE_RULES",
+    "IRI_PARSE_RULES",
     "MAX_PORT_DIGITS",
     "ORIGIN_SCHEMES",
     "PARSE_RULES",
     "RFC3986",
     "RFC3987",
+    "RFC6570",
+    "RFC6570_PUBLISHED",
     "RULE_NAMES",
     "SCHEME_RULES",
     "Engine",
+    "ExpansionError",
     "Grammar",
     "GrammarError",
+    "IRIReference",
     "InputTooLongError",
     "Origin",
     "PortTooLargeError",
+    "Reference",
+    "ReservedOperatorError",
     "SchemeRule",
+    "TemplateError",
     "TreeNode",
     "URIError",
     "URIReference",
     "URISyntaxError",
+    "URITemplate",
     "UnknownRuleError",
     "build",
     "check",
     "equivalent",
+    "grammar_of",
     "load_grammar",
     "normalize",
     "parse",
+    "parse_iri",
     "parse_tree",
     "percent_decode",
     "percent_decode_bytes",
@@ -80,6 +100,8 @@ __all__ = [
     "remove_dot_segments",
     "resolve",
     "rule_source",
+    "to_iri",
+    "to_uri",
     "validate",
 ]
 
@@ -100,6 +122,12 @@ def __getattr__(name: str) -> object:
         return encode_rules()
     msg = f"module {__name__!r} has no attribute {name!r}"
     raise AttributeError(msg)
+
+
+def grammar_of(name: str) -> Grammar:
+    """The shipped grammar that defines rule ``name`` (any case): RFC 3986
+    first, then RFC 3987, ...; ``UnknownRuleError`` for a name none has."""
+    return shipped_rule(name)[0]
 
 
 def rule_source(name: str) -> str | None:

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
-from urigrammar import URIError, URIReference, check, parse
+from urigrammar import Reference, URIError, check, parse, parse_iri
 
 from ._cmd import (
     Outcome,
@@ -141,7 +141,7 @@ def texts(args: Any) -> Iterator[str]:
     yield from read_lines(args.file)
 
 
-def components(ref: URIReference) -> dict[str, Any]:
+def components(ref: Reference) -> dict[str, Any]:
     """The JSON object ``urigrammar parse`` prints for one reference."""
     return {
         "scheme": ref.scheme,
@@ -156,7 +156,7 @@ def components(ref: URIReference) -> dict[str, Any]:
     }
 
 
-def json_port(ref: URIReference) -> int | str | None:
+def json_port(ref: Reference) -> int | str | None:
     """The port for JSON: its value, or its digits as a string when it has
     more than 640 of them (``int`` to ``str`` refuses more than
     ``sys.get_int_max_str_digits()``, which is at least 640; CVE-2020-10735)."""
@@ -197,12 +197,15 @@ def validate_outcome(
     return Outcome("valid", f"valid\t{text}")
 
 
-def parse_outcome(rule: str, engine: Any, as_json: bool, text: str) -> Outcome:
+def parse_outcome(
+    rule: str, engine: Any, as_json: bool, text: str, *, iri: bool = False
+) -> Outcome:
     """``urigrammar parse`` on one text: the components as one JSON object,
     or the error record (and the error on stderr); with ``as_json`` the
-    JSON Lines record, which also carries the text and its verdict."""
+    JSON Lines record, which also carries the text and its verdict.  With
+    ``iri`` the text is parsed as an IRI (``parse_iri``)."""
     try:
-        ref = parse(text, rule, engine=engine)
+        ref = (parse_iri if iri else parse)(text, rule, engine=engine)
     except URIError as exc:
         if as_json:
             return Outcome(verdict_of(exc), json.dumps(error_record(text, exc)))
@@ -286,7 +289,8 @@ def run_texts(
 def worker(
     kind: str, rule: str, engine: Any, as_json: bool, files: GrammarFiles = None
 ) -> Callable[[str], Outcome]:
-    """The picklable per-text function for ``validate`` or ``parse``."""
+    """The picklable per-text function for ``validate``, ``parse`` or
+    ``parse-iri``."""
     if kind == "validate":
         return functools.partial(validate_outcome, rule, engine, as_json, files=files)
-    return functools.partial(parse_outcome, rule, engine, as_json)
+    return functools.partial(parse_outcome, rule, engine, as_json, iri=kind == "parse-iri")

@@ -24,7 +24,7 @@ from typing import TextIO
 
 from urigrammar import URIError
 
-from . import _cmd_build, _cmd_core, _cmd_explain, _cmd_resolve
+from . import _cmd_build, _cmd_core, _cmd_explain, _cmd_iri, _cmd_resolve, _cmd_template
 from ._cmd import EXIT_OK, EXIT_USAGE, Command, UsageError
 
 __all__ = ["main"]
@@ -34,6 +34,8 @@ COMMANDS: dict[str, Command] = {
     **_cmd_resolve.COMMANDS,
     **_cmd_build.COMMANDS,
     **_cmd_explain.COMMANDS,
+    **_cmd_iri.COMMANDS,
+    **_cmd_template.COMMANDS,
 }
 
 _EPILOG = (

@@ -32,7 +32,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
-from urigrammar import RFC3986, Grammar, InputTooLongError, URIError, URISyntaxError, load_grammar
+from urigrammar import (
+    RFC3986,
+    Grammar,
+    InputTooLongError,
+    URIError,
+    URISyntaxError,
+    grammar_of,
+    load_grammar,
+)
 
 __all__ = [
     "EXIT_INVALID",
@@ -224,13 +232,16 @@ def add_grammar_options(parser: argparse.ArgumentParser) -> None:
 
 
 @functools.cache
-def grammar_from(path: str | None, imports: tuple[str, ...] = ()) -> Grammar:
-    """The grammar that ``--grammar`` and ``--import`` name (RFC 3986 when
-    neither is given), loaded once per process."""
+def grammar_from(
+    path: str | None, imports: tuple[str, ...] = (), rule: str | None = None
+) -> Grammar:
+    """The grammar that ``--grammar`` and ``--import`` name, loaded once per
+    process; when neither is given, the shipped grammar that defines
+    ``rule`` (RFC 3986, RFC 3987, ...), or RFC 3986."""
     if path is None:
         if imports:
             msg = "--import fills gaps of a --grammar file: give --grammar too"
             raise UsageError(msg)
-        return RFC3986
+        return RFC3986 if rule is None else grammar_of(rule)
     loaded = tuple(load_grammar(Path(i)) for i in imports)
     return load_grammar(Path(path), imports=loaded)

@@ -15,7 +15,7 @@ import argparse
 import contextlib
 from typing import TextIO
 
-from urigrammar import PARSE_RULES, URISyntaxError, parse
+from urigrammar import IRI_PARSE_RULES, PARSE_RULES, URISyntaxError, parse, parse_iri
 
 from ._batch import run_texts, texts, worker
 from ._cmd import Command, add_grammar_options, add_text_input, grammar_from
@@ -48,26 +48,36 @@ def _configure_parse(parser: argparse.ArgumentParser) -> None:
     add_text_input(parser, "TEXT", "texts to parse")
     parser.add_argument(
         "--rule",
-        default="URI-reference",
-        help=f"the rule to parse by: one of {', '.join(PARSE_RULES)} (default URI-reference)",
+        default=None,
+        help=f"the rule to parse by: one of {', '.join(PARSE_RULES)} (default URI-reference), "
+        f"or with --iri one of {', '.join(IRI_PARSE_RULES)} (default IRI-reference)",
+    )
+    parser.add_argument(
+        "--iri",
+        action="store_true",
+        help="parse IRI-references (RFC 3987): non-ASCII characters allowed, bidi "
+        "formatting characters refused (section 4.1)",
     )
     _engine(parser)
 
 
 def _run_parse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    rules = IRI_PARSE_RULES if args.iri else PARSE_RULES
+    rule = rules[0] if args.rule is None else args.rule
     # A rule parse does not take is a usage error before any text is read:
     # parse("") raises it (an unknown or unparseable rule) or a syntax
     # error, which says only that "" is not a text of a good rule.
     with contextlib.suppress(URISyntaxError):
-        parse("", args.rule)
-    return _run("parse", args.rule, args, out, err)
+        (parse_iri if args.iri else parse)("", rule)
+    return _run("parse-iri" if args.iri else "parse", rule, args, out, err)
 
 
 def _configure_validate(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "rule",
         metavar="RULE",
-        help="a rule name of RFC 3986, of the --grammar file, or of RFC 5234 (any case)",
+        help="a rule name of RFC 3986 or RFC 3987, of the --grammar file, or of RFC 5234 "
+        "(any case)",
     )
     add_text_input(parser, "TEXT", "texts to check")
     _engine(parser)
@@ -77,20 +87,22 @@ def _configure_validate(parser: argparse.ArgumentParser) -> None:
 def _run_validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # A grammar that does not load, or an unknown rule: a usage error, up
     # front, before any text is read.
-    grammar = grammar_from(args.grammar, tuple(args.imports))
+    grammar = grammar_from(args.grammar, tuple(args.imports), args.rule)
     grammar.canonical(args.rule)
     return _run("validate", args.rule, args, out, err)
 
 
 COMMANDS = {
     "parse": Command(
-        "print the components of URI-references as JSON (JSON Lines for line input)",
+        "print the components of URI-references (or IRI-references, --iri) as JSON "
+        "(JSON Lines for line input)",
         _configure_parse,
         _run_parse,
         takes_texts=True,
     ),
     "validate": Command(
-        "check texts against any rule of RFC 3986, or of any ABNF file, by its name",
+        "check texts against any rule of the shipped grammars (RFC 3986, RFC 3987, ...), "
+        "or of any ABNF file, by its name",
         _configure_validate,
         _run_validate,
         takes_texts=True,

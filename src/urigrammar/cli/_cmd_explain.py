@@ -34,8 +34,12 @@ matched, port) and the path's segments.  How it is drawn:
   right one.
 * Every character of a valid URI-reference is printable ASCII other than
   space (the grammar admits no other), so the text is drawn as it is and a
-  column is a character.  Text with anything else is invalid and gets the
-  caret message instead, which escapes such characters (``_errors``).
+  column is a character.  A text that is no URI-reference but an
+  IRI-reference (RFC 3987) is drawn too: its spans are measured in terminal
+  columns (``_width``: two for an East Asian wide character, none for a
+  combining mark or a format character), so the braces stay under their
+  characters.  Text that is neither gets the caret message instead, which
+  escapes unprintable characters (``_errors``).
 * Color: each component's brace, line and label get an ANSI color of
   their own when ``out`` is a terminal and ``NO_COLOR`` is not set to any
   value, the empty one included; never otherwise.
@@ -51,11 +55,12 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from urigrammar import Grammar, URIReference, parse
+from urigrammar import Grammar, Reference, URISyntaxError, parse, parse_iri
 
 from ._batch import run_texts, texts
 from ._cmd import EXIT_OK, Command, Transform, add_grammar_options, add_text_input, grammar_from
@@ -105,29 +110,42 @@ class _Mark:
         return "^" if width == 1 else "\\" + "_" * (width - 2) + "/"
 
 
+def _width(text: str) -> int:
+    """The columns ``text`` takes in a terminal (as ``wcwidth`` counts,
+    from the Unicode data Python ships): ASCII one a character."""
+    if text.isascii():
+        return len(text)
+    width = 0
+    for char in text:
+        if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
+
+
 def _mark(name: str, start: int, value: str, kind: str | None = None) -> _Mark:
     notes = [kind] if kind else []
     if not value:
         notes.append("empty")
     label = f"{name} ({', '.join(notes)})" if notes else name
-    return _Mark(name, label, start, start + len(value))
+    return _Mark(name, label, start, start + _width(value))
 
 
-def _authority_marks(ref: URIReference, at: int) -> list[_Mark]:
+def _authority_marks(ref: Reference, at: int) -> list[_Mark]:
     """``[ userinfo "@" ] host [ ":" port ]`` from column ``at`` on."""
     assert ref.host is not None
     marks: list[_Mark] = []
     if ref.userinfo is not None:
         marks.append(_mark("userinfo", at, ref.userinfo))
-        at += len(ref.userinfo) + 1
+        at += _width(ref.userinfo) + 1
     marks.append(_mark("host", at, ref.host, ref.host_kind))
-    at += len(ref.host)
+    at += _width(ref.host)
     if ref.port_text is not None:
         marks.append(_mark("port", at + 1, ref.port_text))
     return marks
 
 
-def _marks(ref: URIReference) -> tuple[list[_Mark], list[_Mark]]:
+def _marks(ref: Reference) -> tuple[list[_Mark], list[_Mark]]:
     """The components (section 3) and the authority's parts (section 3.2),
     at their columns in ``str(ref)``."""
     top: list[_Mark] = []
@@ -135,19 +153,19 @@ def _marks(ref: URIReference) -> tuple[list[_Mark], list[_Mark]]:
     at = 0
     if ref.scheme is not None:
         top.append(_mark("scheme", at, ref.scheme))
-        at += len(ref.scheme) + 1
+        at += _width(ref.scheme) + 1
     authority = ref.authority
     if authority is not None:
         at += 2
         top.append(_mark("authority", at, authority))
         parts = _authority_marks(ref, at)
-        at += len(authority)
+        at += _width(authority)
     if ref.path:
         top.append(_mark("path", at, ref.path))
-        at += len(ref.path)
+        at += _width(ref.path)
     if ref.query is not None:
         top.append(_mark("query", at + 1, ref.query))
-        at += 1 + len(ref.query)
+        at += 1 + _width(ref.query)
     if ref.fragment is not None:
         top.append(_mark("fragment", at + 1, ref.fragment))
     return top, parts
@@ -220,7 +238,7 @@ def _tier(text: str, marks: Sequence[_Mark], color: bool) -> list[str]:
     return [text] + [_render(cells, color) for cells in grid]
 
 
-def _segments(ref: URIReference) -> list[str]:
+def _segments(ref: Reference) -> list[str]:
     segments = ref.path_segments
     if not segments:
         return ["path segments: none (the path is empty)"]
@@ -234,9 +252,21 @@ def _segments(ref: URIReference) -> list[str]:
     ]
 
 
+def _reference(text: str) -> Reference:
+    """``text`` as a URI-reference, or failing that as an IRI-reference;
+    the error of the one the text was likelier meant as (an IRI when it has
+    non-ASCII characters) when it is neither."""
+    try:
+        return parse(text)
+    except URISyntaxError:
+        if text.isascii():
+            raise
+    return parse_iri(text)
+
+
 def explain(text: str, *, color: bool = False) -> str:
     """The picture of ``text``'s components; raises ``URISyntaxError``."""
-    ref = parse(text)
+    ref = _reference(text)
     top, parts = _marks(ref)
     lines: list[str] = []
     if top:
@@ -265,7 +295,7 @@ def _use_color(out: TextIO) -> bool:
 def _configure_explain(parser: argparse.ArgumentParser) -> None:
     # No --json: the output is a picture.  Line input and --jobs as for
     # every command that takes texts (a file of URLs drawn one by one).
-    add_text_input(parser, "TEXT", "URI-references to draw", json_flag=False)
+    add_text_input(parser, "TEXT", "URI-references (or IRI-references) to draw", json_flag=False)
 
 
 def _run_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -286,14 +316,15 @@ def _configure_rules(parser: argparse.ArgumentParser) -> None:
         "name",
         metavar="NAME",
         nargs="?",
-        help="show this rule (any case) and every rule it uses; all rules without it",
+        help="show this rule (any case; of RFC 3986, RFC 3987, ... or the --grammar file) "
+        "and every rule it uses; all rules (of RFC 3986 or the --grammar file) without it",
     )
     add_grammar_options(parser)
 
 
 def _run_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     del err
-    grammar = grammar_from(args.grammar, tuple(args.imports))
+    grammar = grammar_from(args.grammar, tuple(args.imports), args.name)
     if args.name is None:
         names: Sequence[str] = grammar.all_names
     else:
@@ -307,7 +338,7 @@ def _run_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 COMMANDS = {
     "explain": Command(
-        "draw the components of URI-references as in RFC 3986 section 3",
+        "draw the components of URI-references (and IRI-references) as in RFC 3986 section 3",
         _configure_explain,
         _run_explain,
         takes_texts=True,

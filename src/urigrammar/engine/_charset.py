@@ -98,6 +98,25 @@ class CharSet:
                 j += 1
         return CharSet(out)
 
+    def __sub__(self, other: CharSet) -> CharSet:
+        out: list[tuple[int, int]] = []
+        b = other.spans
+        j = 0
+        for lo, hi in self.spans:
+            # Skip the intervals of other that end before this one starts.
+            while j < len(b) and b[j][1] < lo:
+                j += 1
+            k = j
+            start = lo
+            while k < len(b) and b[k][0] <= hi:
+                if b[k][0] > start:
+                    out.append((start, b[k][0] - 1))
+                start = max(start, b[k][1] + 1)
+                k += 1
+            if start <= hi:
+                out.append((start, hi))
+        return CharSet(out)
+
     def isdisjoint(self, other: CharSet) -> bool:
         return not (self & other)
 

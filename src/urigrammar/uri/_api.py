@@ -26,11 +26,12 @@ import re
 from collections.abc import Callable
 from typing import Any, Literal, Protocol, TypeVar, cast
 
-from .._errors import URIError, URISyntaxError
+from .._errors import URIError
 from ..engine import ABNF_MAX_LENGTH
 from ..engine._compile import CompiledRule
 from ._components import Components, RefT
-from ._grammars import GRAMMAR, shipped_rule
+from ._dialect import URI, Dialect, bidi_error
+from ._grammars import shipped_rule
 from ._visitor import CAPTURES, LEAVES, reader, to_reference
 
 __all__ = [
@@ -51,7 +52,7 @@ Engine = Literal["compiled", "abnf"]
 _FAST_ENTRIES = 256
 
 #: The rules ``parse`` accepts (RFC 3986 sections 4.1 to 4.3).
-PARSE_RULES = ("URI-reference", "URI", "absolute-URI", "relative-ref")
+PARSE_RULES = URI.parse_rules
 
 
 class TreeNode(Protocol):
@@ -83,13 +84,13 @@ _Fast = tuple[Callable[[str], re.Match[str] | None], _Read]
 
 # (class, canonical rule name) -> the rule's pattern and the reader that
 # builds that class from its match.
-_parsers: dict[tuple[type[Components], str], tuple[CompiledRule, _Read]] = {}
+_parsers: dict[tuple[type[Components], str, bool], tuple[CompiledRule, _Read]] = {}
 # The hot path: the rule name exactly as callers spell it -> its pattern,
 # so a repeated validate("URI-reference", ...) skips name lookup entirely.
 _fast_validate: dict[str, Callable[[str], object | None]] = {}
 
 
-class _FastTables(dict[type[Components], dict[str, _Fast]]):
+class _FastTables(dict[tuple[type[Components], bool], dict[str, _Fast]]):
     """Class -> the fast table of its parse function (rule spelling ->
     pattern and reader).  Each parse function holds its own table, so that
     its hot path is one dict lookup; ``clear()`` therefore empties every
@@ -116,21 +117,32 @@ def _engine(engine: str) -> None:
         raise URIError(msg)
 
 
-def _parser(name: str, cls: type[Components] = Components) -> tuple[CompiledRule, _Read]:
-    key = (cls, name)
+def _screened(read: _Read, dialect: Dialect, name: str) -> _Read:
+    """``read``, refusing what the dialect forbids beyond its grammar (RFC
+    3987 section 4.1's bidi formatting characters) with ``URISyntaxError``."""
+    forbidden = dialect.forbidden
+
+    def screened(match: re.Match[str]) -> Any:
+        offset = forbidden(match.string)
+        if offset >= 0:
+            raise bidi_error(name, match.string, offset)
+        return read(match)
+
+    return screened
+
+
+def _parser(
+    name: str, cls: type[Components] = Components, *, screen: bool = True
+) -> tuple[CompiledRule, _Read]:
+    key = (cls, name, screen)
     if key not in _parsers:
-        compiled = GRAMMAR.compiled(name, CAPTURES, LEAVES)
-        _parsers[key] = (compiled, reader(compiled.groups, cls))
+        dialect = cls.dialect
+        compiled = dialect.grammar.compiled(name, CAPTURES, LEAVES)
+        read = reader(compiled.groups, cls)
+        if screen and dialect.forbidden("\u200e") >= 0:
+            read = _screened(read, dialect, name)
+        _parsers[key] = (compiled, read)
     return _parsers[key]
-
-
-def _abnf_tree(name: str, text: str) -> Any:
-    """``abnf``'s tree for ``text``; ``None`` when it does not match."""
-    return GRAMMAR.abnf_parse(name, text)
-
-
-def _syntax_error(name: str, text: str) -> URISyntaxError:
-    return GRAMMAR.syntax_error(name, text)
 
 
 def validate(rule: str, text: str, *, engine: Engine = "compiled") -> bool:
@@ -165,32 +177,36 @@ def check(rule: str, text: str, *, engine: Engine = "compiled") -> None:
         raise grammar.syntax_error(name, text)
 
 
-def parser_for(cls: type[RefT]) -> Parser[RefT]:
+def parser_for(cls: type[RefT], *, screen: bool = True) -> Parser[RefT]:
     """The parse function that builds ``cls``: the components of ``text``
-    (RFC 3986 section 4.1) under ``rule``, one of ``PARSE_RULES``; raises
-    ``URISyntaxError`` for text the rule rejects.  One function per class,
-    made on first use."""
-    made = _made.get(cls)
+    (RFC 3986 section 4.1) under ``rule``, one of the class's parse rules
+    (``cls.dialect.parse_rules``: ``PARSE_RULES`` for URIs); raises
+    ``URISyntaxError`` for text the rule rejects, and, unless ``screen`` is
+    false, for text the dialect forbids beyond its grammar (RFC 3987
+    section 4.1).  One function per class, made on first use."""
+    made = _made.get((cls, screen))
     if made is None:
-        made = _made.setdefault(cls, _new_parser(cls))
+        made = _made.setdefault((cls, screen), _new_parser(cls, screen))
     # _made maps each class to the parser built for it.
     return cast("Parser[RefT]", made)
 
 
 def parse_as(
-    cls: type[RefT], text: str, rule: str = "URI-reference", *, engine: Engine = "compiled"
+    cls: type[RefT], text: str, rule: str | None = None, *, engine: Engine = "compiled"
 ) -> RefT:
-    """``text`` parsed into a ``cls`` (``parser_for(cls)``, called once)."""
-    return parser_for(cls)(text, rule, engine=engine)
+    """``text`` parsed into a ``cls`` (``parser_for(cls)``, called once),
+    by default as the class's reference rule (URI-reference, IRI-reference)."""
+    return parser_for(cls)(text, rule or cls.dialect.parse_rules[0], engine=engine)
 
 
-_made: dict[type[Components], Parser[Components]] = {}
+_made: dict[tuple[type[Components], bool], Parser[Components]] = {}
 
 
-def _new_parser(cls: type[RefT]) -> Parser[RefT]:
-    fast = _fast_parse.setdefault(cls, {})
+def _new_parser(cls: type[RefT], screen: bool) -> Parser[RefT]:
+    fast = _fast_parse.setdefault((cls, screen), {})
+    default = cls.dialect.parse_rules[0]  # URI-reference, IRI-reference
 
-    def parse(text: str, rule: str = "URI-reference", *, engine: Engine = "compiled") -> RefT:
+    def parse(text: str, rule: str = default, *, engine: Engine = "compiled") -> RefT:
         if engine == "compiled":
             # The hot path; a rule spelling not seen yet (KeyError) or a text
             # that is no str (TypeError) takes the checked way below.
@@ -203,41 +219,46 @@ def _new_parser(cls: type[RefT]) -> Parser[RefT]:
                 if match is not None:
                     result: RefT = read(match)
                     return result
-        return _parse_checked(cls, fast, text, rule, engine)
+        return _parse_checked(cls, fast, text, rule, engine, screen)
 
     # help(urigrammar.parse) shows these: the function is made here, once per class.
     parse.__qualname__ = "parse"
     parse.__doc__ = (
         f"A ``{cls.__name__}``: the components of ``text`` (RFC 3986 section 4.1); "
-        "``rule`` is one of\n``PARSE_RULES``.  Raises ``URISyntaxError`` for text "
-        "the rule rejects."
+        f"``rule`` is one of\n{', '.join(cls.dialect.parse_rules)}.  Raises "
+        "``URISyntaxError`` for text the rule rejects."
     )
     return parse
 
 
 def _parse_checked(
-    cls: type[RefT], fast: dict[str, _Fast], text: str, rule: str, engine: str
+    cls: type[RefT], fast: dict[str, _Fast], text: str, rule: str, engine: str, screen: bool
 ) -> RefT:
     """``parse`` off the hot path: first use of a rule spelling, another
     engine, wrong types, and text that does not match."""
-    name = GRAMMAR.canonical(rule)
+    dialect = cls.dialect
+    grammar = dialect.grammar
+    name = grammar.canonical(rule)
     text = _text(text)
     _engine(engine)
-    if name not in PARSE_RULES:
-        msg = f"parse() takes a rule among {', '.join(PARSE_RULES)}, not {rule!r}"
+    if name not in dialect.parse_rules:
+        msg = f"parse() takes a rule among {', '.join(dialect.parse_rules)}, not {rule!r}"
         raise URIError(msg, rule=name)
     if engine == "abnf":
-        tree = _abnf_tree(name, text)
+        tree = grammar.abnf_parse(name, text)
         if tree is None:
-            raise _syntax_error(name, text)
+            raise grammar.syntax_error(name, text)
+        offset = dialect.forbidden(text) if screen else -1
+        if offset >= 0:
+            raise bidi_error(name, text, offset)
         found: RefT = to_reference(tree, cls)  # type: ignore[assignment]
         return found
-    compiled, read = _parser(name, cls)
+    compiled, read = _parser(name, cls, screen=screen)
     if len(fast) < _FAST_ENTRIES:
         fast[rule] = (compiled.pattern.fullmatch, read)
     match = compiled.pattern.fullmatch(text)
     if match is None:
-        raise _syntax_error(name, text)
+        raise grammar.syntax_error(name, text)
     result: RefT = read(match)
     return result
 

@@ -41,6 +41,7 @@ from typing import TypeVar
 from .._errors import URIError, URISyntaxError
 from ._api import check, parse_as
 from ._components import RefT, path_clash, port_digits, recompose
+from ._dialect import Dialect
 from ._encode import encode_path, percent_encode
 
 __all__ = [
@@ -120,16 +121,17 @@ def _assemble(
 ) -> RefT:
     """The ``cls`` with these parts, each as it appears in the URI, once
     each part matches its rule and they fit together (sections 3, 4.2)."""
-    for part, text, rule in (
-        ("scheme", scheme, "scheme"),
-        ("userinfo", userinfo, "userinfo"),
-        ("host", host, "host"),
-        ("port", port_text, "port"),
-        ("path", path, "path"),
-        ("query", query, "query"),
-        ("fragment", fragment, "fragment"),
+    for part, text in (
+        ("scheme", scheme),
+        ("userinfo", userinfo),
+        ("host", host),
+        ("port", port_text),
+        ("path", path),
+        ("query", query),
+        ("fragment", fragment),
     ):
-        _check(part, _str_part(part, text), rule)
+        # The part's rule in the class's grammar: userinfo, or RFC 3987's iuserinfo.
+        _check(part, _str_part(part, text), cls.dialect.rule(part))
     if path is None:
         msg = "path must be str, not None (the empty path is '')"
         raise TypeError(msg)
@@ -141,7 +143,9 @@ def _assemble(
     clash = path_clash(path, has_authority=host is not None, has_scheme=scheme is not None)
     if clash is not None:
         rule, offset = clash
-        raise URIError(f"path: {_CLASHES[rule]}", rule=rule, text=path, offset=offset)
+        raise URIError(
+            f"path: {_CLASHES[rule]}", rule=cls.dialect.rule(rule), text=path, offset=offset
+        )
     authority = None
     if host is not None:
         authority = host if userinfo is None else f"{userinfo}@{host}"
@@ -189,7 +193,7 @@ def _address(host: object) -> str | None:
     return host
 
 
-def _reg_name(host: str, *, idna: bool) -> str:
+def _reg_name(host: str, *, idna: bool, dialect: Dialect) -> str:
     if idna and not host.isascii():
         import idna as idna_codec  # only a non-ASCII host with idna=True loads its tables
 
@@ -198,7 +202,7 @@ def _reg_name(host: str, *, idna: bool) -> str:
         except idna_codec.IDNAError as exc:
             msg = f"host: {host!r} is not an internationalized domain name: {exc}"
             raise URIError(msg, rule="reg-name", text=host) from None
-    return encoded_text("host", host, "reg-name")
+    return encoded_text("host", host, dialect.rule("reg-name"))
 
 
 def _raw_host(host: Host) -> str:
@@ -209,7 +213,7 @@ def _raw_host(host: Host) -> str:
     return host
 
 
-def _host(host: Host | None, *, idna: bool) -> str | None:
+def _host(host: Host | None, *, idna: bool, dialect: Dialect) -> str | None:
     if host is None:
         return None
     address = _address(host)
@@ -219,7 +223,7 @@ def _host(host: Host | None, *, idna: bool) -> str | None:
     if host.startswith("[") and host.endswith("]"):
         _check("host", host, "IP-literal")
         return host
-    return _reg_name(host, idna=idna)
+    return _reg_name(host, idna=idna, dialect=dialect)
 
 
 def encoded_text(part: str, text: str, rule: str) -> str:
@@ -234,13 +238,13 @@ def _encoded(part: str, text: object, rule: str) -> str | None:
     return None if value is None else encoded_text(part, value, rule)
 
 
-def _encoded_path(path: object, *, relative: bool) -> str:
+def _encoded_path(path: object, *, relative: bool, dialect: Dialect) -> str:
     text = _str_part("path", path)
     if text is None:
         msg = "path must be str, not None (the empty path is '')"
         raise TypeError(msg)
     try:
-        return encode_path(text, relative=relative)
+        return encode_path(text, relative=relative, dialect=dialect)
     except URIError as exc:
         raise in_part("path", exc) from None
 
@@ -260,16 +264,18 @@ def build(
     """``urigrammar.build`` (documented there, in ``_reference``), making a
     ``cls``; the module docstring says how hosts and ``idna`` are read."""
     scheme = _str_part("scheme", scheme)
-    host_text = _host(host, idna=idna)
+    dialect = cls.dialect
+    host_text = _host(host, idna=idna, dialect=dialect)
+    relative = scheme is None and host_text is None
     return _assemble(
         cls,
         scheme=scheme,
-        userinfo=_encoded("userinfo", userinfo, "userinfo"),
+        userinfo=_encoded("userinfo", userinfo, dialect.rule("userinfo")),
         host=host_text,
         port_text=_port(port),
-        path=_encoded_path(path, relative=scheme is None and host_text is None),
-        query=_encoded("query", query, "query"),
-        fragment=_encoded("fragment", fragment, "fragment"),
+        path=_encoded_path(path, relative=relative, dialect=dialect),
+        query=_encoded("query", query, dialect.rule("query")),
+        fragment=_encoded("fragment", fragment, dialect.rule("fragment")),
     )
 
 

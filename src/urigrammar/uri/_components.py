@@ -29,9 +29,10 @@ a final empty segment (``/a/`` -> ``("", "a", "")``).
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from .._errors import PortTooLargeError, URIError
+from ._dialect import URI, Dialect
 
 __all__ = [
     "FIELDS",
@@ -188,6 +189,9 @@ class Components(tuple[Any, ...]):
     ``URIReference``."""
 
     __slots__ = ()
+    #: The grammar the class reads and writes: RFC 3986 here, RFC 3987 for
+    #: ``IRIReference`` (``_dialect``).
+    dialect: ClassVar[Dialect] = URI
     __match_args__ = (
         "scheme",
         "userinfo",
@@ -250,8 +254,8 @@ class Components(tuple[Any, ...]):
     @property
     def host_kind(self) -> str | None:
         """The rule the host matched: "IPv4address", "IPv6address",
-        "IPvFuture" or "reg-name" (section 3.2.2); ``None`` without an
-        authority."""
+        "IPvFuture" or "reg-name" (section 3.2.2; "ireg-name" in an IRI,
+        RFC 3987 section 2.2); ``None`` without an authority."""
         value: str | None = self[6]
         return value
 

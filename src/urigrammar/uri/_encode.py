@@ -24,16 +24,23 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from functools import cache
+from typing import Any
 
 from .._errors import URIError
+from ..engine import Grammar
+from ..engine._charset import CharSet
 from ..engine._ir import Alt, Chars, Expr, Ref, Rep
-from ._grammars import GRAMMAR
+from ._dialect import BIDI_FORMATTING, IRI, URI, Dialect
+from ._grammars import GRAMMAR, SHIPPED, shipped_rule
 
 __all__ = [
+    "CharClass",
     "admitted",
     "check_errors",
+    "decode_where",
     "encode_except",
     "encode_path",
     "encode_rules",
@@ -60,51 +67,108 @@ def _triplets() -> re.Pattern[str]:
     return re.compile("(?:%[{0}][{0}])+".format(re.escape("".join(sorted(_hexdig())))))
 
 
-def _alternatives(expr: Expr | None) -> tuple[frozenset[int], bool] | None:
+def _alternatives(expr: Expr | None, grammar: Grammar) -> tuple[CharSet, bool] | None:
     """The code points of an alternation of single characters and whether
     ``pct-encoded`` is one of the alternatives; ``None`` when ``expr`` is
     anything else (a sequence, a repetition, a multi-character core rule)."""
     if isinstance(expr, Chars):
-        return expr.codes, False
+        return expr.chars, False
     if isinstance(expr, Ref):
-        name = GRAMMAR.canonical(expr.name)
+        name = grammar.canonical(expr.name)
         if name == _PCT_ENCODED:
-            return frozenset(), True
-        return _alternatives(GRAMMAR.expr(name))
+            return CharSet(), True
+        return _alternatives(grammar.expr(name), grammar)
     if isinstance(expr, Alt):
-        codes: set[int] = set()
+        codes = CharSet()
         escapes = False
         for item in expr.items:
-            found = _alternatives(item)
+            found = _alternatives(item, grammar)
             if found is None:
                 return None
             codes |= found[0]
             escapes = escapes or found[1]
-        return frozenset(codes), escapes
+        return codes, escapes
     return None
 
 
-def _admitted_by(name: str) -> frozenset[str] | None:
+class CharClass(AbstractSet[str]):
+    """An immutable set of characters, held as code point intervals
+    (``engine._charset.CharSet``): ``iunreserved`` admits about a million
+    characters, which a ``frozenset`` would have to hold one by one.  The
+    ASCII members are also kept as a ``frozenset``, for the common lookups."""
+
+    __slots__ = ("_ascii", "codes")
+
+    def __init__(self, codes: CharSet) -> None:
+        self.codes = codes
+        self._ascii = frozenset(chr(c) for c in codes & CharSet([(0, 127)]))
+
+    @classmethod
+    def _from_iterable(cls, chars: Iterable[str]) -> CharClass:  # type: ignore[override]
+        return cls(CharSet.of(ord(c) for c in chars))
+
+    def __contains__(self, char: object) -> bool:
+        if char in self._ascii:
+            return True
+        return (
+            isinstance(char, str) and len(char) == 1 and char > "\x7f" and ord(char) in self.codes
+        )
+
+    def __iter__(self) -> Iterator[str]:
+        return map(chr, self.codes)
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def __hash__(self) -> int:
+        return hash(self.codes)
+
+    def __sub__(self, other: AbstractSet[Any]) -> CharClass:
+        removed = CharSet.of(ord(c) for c in other if isinstance(c, str) and len(c) == 1)
+        return CharClass(self.codes - removed)
+
+    def __repr__(self) -> str:
+        return f"CharClass({self.codes!r})"
+
+
+def _admitted_by(name: str, grammar: Grammar) -> CharClass | None:
     # `*( a / b / pct-encoded / ... )` or `1*( ... )`: any string of the
     # single alternatives and escapes matches (with one item at least for
     # `1*`), which is what lets percent_encode promise a valid result.
-    expr = GRAMMAR.expr(name)
+    expr = grammar.expr(name)
     if not (isinstance(expr, Rep) and expr.lo <= 1 and expr.hi is None):
         return None
-    found = _alternatives(expr.item)
+    found = _alternatives(expr.item, grammar)
     if found is None or not found[1]:
         return None
-    return frozenset(map(chr, found[0]))
+    return CharClass(found[0])
+
+
+def _shipped_names() -> list[tuple[str, Grammar]]:
+    # Each shipped rule once, with the grammar a lookup by name finds it in.
+    return [
+        (name, shipped_rule(name)[0])
+        for name in dict.fromkeys(name for grammar in SHIPPED for name in grammar.rule_names)
+    ]
 
 
 @cache
-def _admitted_table() -> dict[str, frozenset[str]]:
-    # Read off the grammar on first use, not at import (the grammar itself
-    # is read on first use).
-    return {name: chars for name in GRAMMAR.rule_names if (chars := _admitted_by(name)) is not None}
+def _admitted_table() -> dict[str, CharClass]:
+    # Read off the grammars on first use, not at import (the grammars
+    # themselves are read on first use): RFC 3986's rules and RFC 3987's
+    # i-rules (isegment, iquery, ...), which widen them with ucschar.
+    table: dict[str, CharClass] = {}
+    for name, grammar in _shipped_names():
+        chars = _admitted_by(name, grammar)
+        if chars is not None:
+            # RFC 3987 section 4.1: the ABNF admits the bidi formatting
+            # characters, but an IRI MUST NOT contain them.
+            table[name] = chars - BIDI_FORMATTING if grammar is IRI.grammar else chars
+    return table
 
 
-# The one rule encoded a segment at a time rather than from a character set.
+# The rule encoded a segment at a time rather than from a character set
+# (and its RFC 3987 counterpart, ipath).
 _PATH = "path"
 
 
@@ -113,7 +177,11 @@ def encode_rules() -> tuple[str, ...]:
     """The rules ``percent_encode`` encodes for, in the grammar's order: the
     data components, and ``path`` (segment by segment, ``/`` kept)."""
     admitted = _admitted_table()
-    return tuple(name for name in GRAMMAR.rule_names if name in admitted or name == _PATH)
+    return tuple(
+        name
+        for name, _ in _shipped_names()
+        if name in admitted or name in (URI.rule(_PATH), IRI.rule(_PATH))
+    )
 
 
 def __getattr__(name: str) -> object:
@@ -124,10 +192,12 @@ def __getattr__(name: str) -> object:
     raise AttributeError(msg)
 
 
-def admitted(rule: str) -> frozenset[str]:
+def admitted(rule: str) -> CharClass:
     """The characters that ``rule`` (one of ``ENCODE_RULES``) admits
-    unencoded, as read off the grammar.  ``%`` is never among them."""
-    name = GRAMMAR.canonical(rule)
+    unencoded, as read off the grammar.  ``%`` is never among them, nor,
+    in an RFC 3987 rule, a bidi formatting character: the ABNF admits those,
+    but section 4.1 says an IRI MUST NOT contain them, so they are encoded."""
+    name = shipped_rule(rule)[1]
     chars = _admitted_table().get(name)
     if chars is None:
         msg = (
@@ -219,7 +289,7 @@ def encode_except(
     valid ``%XX``.  ``percent_encode`` is this with the rule's set."""
     text = _text(text)
     errors = check_errors(errors, decoding=False)
-    keep = keep if isinstance(keep, (set, frozenset)) else frozenset(keep)
+    keep = keep if isinstance(keep, AbstractSet) else frozenset(keep)
     out: list[str] = []
     for index, char in enumerate(text):
         if char != "%" and char in keep:
@@ -232,24 +302,32 @@ def encode_except(
 
 
 def encode_path(
-    text: str, *, relative: bool = False, keep_escapes: bool = False, errors: str = "strict"
+    text: str,
+    *,
+    relative: bool = False,
+    keep_escapes: bool = False,
+    errors: str = "strict",
+    dialect: Dialect = URI,
 ) -> str:
     """``text`` as a path (section 3.3): ``/`` stays the segment delimiter
     and each segment is encoded for ``segment`` on its own, the first for
     ``segment-nz-nc`` when ``relative`` (a relative reference, where a
-    ``:`` there would read as a scheme delimiter, section 4.2)."""
+    ``:`` there would read as a scheme delimiter, section 4.2); for
+    the dialect's counterparts (``isegment``, ... for IRIs, RFC 3987)."""
     text = _text(text)
     encoded: list[str] = []
     start = 0
     for segment in text.split("/"):
-        rule = "segment-nz-nc" if relative and not encoded else "segment"
+        rule = dialect.rule("segment-nz-nc" if relative and not encoded else "segment")
         try:
             encoded.append(
                 encode_except(segment, admitted(rule), keep_escapes=keep_escapes, errors=errors)
             )
         except URIError as exc:
             offset = None if exc.offset is None else start + exc.offset
-            raise URIError(exc.message, rule=_PATH, text=text, offset=offset) from None
+            raise URIError(
+                exc.message, rule=dialect.rule(_PATH), text=text, offset=offset
+            ) from None
         start += len(segment) + 1
     return "/".join(encoded)
 
@@ -271,9 +349,60 @@ def percent_encode(
     segment of a relative reference it also needs ``:`` encoded, which
     ``build`` does.)
     """
-    if GRAMMAR.canonical(rule) == _PATH:
-        return encode_path(text, keep_escapes=keep_escapes, errors=errors)
+    name = shipped_rule(rule)[1]
+    for dialect in (URI, IRI):
+        if name == dialect.rule(_PATH):
+            return encode_path(text, keep_escapes=keep_escapes, errors=errors, dialect=dialect)
     return encode_except(text, admitted(rule), keep_escapes=keep_escapes, errors=errors)
+
+
+def _utf8_length(lead: int) -> int:
+    """The length of the UTF-8 sequence a lead octet starts (RFC 3629
+    section 4: C2-DF two, E0-EF three, F0-F4 four); 0 for an octet no
+    sequence starts with."""
+    if lead < 0x80:
+        return 1
+    if 0xC2 <= lead <= 0xDF:
+        return 2
+    if 0xE0 <= lead <= 0xEF:
+        return 3
+    if 0xF0 <= lead <= 0xF4:
+        return 4
+    return 0
+
+
+def decode_where(text: str, keep: Callable[[str], bool]) -> str:
+    """``text`` with each percent-encoded UTF-8 sequence that spells one
+    character for which ``keep`` is true decoded, one sequence at a time;
+    every other triplet stays, its hex digits in uppercase (section 6.2.2.1).
+    An octet that starts no strictly legal UTF-8 sequence stays encoded, and
+    decoding resumes at the next octet, so ``%C3%A9%FF%C3%A9`` with ``keep``
+    true gives ``é%FFé`` (RFC 3987 section 3.2, steps 2 to 4)."""
+    if "%" not in text:
+        return text
+    out: list[str] = []
+    position = 0
+    for match in _triplets().finditer(text):
+        out.append(text[position : match.start()])
+        octets = _octets(match.group())
+        index = 0
+        while index < len(octets):
+            size = _utf8_length(octets[index])
+            piece = octets[index : index + size] if size else octets[index : index + 1]
+            try:
+                char = piece.decode("utf-8") if size and len(piece) == size else None
+            except UnicodeDecodeError:  # overlong, surrogate, bad continuation
+                char = None
+            if char is None:
+                piece = piece[:1]
+            if char is not None and keep(char):
+                out.append(char)
+            else:
+                out.extend(f"%{octet:02X}" for octet in piece)
+            index += len(piece)
+        position = match.end()
+    out.append(text[position:])
+    return "".join(out)
 
 
 def _malformed(text: str, start: int, end: int) -> None:

@@ -1,8 +1,10 @@
 """The grammars urigrammar ships, as ``Grammar`` objects of the engine,
 and the lookup of a rule name across all of them.
 
-``grammar/rfc3986.abnf`` holds RFC 3986 Appendix A verbatim and
-``grammar/rfc3987.abnf`` RFC 3987 section 2.2; each is package data in a
+``grammar/rfc3986.abnf`` holds RFC 3986 Appendix A verbatim,
+``grammar/rfc3987.abnf`` RFC 3987 section 2.2 and ``grammar/rfc6570.abnf``
+RFC 6570 section 2 (with ``grammar/rfc6570-errata.abnf``, the overlay that
+applies erratum 6937); each is package data in a
 wheel (``urigrammar/<file>``), and a source checkout without an install
 falls back to the file at the top of the repository.  Each grammar is read
 on first use, not at import: reading a grammar with ``abnf``'s ABNF parser
@@ -28,6 +30,8 @@ __all__ = [
     "GRAMMAR",
     "RFC3986",
     "RFC3987",
+    "RFC6570",
+    "RFC6570_PUBLISHED",
     "SHIPPED",
     "grammar_text",
     "shipped_names",
@@ -64,8 +68,31 @@ GRAMMAR = RFC3986
 #: over wider classes (bench/bench_length.py times its long inputs).
 RFC3987 = Grammar(lambda: _shipped("rfc3987.abnf"), name="RFC 3987", lazy=True, vetted=True)
 
+#: RFC 6570 section 2 as published.  Its literals take ucschar and iprivate
+#: from RFC 3987 and pct-encoded (and the sets the expansion reads:
+#: unreserved, reserved) from RFC 3986.  Vetted: every rule is LL(1), its
+#: regexes never backtrack (the tests check ``deterministic``).
+RFC6570_PUBLISHED = Grammar(
+    lambda: _shipped("rfc6570.abnf"),
+    name="RFC 6570 (as published)",
+    imports=(RFC3986, RFC3987),
+    lazy=True,
+    vetted=True,
+)
+
+#: RFC 6570 with erratum 6937 (the apostrophe in literals): the overlay
+#: file defines only the corrected ``literals`` and imports the published
+#: grammar, which it overrides there.  The grammar urigrammar uses.
+RFC6570 = Grammar(
+    lambda: _shipped("rfc6570-errata.abnf"),
+    name="RFC 6570",
+    imports=(RFC6570_PUBLISHED,),
+    lazy=True,
+    vetted=True,
+)
+
 #: Every grammar a rule may be named from at the top level, in lookup order.
-SHIPPED: tuple[Grammar, ...] = (RFC3986, RFC3987)
+SHIPPED: tuple[Grammar, ...] = (RFC3986, RFC3987, RFC6570)
 
 
 def shipped_rule(name: str) -> tuple[Grammar, str]:

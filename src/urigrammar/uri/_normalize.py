@@ -36,14 +36,18 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import string
+import unicodedata
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
 from ._api import parse_as, validate
 from ._components import Components, RefT, evolve, port_number, significant_digits
-from ._resolve import as_reference, remove_dot_segments, unambiguous_path
+from ._encode import admitted, decode_where
+from ._resolve import as_reference, remove_dot_segments, same_class, unambiguous_path
 
 __all__ = [
     "ORIGIN_SCHEMES",
@@ -117,10 +121,38 @@ def _percent_normalized(text: str | None) -> str | None:
     return uppercase_percent_encodings(decode_unreserved(text))
 
 
+# A-Z to a-z and nothing else: str.lower() would also change non-ASCII
+# letters, which RFC 3987 section 5.3.2.1 leaves alone.
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+
+
 def lowercase_host(host: str) -> str:
-    """Section 6.2.2.1 (and 3.2.2): the host in lowercase, its
-    percent-encodings in uppercase.  Applies to every kind of host."""
-    return uppercase_percent_encodings(host.lower())
+    """Section 6.2.2.1 (and 3.2.2): the host's ASCII letters in lowercase,
+    its percent-encodings in uppercase.  Applies to every kind of host; in
+    an IRI, non-ASCII letters keep their case (RFC 3987 section 5.3.2.1:
+    only US-ASCII is case-insensitive there)."""
+    return uppercase_percent_encodings(host.translate(_ASCII_LOWER))
+
+
+@cache
+def _reserved() -> frozenset[str]:
+    """The characters of the ``reserved`` rule, asked of the grammar."""
+    return frozenset(c for c in map(chr, range(128)) if validate("reserved", c))
+
+
+def decode_admitted(text: str, rule: str) -> str:
+    """RFC 3987 section 5.3.2.3 for an IRI component: each percent-encoded
+    UTF-8 sequence that spells a character ``rule`` admits unencoded and
+    that is not reserved is decoded (``%C3%A4`` -> ``ä`` in a path, ``%7E``
+    -> ``~``); reserved characters, characters the component's rule does
+    not admit (``iprivate`` outside ``iquery``), bidi formatting characters
+    and octets that are not UTF-8 stay encoded, in uppercase."""
+    return decode_where(text, _decodable(rule).__contains__)
+
+
+@cache
+def _decodable(rule: str) -> AbstractSet[str]:
+    return admitted(rule) - _reserved()
 
 
 def canonical_ipv6(host: str) -> str:
@@ -161,29 +193,46 @@ def normalize(
     scheme_based: bool = True,
     ipv6_canonical: bool = False,
     schemes: Mapping[str, SchemeRule] | None = None,
+    nfc: bool = False,
 ) -> RefT:
     """The normal form of ``ref`` (section 6.2.2, then 6.2.3 unless
     ``scheme_based=False``); see the module docstring for each step.
     ``schemes`` replaces ``SCHEME_RULES`` for this call.  Idempotent:
     ``normalize(normalize(r)) == normalize(r)``.  A string is parsed into
-    ``cls``; the result has the class of ``ref``."""
+    ``cls``; the result has the class of ``ref``.  For an IRI (RFC 3987
+    section 5.3.2), percent-encodings of characters the component admits
+    are decoded, and ``nfc=True`` puts the decoded text in Unicode
+    Normalization Form C (section 5.3.2.2), which is otherwise left as is."""
     r = as_reference(ref, cls)
+    dialect = r.dialect
+
+    def percent(text: str | None, part: str) -> str | None:
+        if text is None:
+            return None
+        if dialect.word == "URI":
+            return _percent_normalized(text)
+        decoded = decode_admitted(text, dialect.rule(part))
+        # RFC 3987 section 5.3.2.2: NFC only when asked for.
+        return unicodedata.normalize("NFC", decoded) if nfc else decoded
+
     host = r.host
     if host is not None:
+        if r.host_kind == dialect.rule("reg-name"):
+            host = percent(host, "reg-name") or ""
         host = lowercase_host(decode_unreserved(host))
         if ipv6_canonical and r.host_kind == "IPv6address":
             host = canonical_ipv6(host)
-    path = _percent_normalized(r.path) or ""
+    path = "/".join(percent(segment, "segment") or "" for segment in r.path.split("/"))
     if r.scheme is not None or path.startswith("/"):
         path = remove_dot_segments(path)
     result = evolve(
         r,
         scheme=None if r.scheme is None else r.scheme.lower(),
-        userinfo=_percent_normalized(r.userinfo),
+        userinfo=percent(r.userinfo, "userinfo"),
         host=host,
         path=path,
-        query=_percent_normalized(r.query),
-        fragment=_percent_normalized(r.fragment),
+        query=percent(r.query, "query"),
+        fragment=percent(r.fragment, "fragment"),
     )
     if scheme_based:
         result = normalize_by_scheme(result, schemes)
@@ -209,20 +258,25 @@ def equivalent(
     scheme_based: bool = True,
     ipv6_canonical: bool = False,
     schemes: Mapping[str, SchemeRule] | None = None,
+    nfc: bool = False,
 ) -> bool:
     """Whether ``a`` and ``b`` have the same normal form (section 6.1);
-    strings are parsed as URI-references (into ``cls``) first."""
+    strings are parsed into ``cls`` first.  A URI and an IRI are compared
+    as IRIs (RFC 3987 section 5.3), so ``http://ex.com/%C3%A4`` is
+    equivalent to ``http://ex.com/ä``."""
 
-    def normal(ref: RefT | str) -> RefT:
+    def normal(ref: RefT) -> RefT:
         return normalize(
             ref,
             cls=cls,
             scheme_based=scheme_based,
             ipv6_canonical=ipv6_canonical,
             schemes=schemes,
+            nfc=nfc,
         )
 
-    return normal(a) == normal(b)
+    x, y = same_class(as_reference(a, cls), as_reference(b, cls))
+    return normal(x) == normal(y)
 
 
 def port_or_default(r: Components, schemes: Mapping[str, SchemeRule] | None = None) -> int | None:

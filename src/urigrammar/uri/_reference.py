@@ -14,11 +14,17 @@ place that names ``URIReference`` as the class to build.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from . import _build, _normalize, _path, _pydantic_schema, _query, _resolve, _views
-from ._api import Parser, parser_for
+from . import _build, _convert, _normalize, _path, _pydantic_schema, _query, _resolve, _views
+from ._api import Engine, Parser, parser_for, validate
 from ._components import Components, trusted
+from ._dialect import IRI
+
+_R = TypeVar("_R", bound="Reference")
+
+# The public parse function of each dialect, for messages.
+_PARSERS = {"URI": "parse", "IRI": "parse_iri"}
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -38,15 +44,10 @@ __all__ = [
 ]
 
 
-class URIReference(Components):
-    """A parsed URI-reference.  Build one with ``parse``; ``str()`` recomposes
-    it (RFC 3986 section 5.3).
-
-    Immutable: a tuple of its fields, like a named tuple, because ``parse``
-    makes one per call and a tuple is the cheapest immutable object CPython
-    builds.  It compares equal only to another ``URIReference`` and has no
-    ordering.  Every reference the library returns is one.
-    """
+class Reference(Components):
+    """What ``URIReference`` and ``IRIReference`` share: the checked
+    constructor and every method.  Each method works in the class's own
+    grammar (``dialect``) and returns the class of ``self``."""
 
     __slots__ = ()
 
@@ -61,7 +62,7 @@ class URIReference(Components):
         return _pydantic_schema.json_schema(cls, schema, handler)
 
     def __new__(
-        cls,
+        cls: type[_R],
         *positional: object,
         scheme: str | None = None,
         userinfo: str | None = None,
@@ -70,7 +71,7 @@ class URIReference(Components):
         path: str = "",
         query: str | None = None,
         fragment: str | None = None,
-    ) -> URIReference:
+    ) -> _R:
         """The reference with these components, each written as it appears
         in the URI (nothing is encoded; ``build`` encodes).  Each is checked
         against its rule and the combination against sections 3.3 and 4.2,
@@ -80,9 +81,9 @@ class URIReference(Components):
         read a reference from text, call ``parse``."""
         if positional:
             msg = (
-                "URIReference() takes its components as keywords only "
+                f"{cls.__name__}() takes its components as keywords only "
                 "(scheme=, userinfo=, host=, port=, path=, query=, fragment=); "
-                "to read a URI from text use urigrammar.parse(text)"
+                f"to read one from text use urigrammar.{_PARSERS[cls.dialect.word]}(text)"
             )
             raise TypeError(msg)
         return _build.from_parts(
@@ -100,21 +101,22 @@ class URIReference(Components):
     # --- _resolve.py and _normalize.py; a string argument is read as this
     # --- reference's class.
 
-    def resolve(self, ref: URIReference | str, *, strict: bool = True) -> URIReference:
+    def resolve(self: _R, ref: _R | str, *, strict: bool = True) -> _R:
         """The target of ``ref`` with this URI as its base (section 5.2)."""
         return _resolve.resolve(self, ref, cls=type(self), strict=strict)
 
-    def relativize(self, target: URIReference | str) -> URIReference:
+    def relativize(self: _R, target: _R | str) -> _R:
         """The shortest reference that resolves against this URI to ``target``."""
         return _resolve.relativize(self, target, cls=type(self))
 
     def normalize(
-        self,
+        self: _R,
         *,
         scheme_based: bool = True,
         ipv6_canonical: bool = False,
         schemes: Mapping[str, SchemeRule] | None = None,
-    ) -> URIReference:
+        nfc: bool = False,
+    ) -> _R:
         """This reference's normal form (sections 6.2.2 and 6.2.3): the
         options are ``urigrammar.normalize``'s."""
         return _normalize.normalize(
@@ -123,15 +125,17 @@ class URIReference(Components):
             scheme_based=scheme_based,
             ipv6_canonical=ipv6_canonical,
             schemes=schemes,
+            nfc=nfc,
         )
 
     def equivalent(
         self,
-        other: URIReference | str,
+        other: Reference | str,
         *,
         scheme_based: bool = True,
         ipv6_canonical: bool = False,
         schemes: Mapping[str, SchemeRule] | None = None,
+        nfc: bool = False,
     ) -> bool:
         """Whether ``other`` has the same normal form (section 6.1): the
         options are ``urigrammar.equivalent``'s."""
@@ -142,19 +146,20 @@ class URIReference(Components):
             scheme_based=scheme_based,
             ipv6_canonical=ipv6_canonical,
             schemes=schemes,
+            nfc=nfc,
         )
 
     # --- Building and changing references: thin methods over _build.py and
     # --- _query.py.
 
     @classmethod
-    def build(cls, **parts: Any) -> URIReference:
+    def build(cls: type[_R], **parts: Any) -> _R:
         """The reference with these parts, each percent-encoded for its rule
         (``urigrammar.build``: scheme, userinfo, host, port, path, query,
         fragment, idna)."""
         return _build.build(cls, **parts)
 
-    def replace(self, **parts: Any) -> URIReference:
+    def replace(self: _R, **parts: Any) -> _R:
         """A new reference with the given parts, as written (no encoding),
         validated like ``build``'s."""
         return _build.replace(self, **parts)
@@ -163,7 +168,7 @@ class URIReference(Components):
         """The query's percent-decoded ``name=value`` pairs, in order."""
         return _query.query_pairs(self, form=form, errors=errors)
 
-    def with_query_pairs(self, pairs: Any, *, form: bool = False) -> URIReference:
+    def with_query_pairs(self: _R, pairs: Any, *, form: bool = False) -> _R:
         """This reference with its query encoded from ``(name, value)`` pairs."""
         return _query.with_query_pairs(self, pairs, form=form)
 
@@ -216,18 +221,18 @@ class URIReference(Components):
         no other) for anything else.  ``str(origin)`` serializes it."""
         return _normalize.origin(self)
 
-    def joinpath(self, *segments: str) -> URIReference:
+    def joinpath(self: _R, *segments: str) -> _R:
         """This reference with ``segments`` (decoded text, each encoded, so
         ``/`` becomes ``%2F``) appended to the path; see ``_build.joinpath``."""
         return _path.joinpath(self, *segments)
 
-    def __truediv__(self, segment: str) -> URIReference:
+    def __truediv__(self: _R, segment: str) -> _R:
         """``ref / "seg"``: ``ref.joinpath("seg")``."""
         if not isinstance(segment, str):
             return NotImplemented
         return self.joinpath(segment)
 
-    def with_path_segments(self, segments: Iterable[str]) -> URIReference:
+    def with_path_segments(self: _R, segments: Iterable[str]) -> _R:
         """This reference with its path made of decoded ``segments``, in the
         ``path_segments`` convention (a leading ``""`` for an absolute path)."""
         return _path.with_path_segments(self, segments)
@@ -242,19 +247,55 @@ class URIReference(Components):
         """Every decoded value of the query parameter ``name``, in order."""
         return _query.get_params(self, name, form=form, errors=errors)
 
-    def add_param(self, name: str, value: str, *, form: bool = False) -> URIReference:
+    def add_param(self: _R, name: str, value: str, *, form: bool = False) -> _R:
         """This reference with ``name=value`` added at the end of the query,
         the rest of the query as written."""
         return _query.add_param(self, name, value, form=form)
 
-    def set_param(self, name: str, value: str, *, form: bool = False) -> URIReference:
+    def set_param(self: _R, name: str, value: str, *, form: bool = False) -> _R:
         """This reference with ``value`` the one value of ``name``: the first
         piece of that name keeps its place, the others go."""
         return _query.set_param(self, name, value, form=form)
 
-    def remove_param(self, name: str, *, form: bool = False) -> URIReference:
+    def remove_param(self: _R, name: str, *, form: bool = False) -> _R:
         """This reference without the query parameter ``name``."""
         return _query.remove_param(self, name, form=form)
+
+
+class URIReference(Reference):
+    """A parsed URI-reference (RFC 3986 section 4.1).  Build one with
+    ``parse``; ``str()`` recomposes it (section 5.3).
+
+    Immutable: a tuple of its fields, like a named tuple, because ``parse``
+    makes one per call and a tuple is the cheapest immutable object CPython
+    builds.  It compares equal only to another ``URIReference`` and has no
+    ordering.  Every URI reference the library returns is one.
+    """
+
+    __slots__ = ()
+
+    def to_iri(self, *, idna: bool = False) -> IRIReference:
+        """The IRI this URI maps to (RFC 3987 section 3.2): ``to_iri``."""
+        return _convert.to_iri(self, iri_cls=IRIReference, idna=idna)
+
+
+class IRIReference(Reference):
+    """A parsed IRI-reference (RFC 3987 section 2.2): the fields, methods
+    and conventions of ``URIReference``, over the IRI grammar, whose
+    unreserved characters include ``ucschar`` (and ``iprivate`` in the
+    query).  Build one with ``parse_iri``.  ``host_kind`` names RFC 3987's
+    ``ireg-name`` for a registered name.  It compares equal only to another
+    ``IRIReference``; ``to_uri`` maps it to a ``URIReference`` (section
+    3.1).  No value holds a bidirectional formatting character (section
+    4.1) unless it was parsed with ``allow_bidi=True``.
+    """
+
+    __slots__ = ()
+    dialect = IRI
+
+    def to_uri(self, *, idna: bool = False) -> URIReference:
+        """The URI this IRI maps to (RFC 3987 section 3.1): ``to_uri``."""
+        return _convert.to_uri(self, uri_cls=URIReference, idna=idna)
 
 
 def trusted_reference(
@@ -281,59 +322,169 @@ def trusted_reference(
 #: ``fullmatch`` and the generated reader, with no call in between.)
 parse: Parser[URIReference] = parser_for(URIReference)
 
+_parse_iri = parser_for(IRIReference)
+_parse_iri_unscreened = parser_for(IRIReference, screen=False)
 
+#: The rules ``parse_iri`` accepts (RFC 3987 section 2.2's counterparts of
+#: ``PARSE_RULES``).
+IRI_PARSE_RULES = IRI.parse_rules
+
+
+def parse_iri(
+    text: str,
+    rule: str = "IRI-reference",
+    *,
+    engine: Engine = "compiled",
+    allow_bidi: bool = False,
+) -> IRIReference:
+    """An ``IRIReference``: the components of ``text`` (RFC 3987 section
+    2.2) under ``rule``, one of ``IRI_PARSE_RULES``.  Raises
+    ``URISyntaxError`` for text the rule rejects, and for a bidirectional
+    formatting character (section 4.1: IRIs MUST NOT contain them, though
+    the ABNF admits them), naming it and its offset, unless ``allow_bidi``."""
+    if allow_bidi:
+        return _parse_iri_unscreened(text, rule, engine=engine)
+    return _parse_iri(text, rule, engine=engine)
+
+
+def _iri(ref: IRIReference | str, allow_bidi: bool) -> IRIReference:
+    if isinstance(ref, IRIReference):
+        return ref
+    if isinstance(ref, Reference):
+        msg = f"expected an IRIReference or a str, not {type(ref).__name__}"
+        raise TypeError(msg)
+    return parse_iri(ref, allow_bidi=allow_bidi)
+
+
+def to_uri(
+    iri: IRIReference | str, *, idna: bool = False, allow_bidi: bool = False
+) -> URIReference:
+    """The URI an IRI maps to (RFC 3987 section 3.1): every character the
+    URI grammar does not admit in its component is percent-encoded as
+    UTF-8; with ``idna=True`` a non-ASCII ``ireg-name`` becomes A-labels
+    (``idna`` package, UTS 46).  A string is parsed with ``parse_iri``
+    (``allow_bidi`` is its option; a bidi character is then encoded)."""
+    return _convert.to_uri(_iri(iri, allow_bidi), uri_cls=URIReference, idna=idna)
+
+
+def to_iri(uri: URIReference | str, *, idna: bool = False) -> IRIReference:
+    """The IRI a URI maps to (RFC 3987 section 3.2): percent-encoded UTF-8
+    is decoded where the IRI grammar admits the character in that
+    component, and only there; see ``_convert``.  With ``idna=True`` a
+    host's A-labels become U-labels (IDNA ToUnicode, ``idna`` package).  A
+    string is parsed with ``parse``."""
+    if isinstance(uri, IRIReference):
+        msg = "to_iri takes a URIReference or a str, not an IRIReference"
+        raise TypeError(msg)
+    ref = uri if isinstance(uri, URIReference) else parse(uri)
+    return _convert.to_iri(ref, iri_cls=IRIReference, idna=idna)
+
+
+def _class_for(*refs: Reference | str) -> type[Reference]:
+    """The class strings are read into next to ``refs``: ``IRIReference``
+    when any of them is one, ``URIReference`` otherwise."""
+    return IRIReference if any(isinstance(r, IRIReference) for r in refs) else URIReference
+
+
+@overload
 def resolve(
     base: URIReference | str, ref: URIReference | str, *, strict: bool = True
-) -> URIReference:
+) -> URIReference: ...
+@overload
+def resolve(base: IRIReference, ref: Reference | str, *, strict: bool = True) -> IRIReference: ...
+@overload
+def resolve(base: Reference | str, ref: IRIReference, *, strict: bool = True) -> IRIReference: ...
+def resolve(base: Reference | str, ref: Reference | str, *, strict: bool = True) -> Reference:
     """The target URI of ``ref`` against ``base`` (section 5.2.2); see
-    ``_resolve.resolve``.  Strings are parsed as URI-references."""
-    return _resolve.resolve(base, ref, cls=URIReference, strict=strict)
+    ``_resolve.resolve``.  Strings are parsed as URI-references, or as
+    IRI-references next to an ``IRIReference`` (RFC 3987 section 6.5); with
+    an IRI on either side the target is an ``IRIReference``."""
+    return _resolve.resolve(base, ref, cls=_class_for(base, ref), strict=strict)
 
 
-def relativize(base: URIReference | str, target: URIReference | str) -> URIReference:
+@overload
+def relativize(base: URIReference | str, target: URIReference | str) -> URIReference: ...
+@overload
+def relativize(base: IRIReference, target: Reference | str) -> IRIReference: ...
+@overload
+def relativize(base: Reference | str, target: IRIReference) -> IRIReference: ...
+def relativize(base: Reference | str, target: Reference | str) -> Reference:
     """The shortest reference that ``resolve(base, ...)`` (strict) turns into
     exactly ``target``: the inverse of section 5.2.2; see
-    ``_resolve.relativize``."""
-    return _resolve.relativize(base, target, cls=URIReference)
+    ``_resolve.relativize``.  Strings are read as ``resolve`` reads them."""
+    return _resolve.relativize(base, target, cls=_class_for(base, target))
 
 
+@overload
 def normalize(
     ref: URIReference | str,
     *,
     scheme_based: bool = True,
     ipv6_canonical: bool = False,
     schemes: Mapping[str, SchemeRule] | None = None,
-) -> URIReference:
+    nfc: bool = False,
+) -> URIReference: ...
+@overload
+def normalize(
+    ref: IRIReference,
+    *,
+    scheme_based: bool = True,
+    ipv6_canonical: bool = False,
+    schemes: Mapping[str, SchemeRule] | None = None,
+    nfc: bool = False,
+) -> IRIReference: ...
+def normalize(
+    ref: Reference | str,
+    *,
+    scheme_based: bool = True,
+    ipv6_canonical: bool = False,
+    schemes: Mapping[str, SchemeRule] | None = None,
+    nfc: bool = False,
+) -> Reference:
     """The normal form of ``ref`` (section 6.2.2, then 6.2.3 unless
     ``scheme_based=False``); see ``_normalize`` for each step.
     ``schemes`` replaces ``SCHEME_RULES`` for this call.  Idempotent:
-    ``normalize(normalize(r)) == normalize(r)``."""
+    ``normalize(normalize(r)) == normalize(r)``.  A string is parsed as a
+    URI-reference; an ``IRIReference`` is normalized as RFC 3987 section
+    5.3.2 says, and ``nfc=True`` also puts it in NFC (section 5.3.2.2)."""
     return _normalize.normalize(
         ref,
         cls=URIReference,
         scheme_based=scheme_based,
         ipv6_canonical=ipv6_canonical,
         schemes=schemes,
+        nfc=nfc,
     )
 
 
 def equivalent(
-    a: URIReference | str,
-    b: URIReference | str,
+    a: Reference | str,
+    b: Reference | str,
     *,
     scheme_based: bool = True,
     ipv6_canonical: bool = False,
     schemes: Mapping[str, SchemeRule] | None = None,
+    nfc: bool = False,
 ) -> bool:
-    """Whether ``a`` and ``b`` have the same normal form (section 6.1);
-    strings are parsed as URI-references first."""
+    """Whether ``a`` and ``b`` have the same normal form (section 6.1).
+    Strings are parsed as URI-references; when either side is an IRI (an
+    ``IRIReference``, or a string that is an IRI-reference and no
+    URI-reference) both are compared as IRIs (RFC 3987 section 5.3), so
+    ``equivalent("http://ex.com/ä", "http://ex.com/%C3%A4")`` holds."""
+    cls = _class_for(a, b)
+    if cls is URIReference and any(
+        isinstance(x, str) and not validate("URI-reference", x) and validate("IRI-reference", x)
+        for x in (a, b)
+    ):
+        cls = IRIReference
     return _normalize.equivalent(
         a,
         b,
-        cls=URIReference,
+        cls=cls,
         scheme_based=scheme_based,
         ipv6_canonical=ipv6_canonical,
         schemes=schemes,
+        nfc=nfc,
     )
 
 

@@ -51,6 +51,18 @@ def as_reference(ref: RefT | str, cls: type[RefT]) -> RefT:
     return parse_as(cls, ref)
 
 
+def same_class(a: Components, b: RefT) -> tuple[RefT, RefT]:
+    """``a`` and ``b`` as one class: ``b``'s, unless one is an IRI and the
+    other a URI, when both become IRIs (RFC 3987 section 2.2: every URI is
+    an IRI), so that no IRI character ever lands in a URI reference."""
+    if type(a) is type(b):
+        return a, b
+    if b.dialect.word == "IRI" or a.dialect.word != "IRI":
+        return parse_as(type(b), str(a)), b
+    wide: type[RefT] = type(a)  # type: ignore[assignment]
+    return a, parse_as(wide, str(b))  # type: ignore[return-value]
+
+
 def as_base(base: RefT | str, cls: type[RefT], role: str = "base") -> RefT:
     """A URI usable as a base (section 5.1): it must have a scheme, and its
     fragment is dropped.  A relative reference raises ``URIError`` whose
@@ -59,15 +71,16 @@ def as_base(base: RefT | str, cls: type[RefT], role: str = "base") -> RefT:
     if ref.scheme is None:
         text = str(ref)
         offset = None
+        rule = ref.dialect.rule("URI")
         try:
-            check("URI", text)
+            check(rule, text)
         except URISyntaxError as exc:
             offset = exc.offset
         msg = (
-            f"the {role} must be a URI, which starts with a scheme (RFC 3986 "
-            f"section 5.1); {text!r} is a relative reference"
+            f"the {role} must be a{'n' if rule[0] == 'I' else ''} {rule}, which starts with "
+            f"a scheme (RFC 3986 section 5.1); {text!r} is a relative reference"
         )
-        raise URIError(msg, rule="URI", text=text, offset=offset)
+        raise URIError(msg, rule=rule, text=text, offset=offset)
     if ref.fragment is not None:
         ref = evolve(ref, fragment=None)
     return ref
@@ -166,8 +179,7 @@ def resolve(base: RefT | str, ref: RefT | str, *, cls: type[RefT], strict: bool 
     module docstring), so ``parse(str(target)) == target`` always holds.
     Strings are parsed into ``cls``; the target has the class of ``ref``.
     """
-    b = as_base(base, cls)
-    r = as_reference(ref, cls)
+    b, r = same_class(as_base(base, cls), as_reference(ref, cls))
     scheme = r.scheme
     if not strict and scheme is not None and scheme.lower() == (b.scheme or "").lower():
         scheme = None
@@ -236,8 +248,7 @@ def relativize(base: RefT | str, target: RefT | str, *, cls: type[RefT]) -> RefT
     them; one that not even the absolute form reaches raises ``URIError``.
     Strings are parsed into ``cls``; the result has the class of ``target``.
     """
-    b = as_base(base, cls)
-    t = as_reference(target, cls)
+    b, t = same_class(as_base(base, cls), as_reference(target, cls))
     if t.scheme is None:
         as_base(t, cls, "target")  # raises: the target must be a URI too
     made = type(t)

@@ -1,6 +1,6 @@
 """Rule tree -> components (``_components``): the one place where rule names meet fields.
 
-``READS`` says, for each RFC 3986 rule that matters, which field of the
+``READS`` says, for each RFC 3986 (and RFC 3987) rule that matters, which field of the
 reference it fills and with what: the text it matched, or (for the four
 kinds of host) the rule's own name.  Everything else follows from it:
 
@@ -54,12 +54,24 @@ READS: dict[str, Read] = {
     "path-empty": Read("path"),
     "query": Read("query"),  # section 3.4
     "fragment": Read("fragment"),  # section 3.5
+    # RFC 3987 section 2.2: the IRI rules that differ from RFC 3986's, for
+    # the same fields.  scheme, port and the IP hosts are shared rules.
+    "iuserinfo": Read("userinfo"),
+    "ihost": Read("host"),
+    "ireg-name": Read("host_kind", text=False),
+    "ipath-abempty": Read("path"),
+    "ipath-absolute": Read("path"),
+    "ipath-noscheme": Read("path"),
+    "ipath-rootless": Read("path"),
+    "ipath-empty": Read("path"),
+    "iquery": Read("query"),
+    "ifragment": Read("fragment"),
 }
 
 #: Every rule the visitor reads: the nodes a compiled tree must have.
 CAPTURES = frozenset(READS)
 #: Rules whose insides the visitor never reads ("host" is read for its kind).
-LEAVES = CAPTURES - {"host"}
+LEAVES = CAPTURES - {"host", "ihost"}
 
 
 class ComponentVisitor:

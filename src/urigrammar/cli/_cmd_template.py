@@ -1,0 +1,138 @@
+"""``urigrammar expand`` and ``urigrammar match``: RFC 6570 URI Templates.
+
+``expand TEMPLATE name=value...`` prints the expansion.  Values given as
+``name=value`` are strings; ``--vars FILE`` (``-``: stdin) reads a JSON
+object of variables, for lists (arrays), associative arrays (objects),
+numbers and undefined ones (``null``); a ``name=value`` wins over the file.
+A template or value that cannot be expanded is exit 1, a bad argument
+(``--vars`` that is not a JSON object, a ``name`` without ``=``) exit 2.
+
+``match TEMPLATE URI...`` prints, for each URI, the JSON object of the
+variables an expansion gave it, or ``null`` (and exit 1) when none did; a
+template that is not one is a usage error (exit 2), like an unknown rule.
+URIs come as ``parse``'s texts do (arguments, ``-``, ``--file``); with
+``--json`` each line is a record ``{"text", "valid", "variables"}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from urigrammar import URIError, URITemplate
+
+from ._batch import run_texts, texts
+from ._cmd import EXIT_INVALID, EXIT_OK, Command, Outcome, UsageError, add_text_input
+
+__all__ = ["COMMANDS"]
+
+
+def _assignment(text: str) -> tuple[str, str]:
+    name, equals, value = text.partition("=")
+    if not equals:
+        msg = f"not name=value: {text!r}"
+        raise argparse.ArgumentTypeError(msg)
+    return name, value
+
+
+def _configure_expand(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("template", metavar="TEMPLATE", help="an RFC 6570 URI Template")
+    parser.add_argument(
+        "assignments",
+        metavar="NAME=VALUE",
+        nargs="*",
+        type=_assignment,
+        help="a variable and its string value, split on the first '='; wins over --vars",
+    )
+    parser.add_argument(
+        "--vars",
+        metavar="FILE",
+        help="a JSON object of variables ('-': read it from stdin): strings, numbers, "
+        "booleans, arrays (lists), objects (associative arrays), null (undefined)",
+    )
+
+
+def _variables_file(source: str) -> dict[str, Any]:
+    try:
+        if source == "-":
+            if sys.stdin is None:
+                raise UsageError("cannot read --vars: standard input is closed")
+            loaded = json.load(sys.stdin)
+        else:
+            loaded = json.loads(Path(source).read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        msg = f"--vars {source}: not JSON: {exc}"
+        raise UsageError(msg) from None
+    if not isinstance(loaded, dict):
+        msg = f"--vars {source}: a JSON object of variables, not {type(loaded).__name__}"
+        raise UsageError(msg)
+    return loaded
+
+
+def _run_expand(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    variables = {} if args.vars is None else _variables_file(args.vars)
+    variables.update(args.assignments)
+    try:
+        expanded = URITemplate(args.template).expand(variables)
+    except URIError as exc:
+        print(exc, file=err)
+        return EXIT_INVALID
+    except TypeError as exc:  # a JSON value no template takes (an array in an array)
+        print(f"urigrammar: {exc}", file=err)
+        return EXIT_INVALID
+    print(expanded, file=out)
+    return EXIT_OK
+
+
+@functools.cache
+def _template(text: str) -> URITemplate:
+    # Parsed and compiled once per process, not once per URI.
+    return URITemplate(text)
+
+
+@dataclass(frozen=True)
+class _Match:
+    """``match`` on one URI; picklable (the template as text) for ``--jobs``."""
+
+    template: str
+    json: bool
+
+    def __call__(self, uri: str) -> Outcome:
+        found = _template(self.template).match(uri)
+        if self.json:
+            record = {"text": uri, "valid": found is not None, "variables": found}
+            return Outcome("valid" if found is not None else "invalid", json.dumps(record))
+        if found is None:
+            message = f"does not match {self.template}: {uri}"
+            return Outcome("invalid", "null", message)
+        return Outcome("valid", json.dumps(found, ensure_ascii=False))
+
+
+def _configure_match(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("template", metavar="TEMPLATE", help="an RFC 6570 URI Template")
+    add_text_input(parser, "URI", "URIs to match against the template")
+
+
+def _run_match(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    URITemplate(args.template)  # a bad template: a usage error, before any URI
+    return run_texts(_Match(args.template, args.json), texts(args), out, err, args.jobs)
+
+
+COMMANDS = {
+    "expand": Command(
+        "print the expansion of an RFC 6570 URI Template with the given variables",
+        _configure_expand,
+        _run_expand,
+    ),
+    "match": Command(
+        "print the variables of URIs matched against an RFC 6570 URI Template, as JSON",
+        _configure_match,
+        _run_match,
+        takes_texts=True,
+    ),
+}

@@ -1,0 +1,135 @@
+"""``URITemplate``: an RFC 6570 template, parsed once, immutable."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..uri._grammars import RFC6570
+from ._expand import expand_parts
+from ._match import Matched, Matcher
+from ._syntax import Expression, Part, read_template
+
+__all__ = ["URITemplate"]
+
+
+class URITemplate:
+    """A URI Template (RFC 6570), read through the grammar of section 2
+    with erratum 6937 applied (``urigrammar.RFC6570``).
+
+    ``URITemplate(text)`` raises ``URISyntaxError`` (offset and caret) for a
+    text that is not a ``URI-Template``, and ``ReservedOperatorError`` for
+    an expression with an operator reserved by section 2.2 (``=`` ``,``
+    ``!`` ``@`` ``|``), which the grammar allows.  ``str()`` gives the text
+    back exactly; templates compare and hash by their text.
+    """
+
+    __slots__ = ("_matcher", "_parts", "_text")
+
+    _text: str
+    _parts: tuple[Part, ...]
+    _matcher: Matcher | None
+
+    def __init__(self, text: str) -> None:
+        if not isinstance(text, str):
+            msg = f"template must be str, not {type(text).__name__}"
+            raise TypeError(msg)
+        object.__setattr__(self, "_text", text)
+        object.__setattr__(self, "_parts", read_template(RFC6570, text))
+        object.__setattr__(self, "_matcher", None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        msg = "URITemplate is immutable"
+        raise AttributeError(msg)
+
+    def __delattr__(self, name: str) -> None:
+        msg = "URITemplate is immutable"
+        raise AttributeError(msg)
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"URITemplate({self._text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, URITemplate):
+            return NotImplemented
+        return self._text == other._text
+
+    def __hash__(self) -> int:
+        return hash((URITemplate, self._text))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (URITemplate, (self._text,))
+
+    @property
+    def variables(self) -> tuple[str, ...]:
+        """The variable names, in the order they first appear."""
+        names: dict[str, None] = {}
+        for part in self._parts:
+            if isinstance(part, Expression):
+                for spec in part.varspecs:
+                    names.setdefault(spec.name, None)
+        return tuple(names)
+
+    def expand(self, mapping: Mapping[str, object] | None = None, /, **variables: object) -> str:
+        """The URI reference this template expands to (RFC 6570 section 3).
+
+        Values come from ``mapping`` and keywords (a keyword wins): ``str``,
+        ``int``/``float`` (written as ``json.dumps`` does), ``bool`` (JSON's
+        ``true``/``false``), a ``list``/``tuple`` of those, or a ``Mapping``
+        of ``str`` to those (order kept); ``None``, an empty list and a
+        mapping with no defined value are undefined.  Any other type raises
+        ``TypeError``; a prefix modifier on a list or mapping raises
+        ``ExpansionError`` (section 2.4.1).  Non-ASCII literals and values
+        are written as pct-encoded UTF-8 (sections 3.1 and 3.2.1), so the
+        result is always a ``URI-reference`` when the values' triplets are
+        (``{+var}`` passes a value's own ``%XX`` through).
+        """
+        if mapping is None:
+            values: Mapping[str, object] = variables
+        elif not isinstance(mapping, Mapping):
+            msg = f"variables must be a mapping, not {type(mapping).__name__}"
+            raise TypeError(msg)
+        else:
+            values = {**mapping, **variables} if variables else mapping
+        return expand_parts(self._parts, values, self._text)
+
+    def _compiled(self) -> Matcher:
+        matcher = self._matcher
+        if matcher is None:
+            matcher = Matcher(self._parts)
+            object.__setattr__(self, "_matcher", matcher)
+        return matcher
+
+    @property
+    def ambiguous(self) -> bool:
+        """Whether some URI matches this template in more than one way, so
+        that ``match`` picks one reading of several (decided from the
+        template alone, before any matching).
+
+        True when two parts can share characters at their border (``{a}{b}``,
+        ``{+path}/here``: the path may hold ``/``), or an expression's
+        variables cannot be told apart (``{x,y}`` on ``1``; ``{/a,b}`` on
+        ``/1``; an exploded variable among others under ``;``, ``?``,
+        ``&``).  The analysis is conservative: a template reported
+        unambiguous is, and ``expand(match(u)) == u`` for every ``u`` it
+        expands to."""
+        return self._compiled().ambiguous
+
+    def match(self, uri: str) -> dict[str, Matched] | None:
+        """The variables an expansion of this template gives ``uri``, or
+        ``None`` when no expansion gives it.
+
+        Values are pct-decoded; under ``+`` and ``#``, which pass triplets
+        through, only the triplets of non-ASCII characters are (``%2F`` and
+        ``/`` expand alike there, so ``%2F`` stays); a comma-joined value is a list,
+        an exploded one a list or, where it has ``name=value`` pairs, a
+        dict.  An undefined variable is left out.  Linear in ``uri``'s
+        length; see ``ambiguous`` for when the reading is the only one.
+        """
+        if not isinstance(uri, str):
+            msg = f"uri must be str, not {type(uri).__name__}"
+            raise TypeError(msg)
+        return self._compiled().match(uri)

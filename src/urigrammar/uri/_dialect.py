@@ -1,0 +1,88 @@
+"""Which grammar a reference class reads and writes: RFC 3986 for URIs,
+RFC 3987 for IRIs.
+
+RFC 3987 section 2.2 builds the IRI grammar from RFC 3986's by widening
+the unreserved characters, and renames every rule it changes: "If the
+non-terminal contains 'URI', this has been changed to 'IRI'.  Otherwise,
+an 'i' has been prefixed."  ``Dialect.rule`` applies that sentence to an
+RFC 3986 rule name and keeps the result when the IRI grammar defines it
+(``segment`` -> ``isegment``, ``URI-reference`` -> ``IRI-reference``),
+the name itself otherwise (``port``, ``IPv6address``: the rules section
+2.2 restates unchanged).  So the model names RFC 3986's rules once, and
+each class finds its own grammar's counterparts.
+
+Section 4.1 adds what the grammar does not say: IRIs MUST NOT contain the
+bidirectional formatting characters.  ``Dialect.forbidden`` finds them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import NamedTuple
+
+from .._errors import URISyntaxError
+from ..engine import Grammar
+from ._grammars import RFC3986, RFC3987
+
+__all__ = ["BIDI_FORMATTING", "IRI", "URI", "Dialect", "bidi_error"]
+
+#: RFC 3987 section 4.1: "IRIs MUST NOT contain bidirectional formatting
+#: characters (LRM, RLM, LRE, RLE, LRO, RLO, and PDF)", U+200E, U+200F and
+#: U+202A to U+202E; and Unicode's Bidi_Control property has since gained
+#: the isolates U+2066 to U+2069 (Unicode 6.3) and ALM U+061C, which do the
+#: same harm.  Not grammar: the ABNF admits all of them in ucschar.
+BIDI_FORMATTING = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+
+_BIDI = re.compile("[" + "".join(sorted(BIDI_FORMATTING)) + "]")
+
+
+class Dialect(NamedTuple):
+    """A grammar and the rule names a reference class uses in it."""
+
+    #: "URI" or "IRI": the word in the class's rule names.
+    word: str
+    grammar: Grammar
+
+    def rule(self, name: str) -> str:
+        """This grammar's counterpart of RFC 3986's rule ``name`` (RFC 3987
+        section 2.2's renaming)."""
+        if self.word == "URI":
+            return name
+        renamed = name.replace("URI", "IRI") if "URI" in name else "i" + name
+        return renamed if self.grammar.find(renamed) is not None else name
+
+    @property
+    def parse_rules(self) -> tuple[str, ...]:
+        """The rules ``parse`` takes: RFC 3986 sections 4.1 to 4.3, renamed."""
+        return tuple(
+            self.rule(name) for name in ("URI-reference", "URI", "absolute-URI", "relative-ref")
+        )
+
+    def forbidden(self, text: str) -> int:
+        """The offset of the first character this dialect refuses although
+        the grammar admits it (section 4.1's bidi formatting characters, for
+        IRIs), or -1."""
+        if self.word == "URI" or text.isascii():
+            return -1
+        found = _BIDI.search(text)
+        return -1 if found is None else found.start()
+
+
+def bidi_error(rule: str, text: str, offset: int) -> URISyntaxError:
+    """The error for the bidi formatting character at ``offset``."""
+    char = text[offset]
+    name = unicodedata.name(char, "a bidi formatting character")
+    msg = (
+        f"U+{ord(char):04X} {name} at offset {offset}: IRIs must not contain bidirectional "
+        "formatting characters (RFC 3987 section 4.1)"
+    )
+    return URISyntaxError(msg, rule=rule, text=text, offset=offset)
+
+
+#: RFC 3986: URIReference's grammar.
+URI = Dialect("URI", RFC3986)
+#: RFC 3987: IRIReference's grammar.
+IRI = Dialect("IRI", RFC3987)

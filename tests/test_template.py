@@ -1,0 +1,412 @@
+"""RFC 6570 URI Templates: the grammar as shipped (with erratum 6937 as an
+overlay), every example of the RFC as a vector, and ``URITemplate``'s
+parse, expansion and matching."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import re
+from collections import OrderedDict
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import pytest
+
+import urigrammar as u
+from urigrammar.engine._charset import CharSet
+from urigrammar.engine._compile import _inline
+from urigrammar.engine._ir import Alt, Chars, Ref
+from urigrammar.template._sets import OPERATORS, chars_of
+from urigrammar.uri._grammars import grammar_text, shipped_rule
+
+VECTORS = json.loads(
+    (Path(__file__).parent / "vectors" / "rfc6570.json").read_text(encoding="utf-8")
+)
+CASES = VECTORS["vectors"]
+
+# Section 2's rules, in the RFC's order (2, 2.1, 2.2, 2.3, 2.4, 2.4.1, 2.4.2).
+SECTION_2 = [
+    "URI-Template", "literals", "expression", "operator", "op-level2", "op-level3",
+    "op-reserve", "variable-list", "varspec", "varname", "varchar", "modifier-level4",
+    "prefix", "max-length", "explode",
+]  # fmt: skip
+
+
+def _variables(case: dict[str, Any]) -> dict[str, Any]:
+    return dict(VECTORS["variables"][case["variables"]])
+
+
+# --- the grammar -------------------------------------------------------------
+
+
+def test_the_file_has_section_2s_rules_in_order_and_restates_none() -> None:
+    text = grammar_text("rfc6570.abnf")
+    defined = [
+        line.split("=")[0].strip()
+        for line in text.splitlines()
+        if line and not line[0].isspace() and not line.startswith(";")
+    ]
+    assert defined == SECTION_2
+    # Section 1.5's restatements come from RFC 3986 and RFC 3987.
+    assert shipped_rule("pct-encoded")[0] is u.RFC3986
+    assert shipped_rule("ucschar")[0] is u.RFC3987
+    assert u.RFC6570_PUBLISHED.source("literals") is not None
+    assert "ucschar" in u.RFC6570_PUBLISHED.references("literals")
+
+
+def test_the_overlay_defines_only_literals() -> None:
+    text = grammar_text("rfc6570-errata.abnf")
+    defined = [line.split("=")[0].strip() for line in text.splitlines() if line[:1].isalpha()]
+    assert defined == ["literals"]
+    assert "eid6937" in text
+    assert u.RFC6570.imports == (u.RFC6570_PUBLISHED,)
+
+
+def test_erratum_6937_the_apostrophe() -> None:
+    assert not u.RFC6570_PUBLISHED.validate("URI-Template", "a'b")
+    assert u.RFC6570.validate("URI-Template", "a'b")
+    assert u.validate("URI-Template", "'{var}'")
+    assert u.URITemplate("'{var}'").expand(var="x") == "'x'"
+    with pytest.raises(u.URISyntaxError) as caught:
+        u.RFC6570_PUBLISHED.check("URI-Template", "a'b")
+    assert caught.value.offset == 1
+    # The overlay's literals differ from the published one by %x27 alone.
+    ours, published = (_single_characters(g, "literals") for g in (u.RFC6570, u.RFC6570_PUBLISHED))
+    assert ours.spans == (published | CharSet.of([0x27])).spans
+    assert 0x27 not in published
+
+
+def _single_characters(grammar: u.Grammar, rule: str) -> CharSet:
+    inlined = _inline(grammar, Ref(rule), frozenset(), ())
+    assert isinstance(inlined, Alt)
+    found = CharSet()
+    for item in inlined.items:
+        if isinstance(item, Chars):
+            found |= item.chars
+    return found
+
+
+@pytest.mark.parametrize("name", SECTION_2)
+def test_every_rule_by_name_at_the_top_level(name: str) -> None:
+    grammar, found = shipped_rule(name)
+    assert (grammar, found) == (u.RFC6570, name)
+    assert name in u.RULE_NAMES
+    assert u.rule_source(name) is not None
+    # LL(1): the reason RFC6570 may be vetted (its regexes never backtrack).
+    assert u.RFC6570.compiled(name).deterministic
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "valid"),
+    [
+        ("URI-Template", "{v:1000}", True),  # max-length is 1 to 9999
+        ("URI-Template", "{v:9999}", True),
+        ("URI-Template", "{v:10000}", False),
+        ("URI-Template", "{v:0}", False),
+        ("URI-Template", "{%2F}", True),  # a varchar may be pct-encoded
+        ("URI-Template", "a b", False),
+        ("URI-Template", "{a.b}", True),
+        ("URI-Template", "{a..b}", False),
+        ("URI-Template", "{.a}", True),
+        ("URI-Template", "{}", False),
+        ("URI-Template", "{a", False),
+        ("URI-Template", "a}", False),
+        ("URI-Template", "{=a}", True),  # reserved operators are syntax
+        ("URI-Template", "{$a}", False),  # section 2.2 keeps $ ( ) out
+        ("URI-Template", "/\u00e9t\u00e9/{x}", True),  # ucschar
+        ("URI-Template", "\ue000", True),  # iprivate
+        ("URI-Template", "%zz", False),
+        ("URI-Template", "", True),
+        ("varname", "a.b_c%2F", True),
+        ("varspec", "list*", True),
+        ("max-length", "10", True),
+        ("op-reserve", "|", True),
+    ],
+)
+def test_validate_and_check(rule: str, text: str, valid: bool) -> None:
+    assert u.validate(rule, text) is valid
+    if valid:
+        u.check(rule, text)
+    else:
+        with pytest.raises(u.URISyntaxError):
+            u.check(rule, text)
+
+
+def test_a_bad_template_raises_with_offset_and_caret() -> None:
+    with pytest.raises(u.URISyntaxError) as caught:
+        u.URITemplate("/a{b c}")
+    error = caught.value
+    assert (error.rule, error.offset) == ("URI-Template", 4)
+    assert str(error).splitlines()[1:] == ["  /a{b c}", "      ^"]
+
+
+def test_the_operator_table_has_the_grammars_operators() -> None:
+    grammar = {chr(c) for rule in ("op-level2", "op-level3") for c in chars_of(u.RFC6570, rule)}
+    assert set(OPERATORS) == grammar | {""}
+    for char, operator in OPERATORS.items():
+        assert operator.char == char
+
+
+@pytest.mark.parametrize("template", ["{=a}", "x{,a}", "{!a}", "{@a,b}", "{|a:3}"])
+def test_reserved_operators_validate_but_are_refused(template: str) -> None:
+    assert u.validate("URI-Template", template)
+    with pytest.raises(u.ReservedOperatorError) as caught:
+        u.URITemplate(template)
+    error = caught.value
+    assert isinstance(error, u.TemplateError)
+    assert isinstance(error, u.URIError)
+    assert error.offset == template.index("{") + 1
+    assert "reserved" in error.message
+    assert "2.2" in error.message
+    assert str(error).splitlines()[-1].endswith("^")
+
+
+# --- the RFC's examples ----------------------------------------------------------
+
+
+def test_the_vectors_are_every_example() -> None:
+    sections = {case["section"] for case in CASES}
+    assert sections == {
+        "1.1", "1.2-level1", "1.2-level2", "1.2-level3", "1.2-level4", "2.4.1", "2.4.2",
+        "3.2.1", "3.2.2", "3.2.3", "3.2.4", "3.2.5", "3.2.6", "3.2.7", "3.2.8", "3.2.9",
+    }  # fmt: skip
+    counts = {s: sum(1 for c in CASES if c["section"] == s) for s in sections}
+    # Rows per table, counted in the RFC.
+    assert counts["1.2-level4"] == 42
+    assert counts["3.2.3"] == 17
+    assert counts["3.2.9"] == 10
+    assert len(CASES) == 191
+    assert len({case["id"] for case in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize("text", VECTORS["templates"])
+def test_the_overviews_templates(text: str) -> None:
+    # Section 1.1's examples that come without values.
+    template = u.URITemplate(text)
+    assert str(template) == text
+    # With every variable undefined only the literals remain (3.2.1).
+    assert template.expand() == re.sub(r"\{[^}]*\}", "", text)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_expansion(case: dict[str, Any]) -> None:
+    template = u.URITemplate(case["template"])
+    assert template.expand(_variables(case)) == case["expansion"]
+    assert u.validate("URI-reference", case["expansion"])
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_match_reads_the_expansion_back(case: dict[str, Any]) -> None:
+    template = u.URITemplate(case["template"])
+    found = template.match(case["expansion"])
+    assert found is not None
+    assert template.expand(found) == case["expansion"]
+
+
+@pytest.mark.parametrize(
+    ("template", "uri", "expected"),
+    [
+        ("{var}", "value", {"var": "value"}),
+        ("{hello}", "Hello%20World%21", {"hello": "Hello World!"}),
+        ("{half}", "50%25", {"half": "50%"}),
+        ("{+half}", "50%25", {"half": "50%25"}),  # (U+R): ASCII triplets stay as written
+        ("{#x}", "#caf%C3%A9%2F", {"x": "caf\u00e9%2F"}),  # ... non-ASCII ones are read
+        ("{+x:1}", "%C2%80", {"x": "\x80"}),  # one character, as the prefix counts it
+        ("{list}", "red,green,blue", {"list": ["red", "green", "blue"]}),
+        ("{keys*}", "semi=%3B,dot=.,comma=%2C", {"keys": {"semi": ";", "dot": ".", "comma": ","}}),
+        ("{/count*}", "/one/two/three", {"count": ["one", "two", "three"]}),
+        ("{;x,y,empty}", ";x=1024;y=768;empty", {"x": "1024", "y": "768", "empty": ""}),
+        ("{;v,bar,who}", ";v=6;who=fred", {"v": "6", "who": "fred"}),
+        ("{?x,y,empty}", "?x=1024&y=768&empty=", {"x": "1024", "y": "768", "empty": ""}),
+        ("{?list*}", "?list=red&list=green", {"list": ["red", "green"]}),
+        ("{?keys*}", "?semi=%3B&dot=.", {"keys": {"semi": ";", "dot": "."}}),
+        (
+            "{;keys*}",
+            ";semi=%3B;dot=.;comma=%2C",
+            {"keys": {"semi": ";", "dot": ".", "comma": ","}},
+        ),
+        ("{?who}", "", {}),
+        ("foo{#undef}", "foo", {}),
+        ("foo{#empty}", "foo#", {"empty": ""}),
+        ("/users/{id}{?page,size}", "/users/42?size=10", {"id": "42", "size": "10"}),
+        ("{/who}/x/{who}", "/fred/x/fred", {"who": "fred"}),
+        ("{/var:1}/{var}", "/v/value", {"var": "value"}),
+        ("/{x}", "/\u00e9", None),  # a URI: an IRI's characters are not in the sets
+        ("{x}", "%FF", None),  # no expansion writes octets that are not UTF-8
+        ("{var:3}", "valu", None),  # longer than the prefix
+        ("{/x}", "/a/b", None),  # a value's "/" is encoded
+        ("{?x}", "?y=1", None),
+        ("{?x,y}", "?y=1&x=2", None),  # expansion keeps the template's order
+        ("{;x}", ";x=", None),  # an empty value is ";x"
+        ("{?x}", "?x", None),  # ... but "?x=" for form-style
+        ("{/who}/x/{who}", "/fred/x/bob", None),  # one variable, one value
+        ("a{x}b", "ab", {"x": ""}),
+        ("a{x}b", "a", None),
+    ],
+)
+def test_match(template: str, uri: str, expected: dict[str, Any] | None) -> None:
+    assert u.URITemplate(template).match(uri) == expected
+
+
+@pytest.mark.parametrize(
+    ("template", "ambiguous"),
+    [
+        ("/users/{id}{?page,size}", False),
+        ("/b{/a}{?x}{&y}{#f}", False),
+        ("{/a}/b", True),  # conservative (LL(1)): "/" may start a or the literal
+        ("{?keys*}", False),
+        ("{x}", False),
+        ("{+path}", False),
+        ("{;x,y,z}", False),
+        ("{a}{b}", True),  # adjacent, overlapping sets, no literal between
+        ("{+path}/here", True),  # the path may hold "/"
+        ("{a}b", True),  # "b" may end the value
+        ("{x,y}", True),  # "1": x or y?
+        ("{/a,b}", True),  # "/1": a or b?
+        ("{?x,y*}", True),  # y's keys may be "x"
+        ("{.dom*}", True),  # "." is in a value too
+        ("{/a*}{/b}", True),
+        ("{/a}{/b}", True),
+        ("{?a}{&b}", False),
+        ("{?a,b}{&c}", True),  # conservative: "&" may be a's separator
+    ],
+)
+def test_ambiguous(template: str, ambiguous: bool) -> None:
+    assert u.URITemplate(template).ambiguous is ambiguous
+
+
+def test_an_ambiguous_template_still_matches_one_way() -> None:
+    template = u.URITemplate("{+path}/here")
+    assert template.match("/foo/bar/here") == {"path": "/foo/bar"}
+    assert template.match("/here") == {"path": ""}
+    assert template.match("/foo/bar/there") is None
+    assert u.URITemplate("{a}{b}").match("xy") == {"a": "xy", "b": ""}
+    # Long inputs take linear time (no timing here: bench/bench_template.py).
+    long = "/a" * 20_000 + "/here"
+    assert template.match(long) == {"path": "/a" * 20_000}
+    assert template.match("/a" * 20_000 + "!") is None
+
+
+# --- URITemplate ----------------------------------------------------------------
+
+
+def test_text_variables_and_value_semantics() -> None:
+    text = "http://h{/a,b}{?c*,a}{#d:2}"
+    template = u.URITemplate(text)
+    assert str(template) == text
+    assert template.variables == ("a", "b", "c", "d")
+    assert repr(template) == f"URITemplate({text!r})"
+    assert template == u.URITemplate(text)
+    assert hash(template) == hash(u.URITemplate(text))
+    assert template != u.URITemplate("x")
+    assert pickle.loads(pickle.dumps(template)) == template
+    with pytest.raises(AttributeError):
+        template._text = "x"  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        del template._text
+
+
+@pytest.mark.parametrize("bad", [None, b"{x}", 3])
+def test_a_template_is_a_str(bad: object) -> None:
+    with pytest.raises(TypeError):
+        u.URITemplate(bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        u.URITemplate("{x}").match(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("a b", "a%20b"),
+        (1024, "1024"),
+        (-1, "-1"),
+        (0.5, "0.5"),
+        (1e100, "1e%2B100"),  # json.dumps writes 1e+100
+        (True, "true"),  # JSON's spelling, not Python's
+        (False, "false"),
+        (None, ""),
+        ([], ""),
+        ({}, ""),
+        ({"a": None}, ""),  # every value undefined: the array is (2.3)
+        (["a", None, 2], "a,2"),
+        (("x", "y"), "x,y"),
+        (OrderedDict([("b", "1"), ("a", "2")]), "b,1,a,2"),
+        (MappingProxyType({"k": "v"}), "k,v"),
+        ("\u00e9\U0001f600", "%C3%A9%F0%9F%98%80"),
+    ],
+)
+def test_values(value: object, expected: str) -> None:
+    assert u.URITemplate("{x}").expand(x=value) == expected
+
+
+@pytest.mark.parametrize(
+    "value", [b"x", {1, 2}, object(), [["nested"]], {1: "a"}, {"a": ["b"]}, 1j]
+)
+def test_other_values_are_type_errors(value: object) -> None:
+    with pytest.raises(TypeError):
+        u.URITemplate("{x}").expand(x=value)
+
+
+def test_expand_takes_a_mapping_and_keywords() -> None:
+    template = u.URITemplate("{mapping}{/a}")
+    assert template.expand({"a": "1"}, a="2") == "/2"
+    assert template.expand(mapping="m") == "m"
+    assert template.expand() == ""
+    with pytest.raises(TypeError):
+        template.expand(["a"])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("value", [["a"], {"k": "v"}])
+def test_a_prefix_on_a_composite_value_is_an_expansion_error(value: object) -> None:
+    template = u.URITemplate("x/{?a,list:3}")
+    with pytest.raises(u.ExpansionError) as caught:
+        template.expand(list=value)
+    error = caught.value
+    assert isinstance(error, u.TemplateError)
+    assert (error.rule, error.offset) == ("prefix", template.__str__().index(":"))
+    assert "2.4.1" in error.message
+    assert template.expand(list="abcdef") == "x/?list=abc"
+
+
+def test_prefixes_count_characters_not_octets_or_triplets() -> None:
+    assert u.URITemplate("{x:2}").expand(x="\u00e9\u00e9\u00e9") == "%C3%A9%C3%A9"
+    # (U+R) passes triplets through: one counts as one character (3.2.1).
+    assert u.URITemplate("{+x:2}").expand(x="%2Fab") == "%2Fa"
+    assert u.URITemplate("{x:2}").expand(x="%2Fab") == "%252"  # (U): "%" is one
+
+
+def test_literals_are_written_for_a_uri() -> None:
+    # Section 3.1: a literal outside unreserved / reserved / pct-encoded is
+    # written as the triplets of its UTF-8 octets; triplets stay as written.
+    template = u.URITemplate("/caf\u00e9/{x}/%2f\ue000")
+    assert template.expand(x="\u00e9") == "/caf%C3%A9/%C3%A9/%2f%EE%80%80"
+    assert template.match("/caf%C3%A9/%C3%A9/%2f%EE%80%80") == {"x": "\u00e9"}
+
+
+def test_reserved_expansion_keeps_triplets_and_encodes_stray_percents() -> None:
+    template = u.URITemplate("{+x}")
+    assert template.expand(x="%41%zz/?#[]") == "%41%25zz/?#[]"
+
+
+def test_errors_from_values_are_uri_errors() -> None:
+    with pytest.raises(u.URIError):
+        u.URITemplate("{x}").expand(x="\ud800")  # a lone surrogate has no UTF-8
+    with pytest.raises(u.ExpansionError):
+        u.URITemplate("{x}").expand(x=10**5000)  # past CPython's int-to-str limit
+
+
+def test_import_reads_no_grammar() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import urigrammar, sys\n"
+        "from urigrammar.uri._grammars import RFC6570\n"
+        "assert RFC6570._loaded is None\n"
+        "t = urigrammar.URITemplate\n"
+        "assert RFC6570._loaded is None\n"
+        "assert 'hypothesis' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
