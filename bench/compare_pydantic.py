@@ -6,7 +6,8 @@ input" table comes from this script).
 
 Not a timing benchmark: each row is one text given to
 ``TypeAdapter(AnyUrl)``, ``TypeAdapter(HttpUrl)`` and a ``URIReference``
-field, and what each returned (the text it serializes to, or the error).
+field (and an ``IRIReference`` field where that one refuses it), and what
+each returned (the text it serializes to, or the error).
 Needs ``pydantic`` (``pip install -r bench/requirements.txt``).
 """
 
@@ -58,7 +59,13 @@ def _urigrammar_answer(text: str) -> str:
     try:
         ref = urigrammar.parse(text)
     except urigrammar.URISyntaxError as error:
-        return f"rejected (`{error.rule}`, offset {error.offset})"
+        answer = f"rejected (`{error.rule}`, offset {error.offset})"
+        try:
+            iri = urigrammar.parse_iri(text)
+        except urigrammar.URISyntaxError:
+            return answer
+        assert str(iri) == text
+        return answer + "; an `IRIReference` field keeps it"
     assert str(ref) == text
     return "kept" if ref.scheme is not None else "kept (a relative reference, not a `URI`)"
 

@@ -21,6 +21,8 @@ import json, sys
 import urigrammar as u
 u.parse("http://a/b").normalize()
 u.validate("IRI", "http://\\u00e4/")
+u.parse_iri("http://\\u00e4/").to_uri()
+u.URITemplate("{{x}}").expand(x="1")
 print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in {INTEGRATIONS!r})))
 """
 

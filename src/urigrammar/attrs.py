@@ -38,13 +38,10 @@ __all__ = ["make_converter", "register_hooks", "validator"]
 
 def _parsers() -> dict[type[Any], Callable[[str], Any]]:
     """Each public reference class and the function that parses its text."""
-    found: dict[type[Any], Callable[[str], Any]] = {urigrammar.URIReference: urigrammar.parse}
-    # IRIs (RFC 3987), where this urigrammar has them.
-    iri_class = getattr(urigrammar, "IRIReference", None)
-    parse_iri = getattr(urigrammar, "parse_iri", None)
-    if iri_class is not None and parse_iri is not None:
-        found[iri_class] = parse_iri
-    return found
+    return {
+        urigrammar.URIReference: urigrammar.parse,
+        urigrammar.IRIReference: urigrammar.parse_iri,
+    }
 
 
 def _structure_with(cls: type[Any], parse: Callable[[str], Any]) -> Callable[[Any, Any], Any]:

@@ -177,16 +177,21 @@ class Schemes:
 class Normalize:
     """The value becomes its normal form (RFC 3986 sections 6.2.2 and
     6.2.3, RFC 3987 section 5.3 for IRIs), with ``urigrammar.normalize``'s
-    options.  A reference field gets the normalized reference; a ``str``
-    field its text, read as a URI-reference (or an IRI-reference, where
-    urigrammar has IRIs) first: put a ``Rule`` before it for anything
-    narrower."""
+    options (``nfc=True`` puts an IRI in NFC, RFC 3987 section 5.3.2.2).
+    A reference field gets the normalized reference; a ``str`` field its
+    text, read as a URI-reference, or else as an IRI-reference, first: put
+    a ``Rule`` before it for anything narrower."""
 
     scheme_based: bool = True
     ipv6_canonical: bool = False
+    nfc: bool = False
 
     def _normalize(self, value: Any) -> Any:
-        options = {"scheme_based": self.scheme_based, "ipv6_canonical": self.ipv6_canonical}
+        options: dict[str, Any] = {
+            "scheme_based": self.scheme_based,
+            "ipv6_canonical": self.ipv6_canonical,
+            "nfc": self.nfc,
+        }
         try:
             if is_reference_type(type(value)):
                 return value.normalize(**options)
@@ -202,11 +207,9 @@ class Normalize:
         return _wrap(self._normalize, source, handler, first=False)
 
 
-def _reference(text: str) -> Any:
-    """``text`` as a ``URIReference``, or, when it is no URI-reference but
-    urigrammar parses IRIs, as an IRI reference (every URI is an IRI,
-    RFC 3987 section 2)."""
-    parse_iri = getattr(urigrammar, "parse_iri", None)
-    if parse_iri is None or urigrammar.validate("URI-reference", text):
+def _reference(text: str) -> urigrammar.URIReference | urigrammar.IRIReference:
+    """``text`` as a ``URIReference``, or, when it is no URI-reference, as
+    an ``IRIReference`` (every URI is an IRI, RFC 3987 section 2)."""
+    if urigrammar.validate("URI-reference", text):
         return urigrammar.parse(text)
-    return parse_iri(text)
+    return urigrammar.parse_iri(text)

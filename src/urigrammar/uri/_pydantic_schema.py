@@ -17,7 +17,6 @@ password is already hidden (section 3.2.1).
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
 
 from .._errors import URIError
@@ -63,9 +62,9 @@ def is_reference_type(source: object) -> bool:
 
 def default_rule(cls: type[Components]) -> str:
     """The rule ``cls``'s parse function reads by default: the one every
-    value of the class matches (``URI-reference`` for ``URIReference``)."""
-    rule = inspect.signature(parser_for(cls)).parameters["rule"].default
-    return str(rule)
+    value of the class matches (``URI-reference`` for ``URIReference``,
+    ``IRI-reference`` for ``IRIReference``)."""
+    return cls.dialect.parse_rules[0]
 
 
 def pydantic_error(exc: URIError) -> Exception:
