@@ -434,3 +434,23 @@ def test_the_constructor_checks_with_the_i_rules() -> None:
         u.URIReference(scheme="http", host="\u00e4", path="/")
     with pytest.raises(TypeError, match="parse_iri"):
         u.IRIReference("http://a/")  # type: ignore[call-arg]
+
+
+SCALARS = st.text(st.characters(blacklist_categories=["Cs"]))
+
+
+@given(st.lists(st.tuples(SCALARS, SCALARS), max_size=4), st.lists(SCALARS, max_size=3))
+def test_conveniences_encode_with_the_i_rules(
+    pairs: list[tuple[str, str]], segments: list[str]
+) -> None:
+    iri = u.parse_iri("http://\u00e4/p")
+    with_pairs = iri.with_query_pairs(pairs)
+    assert isinstance(with_pairs, u.IRIReference)
+    assert with_pairs.query_pairs() == [(n, v) for n, v in pairs]
+    joined = iri.joinpath(*segments)
+    assert joined.decoded_segments[2:] == tuple(segments)
+    for ref in (with_pairs, joined):
+        assert u.validate("IRI-reference", str(ref))
+        assert not u.BIDI_FORMATTING & set(str(ref))
+    # ucschar stays unencoded; the URI model would have encoded it.
+    assert str(iri.add_param("k\u00fc", "\u00f6")) == "http://\u00e4/p?k\u00fc=\u00f6"

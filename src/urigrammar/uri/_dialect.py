@@ -46,19 +46,27 @@ class Dialect(NamedTuple):
     word: str
     grammar: Grammar
 
-    def rule(self, name: str) -> str:
-        """This grammar's counterpart of RFC 3986's rule ``name`` (RFC 3987
-        section 2.2's renaming)."""
+    def renamed(self, name: str) -> str:
+        """RFC 3987 section 2.2's new name for RFC 3986's rule ``name``, for
+        a rule the section changes; needs no grammar read."""
         if self.word == "URI":
             return name
-        renamed = name.replace("URI", "IRI") if "URI" in name else "i" + name
+        return name.replace("URI", "IRI") if "URI" in name else "i" + name
+
+    def rule(self, name: str) -> str:
+        """This grammar's counterpart of RFC 3986's rule ``name``: the
+        renamed rule when the grammar defines it (the section changed the
+        rule), ``name`` itself otherwise (``port``: a rule restated as is)."""
+        renamed = self.renamed(name)
         return renamed if self.grammar.find(renamed) is not None else name
 
     @property
     def parse_rules(self) -> tuple[str, ...]:
-        """The rules ``parse`` takes: RFC 3986 sections 4.1 to 4.3, renamed."""
+        """The rules ``parse`` takes: RFC 3986 sections 4.1 to 4.3, renamed.
+        Section 2.2 changes all four, so no grammar is read to name them
+        (``import urigrammar`` reads none); a test checks each exists."""
         return tuple(
-            self.rule(name) for name in ("URI-reference", "URI", "absolute-URI", "relative-ref")
+            self.renamed(name) for name in ("URI-reference", "URI", "absolute-URI", "relative-ref")
         )
 
     def forbidden(self, text: str) -> int:

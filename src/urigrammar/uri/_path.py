@@ -39,7 +39,8 @@ def _joined(ref: Components, segments: list[str], *, first: int) -> str:
     out = segments[:first]
     for index in range(first, len(segments)):
         rule = "segment-nz-nc" if relative and index == 0 else "segment"
-        out.append(encoded_text("path", segments[index], rule))
+        # isegment and isegment-nz-nc for an IRI: non-ASCII stays as it is.
+        out.append(encoded_text("path", segments[index], ref.dialect.rule(rule)))
     return "/".join(out)
 
 

@@ -72,11 +72,12 @@ def query_pairs(
     return pairs
 
 
-def _encoded_pair_item(text: object, *, form: bool) -> str:
+def _encoded_pair_item(text: object, *, form: bool, rule: str = "query") -> str:
     if not isinstance(text, str):
         msg = f"query pair names and values must be str, not {type(text).__name__}"
         raise TypeError(msg)
-    keep = admitted("query") - _PAIR_DELIMITERS
+    # rule: the query rule of the reference's grammar (iquery for an IRI).
+    keep = admitted(rule) - _PAIR_DELIMITERS
     try:
         if form:
             return "+".join(encode_except(word, keep) for word in text.split(" "))
@@ -117,8 +118,10 @@ def with_query_pairs(
     means no query.  ``form=True`` writes spaces as ``+``.  Anything but a
     mapping or pairs (2-item tuples or lists), a string above all, raises
     ``TypeError``."""
+    rule = ref.dialect.rule("query")
     pieces = [
-        f"{_encoded_pair_item(name, form=form)}={_encoded_pair_item(value, form=form)}"
+        f"{_encoded_pair_item(name, form=form, rule=rule)}="
+        f"{_encoded_pair_item(value, form=form, rule=rule)}"
         for name, value in _pairs(pairs)
     ]
     return replace(ref, query="&".join(pieces) if pieces else None)
@@ -185,7 +188,11 @@ def add_param(ref: RefT, name: str, value: str, *, form: bool = False) -> RefT:
     """``ref`` with ``name=value`` (each encoded as ``with_query_pairs``
     encodes it) after the query's last piece; every other character of the
     query stays as written (``?flag&q=a+b`` gives ``?flag&q=a+b&x=1``)."""
-    piece = f"{_encoded_pair_item(_name(name), form=form)}={_encoded_pair_item(value, form=form)}"
+    rule = ref.dialect.rule("query")
+    piece = (
+        f"{_encoded_pair_item(_name(name), form=form, rule=rule)}="
+        f"{_encoded_pair_item(value, form=form, rule=rule)}"
+    )
     query = ref.query
     if query:
         query += piece if query.endswith("&") else "&" + piece
@@ -200,7 +207,7 @@ def set_param(ref: RefT, name: str, value: str, *, form: bool = False) -> RefT:
     ``value``, the others go; with no such piece, ``add_param``.  Every other
     piece stays as written."""
     name = _name(name)
-    encoded = _encoded_pair_item(value, form=form)
+    encoded = _encoded_pair_item(value, form=form, rule=ref.dialect.rule("query"))
     pieces: list[str] = []
     found = False
     for piece in _pieces(ref):
