@@ -141,3 +141,23 @@ def test_cli_uses_only_the_public_package(module: str) -> None:
     allowed = {"urigrammar"}
     private = {t for t in GRAPH[module] if t not in allowed and not t.startswith("urigrammar.cli")}
     assert not private, f"{module} imports {sorted(private)}"
+
+
+#: The integrations (issue 13): a top layer over the public package.  The one
+#: private module they may use is the URI model's pydantic hook module, which
+#: the reference classes delegate to (and which holds the format names).
+INTEGRATIONS = ("urigrammar.pydantic", "urigrammar.jsonschema", "urigrammar.attrs")
+
+
+@pytest.mark.parametrize("module", INTEGRATIONS)
+def test_integrations_use_only_the_public_package(module: str) -> None:
+    assert module in GRAPH
+    allowed = {"urigrammar", "urigrammar.uri._pydantic_schema"}
+    private = GRAPH[module] - allowed
+    assert not private, f"{module} imports {sorted(private)}"
+
+
+def test_nothing_imports_the_integrations() -> None:
+    # They import pydantic, jsonschema or cattrs: only users import them.
+    users = {m: sorted(GRAPH[m] & set(INTEGRATIONS)) for m in GRAPH if GRAPH[m] & set(INTEGRATIONS)}
+    assert not users

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from . import _build, _convert, _normalize, _path, _query, _resolve, _views
+from . import _build, _convert, _normalize, _path, _pydantic_schema, _query, _resolve, _views
 from ._api import Engine, Parser, parser_for, validate
 from ._components import Components, trusted
 from ._dialect import IRI
@@ -50,6 +50,16 @@ class Reference(Components):
     grammar (``dialect``) and returns the class of ``self``."""
 
     __slots__ = ()
+
+    # pydantic v2 field type (``urigrammar.pydantic``); pydantic is imported
+    # only when it calls these.
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
+        return _pydantic_schema.core_schema(cls, source, handler)
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, schema: Any, handler: Any) -> dict[str, Any]:
+        return _pydantic_schema.json_schema(cls, schema, handler)
 
     def __new__(
         cls: type[_R],

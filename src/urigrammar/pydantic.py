@@ -1,0 +1,215 @@
+"""pydantic v2 support: strict, lossless URI fields (``pip install urigrammar[pydantic]``).
+
+The reference classes are field types as they are (``url: URIReference``):
+a string is parsed, the value is kept exactly as written, and it
+serializes back with ``str()``.  This module adds the ``Annotated`` markers:
+
+* ``Rule(name)``: the text must match the rule ``name`` of any shipped
+  grammar (``"URI"``, ``"absolute-URI"``, ``"relative-ref"``, ``"IRI"``,
+  ``"URI-Template"``, ``"IPv6address"``, ...), on a ``str`` field or on a
+  reference field;
+* ``Schemes(*names)``: the reference must have one of these schemes
+  (compared case-insensitively, RFC 3986 section 3.1);
+* ``Normalize(...)``: the value is replaced by its normal form (sections
+  6.2.2 and 6.2.3; ``urigrammar.normalize``'s options).
+
+Markers apply in the order written: ``Annotated[str, Rule("URI"),
+Schemes("https"), Normalize()]`` checks the rule, then the scheme, then
+normalizes.  A failed check is a pydantic error of type ``uri_syntax``
+(``uri_scheme`` for a scheme not allowed, ``uri_error`` for any other
+``URIError``) whose context carries ``rule`` and ``offset``; no message
+shows a userinfo password, but pydantic itself repeats the input in
+``ValidationError``'s text unless the model sets
+``hide_input_in_errors=True``.
+
+JSON Schema: a string, with ``format`` ``uri``, ``uri-reference``, ``iri``,
+``iri-reference`` or ``uri-template`` exactly when the rule is ``URI``,
+``URI-reference``, ``IRI``, ``IRI-reference`` or ``URI-Template``, and no
+``format`` for any other rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
+from pydantic_core import PydanticCustomError
+from pydantic_core import core_schema as cs
+
+import urigrammar
+from urigrammar.uri._pydantic_schema import format_for, is_reference_type, pydantic_error
+
+if TYPE_CHECKING:
+    from pydantic.json_schema import JsonSchemaValue
+
+__all__ = ["Normalize", "Rule", "Schemes"]
+
+
+def _text(value: object) -> str | None:
+    """The text a validated value stands for: a ``str`` as it is, a
+    reference by ``str()``; ``None`` for anything else (``None`` in an
+    optional field, which the inner schema has already allowed)."""
+    if isinstance(value, str):
+        return value
+    if is_reference_type(type(value)):
+        return str(value)
+    return None
+
+
+def _wrap(
+    check: Callable[[Any], Any], source: Any, handler: GetCoreSchemaHandler, *, first: bool
+) -> cs.CoreSchema:
+    """``handler(source)`` with ``check`` run on its result, or, with
+    ``first`` and a reference class, on the input before the class parses
+    it: so the error names the marker's rule, not the class's default."""
+    inner = handler(source)
+    if first and is_reference_type(source):
+        return cs.no_info_before_validator_function(check, inner)
+    return cs.no_info_after_validator_function(check, inner)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """The text must match the rule ``name``, of any shipped grammar (rule
+    names are case-insensitive).  On a ``str`` field the string is kept as
+    it is; on a reference field the text is checked before it is parsed,
+    so ``Annotated[URIReference, Rule("URI")]`` takes only URIs (section
+    3), and the field's value is still a ``URIReference``.  An unknown name
+    raises ``UnknownRuleError`` here, when the marker is made."""
+
+    name: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            msg = f"Rule() takes a rule name, a str, not {type(self.name).__name__}"
+            raise TypeError(msg)
+        # rule_source raises UnknownRuleError, with close names, for a name
+        # no shipped grammar has: at model definition, not at first input.
+        urigrammar.rule_source(self.name)
+
+    def _check(self, value: Any) -> Any:
+        text = _text(value)
+        if text is not None:
+            try:
+                urigrammar.check(self.name, text)
+            except urigrammar.URIError as exc:
+                raise pydantic_error(exc) from None
+        return value
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> cs.CoreSchema:
+        return _wrap(self._check, source, handler, first=True)
+
+    def __get_pydantic_json_schema__(
+        self, schema: cs.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        found = handler.resolve_ref_schema(handler(schema))
+        name = format_for(self.name)
+        if name is None:
+            found.pop("format", None)
+        else:
+            found["format"] = name
+        return found
+
+
+def _scheme_of(text: str) -> str | None:
+    """The scheme of a URI or IRI reference's text: what precedes its first
+    ``:`` when that matches ``scheme`` (section 3.1); in a relative
+    reference a ``/``, ``?``, ``#`` or nothing at all precedes any ``:``
+    (section 4.2), and no scheme contains those."""
+    head, colon, _ = text.partition(":")
+    return head if colon and urigrammar.validate("scheme", head) else None
+
+
+class Schemes:
+    """The reference must have one of these schemes, compared
+    case-insensitively (section 3.1: schemes are case-insensitive); a
+    reference without a scheme fails too.  On a ``str`` field put it after
+    a ``Rule``: it reads only the scheme, not the rest of the text."""
+
+    __slots__ = ("names",)
+
+    names: tuple[str, ...]
+
+    def __init__(self, *names: str) -> None:
+        if not names:
+            msg = "Schemes() needs at least one scheme"
+            raise TypeError(msg)
+        for name in names:
+            if not isinstance(name, str):
+                msg = f"a scheme is a str, not {type(name).__name__}"
+                raise TypeError(msg)
+            urigrammar.check("scheme", name)
+        object.__setattr__(self, "names", tuple(name.lower() for name in names))
+
+    def __repr__(self) -> str:
+        return f"Schemes({', '.join(map(repr, self.names))})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Schemes) and other.names == self.names
+
+    def __hash__(self) -> int:
+        return hash((Schemes, self.names))
+
+    def _check(self, value: Any) -> Any:
+        text = _text(value)
+        if text is None:
+            return value
+        scheme = value.scheme if is_reference_type(type(value)) else _scheme_of(text)
+        if scheme is None or scheme.lower() not in self.names:
+            allowed = ", ".join(self.names)
+            found = "no scheme" if scheme is None else f"scheme {scheme!r}"
+            message = f"the scheme must be one of {allowed}, not {found} (RFC 3986 section 3.1)"
+            context = {"rule": "scheme", "offset": 0, "schemes": allowed, "message": message}
+            raise PydanticCustomError("uri_scheme", "{message}", context)
+        return value
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> cs.CoreSchema:
+        return _wrap(self._check, source, handler, first=False)
+
+
+@dataclass(frozen=True)
+class Normalize:
+    """The value becomes its normal form (RFC 3986 sections 6.2.2 and
+    6.2.3, RFC 3987 section 5.3 for IRIs), with ``urigrammar.normalize``'s
+    options (``nfc=True`` puts an IRI in NFC, RFC 3987 section 5.3.2.2).
+    A reference field gets the normalized reference; a ``str`` field its
+    text, read as a URI-reference, or else as an IRI-reference, first: put
+    a ``Rule`` before it for anything narrower."""
+
+    scheme_based: bool = True
+    ipv6_canonical: bool = False
+    nfc: bool = False
+
+    def _normalize(self, value: Any) -> Any:
+        options: dict[str, Any] = {
+            "scheme_based": self.scheme_based,
+            "ipv6_canonical": self.ipv6_canonical,
+            "nfc": self.nfc,
+        }
+        try:
+            if is_reference_type(type(value)):
+                return value.normalize(**options)
+            if isinstance(value, str):
+                return str(_reference(value).normalize(**options))
+        except urigrammar.URIError as exc:
+            raise pydantic_error(exc) from None
+        return value
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> cs.CoreSchema:
+        return _wrap(self._normalize, source, handler, first=False)
+
+
+def _reference(text: str) -> urigrammar.URIReference | urigrammar.IRIReference:
+    """``text`` as a ``URIReference``, or, when it is no URI-reference, as
+    an ``IRIReference`` (every URI is an IRI, RFC 3987 section 2)."""
+    if urigrammar.validate("URI-reference", text):
+        return urigrammar.parse(text)
+    return urigrammar.parse_iri(text)
