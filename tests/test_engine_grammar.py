@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import urigrammar as u
+from _budget import examples
 from urigrammar.strategies import from_rule
 from urigrammar.uri._grammars import shipped_rule
 
@@ -167,7 +168,7 @@ def test_every_shipped_regex_is_linear() -> None:
 
 
 @pytest.mark.parametrize("rule", ["URI-reference", "IPv6address", "authority", "LWSP"])
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(data=st.data())
 def test_automaton_and_regex_agree(rule: str, data: st.DataObject) -> None:
     text = data.draw(st.one_of(from_rule(rule), st.text(max_size=12)))

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import urigrammar as u
+from _budget import examples
 from urigrammar.strategies import from_rule
 
 # Each module, and the modules whose rules it uses without defining them.
@@ -87,7 +88,7 @@ def test_several_foreign_grammars_and_many_rules_are_compared() -> None:
 
 
 @pytest.mark.parametrize(("module", "rule"), CASES, ids=[f"{m}-{r}" for m, r in CASES])
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(data=st.data())
 def test_validate_agrees_with_abnf(module: str, rule: str, data: st.DataObject) -> None:
     text = data.draw(damaged(module, rule))

@@ -11,6 +11,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import urigrammar as u
+from _budget import examples
 
 
 def _error(rule: str, text: str) -> u.URISyntaxError:
@@ -156,7 +157,7 @@ def _entry_points(text: str) -> list[Callable[[], object]]:
     ]
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(
     st.sampled_from(["http://", "//", "foo+x://", "x y://"]),
     st.text("abu", max_size=3),
@@ -174,7 +175,7 @@ def test_no_error_shows_a_generated_password(
         assert password not in exc.message
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(st.text("abu", max_size=3), _PASSWORD)
 def test_build_and_replace_errors_hide_the_password(user: str, password: str) -> None:
     userinfo = f"{user}:{password}"

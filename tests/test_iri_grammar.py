@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import urigrammar as u
+from _budget import examples
 from urigrammar.engine._compile import _inline
 from urigrammar.engine._ir import Ref
 from urigrammar.strategies import from_rule
@@ -43,7 +44,7 @@ def test_restated_rules_have_rfc3986s_language(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", RESTATED)
-@settings(max_examples=50)
+@settings(max_examples=examples(50))
 @given(data=st.data())
 def test_restated_rules_agree_on_text(name: str, data: st.DataObject) -> None:
     text = data.draw(

@@ -1,0 +1,21 @@
+"""Example counts that follow the Hypothesis profile (``tests/conftest.py``).
+
+An explicit ``@settings(max_examples=N)`` overrides the profile, so tests
+parametrized over many rules would run their full count on every Python in
+tox.  ``examples(N)`` scales ``N`` like the profile scales its default
+(``quick``, the other Pythons' profile, draws a quarter), so each Python
+still runs every test and ``py311`` (``default``) the full count.
+"""
+
+from __future__ import annotations
+
+import os
+
+# Each profile's max_examples over the default profile's (100).
+_SCALE = {"default": 1.0, "ci": 3.0, "dev": 0.2, "quick": 0.25}
+
+
+def examples(count: int) -> int:
+    """``count`` scaled by the active profile, at least 1."""
+    scale = _SCALE.get(os.environ.get("HYPOTHESIS_PROFILE", "default"), 1.0)
+    return max(1, round(count * scale))
