@@ -197,8 +197,22 @@ def test_build_and_replace_errors_hide_the_password(user: str, password: str) ->
         lambda: u.parse("http://alice:s3cretpw%E9@h/").password,
         lambda: u.build(scheme="http", host="h", userinfo="alice:s3cretpw\udce9"),
         lambda: u.check("userinfo", "alice:s3cretpw x"),
+        # RFC 3987's counterparts name the same parts of an IRI.
+        lambda: u.check("iauthority", "alice:s3cretpw\u00e9@exa mple.com"),
+        lambda: u.check("iuserinfo", "alice:s3cretpw\u00e9 x"),
+        lambda: u.parse_iri("http://h\u00e9/").replace(userinfo="alice:s3cretpw\u00e9 x"),
+        lambda: u.IRIReference(userinfo="alice:s3cretpw\u00e9 x", host="h\u00e9"),
     ],
-    ids=["authority-rule", "password-view", "build-userinfo", "userinfo-rule"],
+    ids=[
+        "authority-rule",
+        "password-view",
+        "build-userinfo",
+        "userinfo-rule",
+        "iauthority-rule",
+        "iuserinfo-rule",
+        "iri-replace-userinfo",
+        "iri-constructor-userinfo",
+    ],
 )
 def test_no_password_in_errors_about_parts(call: Callable[[], object]) -> None:
     with pytest.raises(u.URIError) as info:
