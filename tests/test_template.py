@@ -244,6 +244,16 @@ def test_match_reads_the_expansion_back(case: dict[str, Any]) -> None:
         ("{/who}/x/{who}", "/fred/x/bob", None),  # one variable, one value
         ("a{x}b", "ab", {"x": ""}),
         ("a{x}b", "a", None),
+        # Texts no expansion writes, whose reading would expand to another
+        # URI: a named value's "=" is encoded (section 3.2.1, (U)), and
+        # so is no unreserved character, and triplets are uppercase.
+        ("{?x}", "?x=a=b", None),
+        ("{;x}", ";x=a,b=c", None),
+        ("{x}", "%41", None),
+        ("{x}", "%7E", None),
+        ("{x}", "%2f", None),
+        ("{x}", "%c3%a9", None),
+        ("{+x}", "%c3%a9", None),
     ],
 )
 def test_match(template: str, uri: str, expected: dict[str, Any] | None) -> None:
