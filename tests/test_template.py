@@ -299,6 +299,15 @@ def test_an_ambiguous_template_still_matches_one_way() -> None:
     assert template.match("/a" * 20_000 + "!") is None
 
 
+def test_a_megabyte_exploded_dot_map_is_read_in_one_pass() -> None:
+    # {.x*}: an item without "=" continues the value before it; a megabyte
+    # of them once took half a minute (quadratic).  No timing here: a
+    # regression shows as a test that does not finish.
+    items = "b" * 500_000
+    found = u.URITemplate("{.x*}").match(".a=1" + "." + ".".join(items))
+    assert found == {"x": {"a": "1." + ".".join(items)}}
+
+
 # --- URITemplate ----------------------------------------------------------------
 
 
