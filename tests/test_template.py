@@ -396,6 +396,27 @@ def test_prefixes_count_characters_not_octets_or_triplets() -> None:
     assert u.URITemplate("{x:2}").expand(x="%2Fab") == "%252"  # (U): "%" is one
 
 
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("%C3%A9b", "%C3%A9"),  # one character of the decoded value: its two triplets
+        ("%F0%9F%98%80x", "%F0%9F%98%80"),
+        ("%41%42", "%41"),  # ASCII: one triplet a character
+        ("%FF%C3%A9", "%FF"),  # an octet that is no UTF-8: a character of its own
+        ("%E2%80", "%E2"),  # an incomplete sequence too
+        ("%ED%A0%80", "%ED"),  # ... and a surrogate's
+    ],
+)
+def test_a_prefix_under_reserved_does_not_split_a_character(value: str, expected: str) -> None:
+    # Section 3.2.1: "the first max-length characters of the decoded value
+    # ... count each Unicode code point as one character".
+    template = u.URITemplate("{+x:1}")
+    assert template.expand(x=value) == expected
+    found = template.match(expected)
+    assert found is not None
+    assert template.expand(found) == expected
+
+
 def test_literals_are_written_for_a_uri() -> None:
     # Section 3.1: a literal outside unreserved / reserved / pct-encoded is
     # written as the triplets of its UTF-8 octets; triplets stay as written.
