@@ -125,13 +125,16 @@ class Matcher:
             for reading in readings:
                 found.setdefault(reading.spec.name, []).append((reading, slot.expression.operator))
         values = agree(found)
-        if values is None:
-            return None
+        if values is None or self.ambiguous:
+            # An ambiguous template's reading is one of several, as it was.
+            return values
         # The readers accept some texts no expansion writes: a "=" inside a
         # named value ({?x} on "?x=a=b"; expansion encodes it), a triplet of
         # an unreserved character or in lowercase under (U) ({x} on "%41",
-        # "%c3%a9").  Their reading would expand to another URI, so it is no
-        # answer: keep a reading only when it writes ``uri`` back (linear).
+        # "%c3%a9").  Their reading would expand to another URI, and an
+        # unambiguous template has no other reading, so the URI is no
+        # expansion: keep the reading only when it writes ``uri`` back
+        # (linear).
         try:
             written = expand_parts(self.template, values, "")
         except ExpansionError:
