@@ -101,6 +101,15 @@ def test_password_is_masked_and_text_kept() -> None:
     assert "s3cret" not in str(pickle.loads(pickle.dumps(error)))
 
 
+def test_an_empty_password_leaves_the_message_alone() -> None:
+    # The userinfo ":" once replaced every ":" of the message by
+    # ":<hidden>", and again on each unpickling.
+    with pytest.raises(u.URISyntaxError) as info:
+        u.check("URI-reference", " A://:@")
+    assert info.value.message == "not a valid URI-reference: unexpected ' ' at offset 0"
+    assert pickle.loads(pickle.dumps(info.value)) == info.value
+
+
 def test_caret_inside_the_password_points_at_the_mask() -> None:
     error = _error("URI", "http://user:se cret@host/")
     assert "cret" not in str(error)
@@ -120,6 +129,8 @@ def test_caret_inside_the_password_points_at_the_mask() -> None:
         ("a/b:c//u:p@h", None, None),  # no scheme before "//"
         ("u:pw", "userinfo", (2, 4)),
         ("x y://u:p@h", None, (8, 9)),  # an invalid scheme still has one
+        ("http://u:@h/", None, None),  # an empty password: nothing to hide
+        (" A://:@", None, None),
     ],
 )
 def test_password_span(text: str, rule: str | None, password: tuple[int, int] | None) -> None:

@@ -99,7 +99,10 @@ def _userinfo(text: str, rule: str | None) -> tuple[int, int, int] | None:
         if end < 0:
             return None
     colon = text.find(":", start, end)
-    return None if colon < 0 else (start, colon + 1, end)
+    # An empty password hides nothing; masking it would rewrite every ":"
+    # of the message (the userinfo ":" is "<hidden>"'s prefix), again on
+    # each unpickling.
+    return None if colon < 0 or colon + 1 == end else (start, colon + 1, end)
 
 
 def _quoted_forms(secret: str) -> set[str]:
