@@ -153,6 +153,16 @@ def test_lone_surrogates_follow_the_errors_handler() -> None:
     assert percent_encode("\udcff", errors="surrogateescape") == "%FF"
 
 
+@pytest.mark.parametrize("rule", ["userinfo", "iuserinfo", "query", "iquery"])
+def test_an_unencodable_character_names_the_rule_and_hides_a_password(rule: str) -> None:
+    with pytest.raises(URIError) as info:
+        percent_encode("alice:s3cretpw\ud800", rule)
+    assert info.value.rule == rule
+    assert info.value.offset == 14
+    if "userinfo" in rule:
+        assert "s3cretpw" not in str(info.value)
+
+
 def test_non_str_is_a_type_error() -> None:
     with pytest.raises(TypeError):
         percent_encode(b"a")  # type: ignore[arg-type]

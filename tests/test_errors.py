@@ -102,6 +102,15 @@ def test_password_is_masked_and_text_kept() -> None:
     assert "s3cret" not in str(pickle.loads(pickle.dumps(error)))
 
 
+def test_an_empty_password_leaves_the_message_alone() -> None:
+    # The userinfo ":" once replaced every ":" of the message by
+    # ":<hidden>", and again on each unpickling.
+    with pytest.raises(u.URISyntaxError) as info:
+        u.check("URI-reference", " A://:@")
+    assert info.value.message == "not a valid URI-reference: unexpected ' ' at offset 0"
+    assert pickle.loads(pickle.dumps(info.value)) == info.value
+
+
 def test_caret_inside_the_password_points_at_the_mask() -> None:
     error = _error("URI", "http://user:se cret@host/")
     assert "cret" not in str(error)
@@ -121,6 +130,8 @@ def test_caret_inside_the_password_points_at_the_mask() -> None:
         ("a/b:c//u:p@h", None, None),  # no scheme before "//"
         ("u:pw", "userinfo", (2, 4)),
         ("x y://u:p@h", None, (8, 9)),  # an invalid scheme still has one
+        ("http://u:@h/", None, None),  # an empty password: nothing to hide
+        (" A://:@", None, None),
     ],
 )
 def test_password_span(text: str, rule: str | None, password: tuple[int, int] | None) -> None:
@@ -198,8 +209,22 @@ def test_build_and_replace_errors_hide_the_password(user: str, password: str) ->
         lambda: u.parse("http://alice:s3cretpw%E9@h/").password,
         lambda: u.build(scheme="http", host="h", userinfo="alice:s3cretpw\udce9"),
         lambda: u.check("userinfo", "alice:s3cretpw x"),
+        # RFC 3987's counterparts name the same parts of an IRI.
+        lambda: u.check("iauthority", "alice:s3cretpw\u00e9@exa mple.com"),
+        lambda: u.check("iuserinfo", "alice:s3cretpw\u00e9 x"),
+        lambda: u.parse_iri("http://h\u00e9/").replace(userinfo="alice:s3cretpw\u00e9 x"),
+        lambda: u.IRIReference(userinfo="alice:s3cretpw\u00e9 x", host="h\u00e9"),
     ],
-    ids=["authority-rule", "password-view", "build-userinfo", "userinfo-rule"],
+    ids=[
+        "authority-rule",
+        "password-view",
+        "build-userinfo",
+        "userinfo-rule",
+        "iauthority-rule",
+        "iuserinfo-rule",
+        "iri-replace-userinfo",
+        "iri-constructor-userinfo",
+    ],
 )
 def test_no_password_in_errors_about_parts(call: Callable[[], object]) -> None:
     with pytest.raises(u.URIError) as info:

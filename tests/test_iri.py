@@ -398,6 +398,25 @@ def test_normalize_decodes_what_the_component_admits() -> None:
     assert str(normal) == "http://\u00e4/\u00f6%EE%80%80?\ue000%2F#\u00fc"
 
 
+@pytest.mark.parametrize(
+    ("iri", "normal"),
+    [
+        # NFC maps U+1FEF GREEK VARIA to "`", which no IRI component admits:
+        # it is written as its triplet, in every component.
+        ("http://a/\u1fef", "http://a/%60"),
+        ("http://\u1fefx/?\u1fef#\u1fef", "http://%60x/?%60#%60"),
+        ("http://u\u1fef@a/", "http://u%60@a/"),
+        ("http://a/e\u0301\u1fef", "http://a/\u00e9%60"),
+        ("http://\u212a/", "http://k/"),  # KELVIN SIGN: "K", then lowercase
+    ],
+)
+def test_nfc_writes_what_a_component_does_not_admit_as_triplets(iri: str, normal: str) -> None:
+    once = u.normalize(u.parse_iri(iri), nfc=True)
+    assert str(once) == normal
+    assert u.normalize(once, nfc=True) == once
+    assert u.equivalent(u.parse_iri(iri), normal, nfc=True)
+
+
 # --- building and encoding with the i-rules -----------------------------------------
 
 

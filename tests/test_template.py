@@ -244,6 +244,16 @@ def test_match_reads_the_expansion_back(case: dict[str, Any]) -> None:
         ("{/who}/x/{who}", "/fred/x/bob", None),  # one variable, one value
         ("a{x}b", "ab", {"x": ""}),
         ("a{x}b", "a", None),
+        # Texts no expansion writes, whose reading would expand to another
+        # URI: a named value's "=" is encoded (section 3.2.1, (U)), and
+        # so is no unreserved character, and triplets are uppercase.
+        ("{?x}", "?x=a=b", None),
+        ("{;x}", ";x=a,b=c", None),
+        ("{x}", "%41", None),
+        ("{x}", "%7E", None),
+        ("{x}", "%2f", None),
+        ("{x}", "%c3%a9", None),
+        ("{+x}", "%c3%a9", None),
     ],
 )
 def test_match(template: str, uri: str, expected: dict[str, Any] | None) -> None:
@@ -287,6 +297,15 @@ def test_an_ambiguous_template_still_matches_one_way() -> None:
     long = "/a" * 20_000 + "/here"
     assert template.match(long) == {"path": "/a" * 20_000}
     assert template.match("/a" * 20_000 + "!") is None
+
+
+def test_a_megabyte_exploded_dot_map_is_read_in_one_pass() -> None:
+    # {.x*}: an item without "=" continues the value before it; a megabyte
+    # of them once took half a minute (quadratic).  No timing here: a
+    # regression shows as a test that does not finish.
+    items = "b" * 500_000
+    found = u.URITemplate("{.x*}").match(".a=1" + "." + ".".join(items))
+    assert found == {"x": {"a": "1." + ".".join(items)}}
 
 
 # --- URITemplate ----------------------------------------------------------------
@@ -375,6 +394,27 @@ def test_prefixes_count_characters_not_octets_or_triplets() -> None:
     # (U+R) passes triplets through: one counts as one character (3.2.1).
     assert u.URITemplate("{+x:2}").expand(x="%2Fab") == "%2Fa"
     assert u.URITemplate("{x:2}").expand(x="%2Fab") == "%252"  # (U): "%" is one
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("%C3%A9b", "%C3%A9"),  # one character of the decoded value: its two triplets
+        ("%F0%9F%98%80x", "%F0%9F%98%80"),
+        ("%41%42", "%41"),  # ASCII: one triplet a character
+        ("%FF%C3%A9", "%FF"),  # an octet that is no UTF-8: a character of its own
+        ("%E2%80", "%E2"),  # an incomplete sequence too
+        ("%ED%A0%80", "%ED"),  # ... and a surrogate's
+    ],
+)
+def test_a_prefix_under_reserved_does_not_split_a_character(value: str, expected: str) -> None:
+    # Section 3.2.1: "the first max-length characters of the decoded value
+    # ... count each Unicode code point as one character".
+    template = u.URITemplate("{+x:1}")
+    assert template.expand(x=value) == expected
+    found = template.match(expected)
+    assert found is not None
+    assert template.expand(found) == expected
 
 
 def test_literals_are_written_for_a_uri() -> None:

@@ -109,6 +109,25 @@ def test_match_undoes_expand_for_unambiguous_templates(data: st.DataObject, text
     assert template.expand(found) == uri
 
 
+# What a mutation inserts into an expansion: triplets in both cases, of
+# unreserved and non-ASCII characters, and the separators expansion writes.
+_INSERTS = st.sampled_from(["%41", "%7e", "%2F", "%2f", "%C3%A9", "%c3%a9", "=", ",", "&x=", "a"])
+
+
+@settings(suppress_health_check=[HealthCheck.filter_too_much])
+@given(data=st.data(), text=st.one_of(_SEPARATED, _TEMPLATES))
+def test_an_unambiguous_match_always_expands_back(data: st.DataObject, text: str) -> None:
+    # Not only the expansions: any text match reads, it reads as values that
+    # write that text again, or it returns None.
+    template = u.URITemplate(text)
+    assume(not template.ambiguous)
+    uri = template.expand(data.draw(_values(template)))
+    at = data.draw(st.integers(0, len(uri)))
+    uri = uri[:at] + data.draw(_INSERTS) + uri[at:]
+    found = template.match(uri)
+    assert found is None or template.expand(found) == uri
+
+
 @given(data=st.data(), text=_TEMPLATES)
 def test_match_finds_every_expansion(data: st.DataObject, text: str) -> None:
     # Ambiguous or not, an expansion is split somehow (level 1 of _match).

@@ -71,10 +71,12 @@ def _userinfo(text: str, rule: str | None) -> tuple[int, int, int] | None:
     ``//`` at the start or after the first ``:`` (when no ``/``, ``?`` or ``#``
     comes before it), up to the last ``@`` before the first ``/``, ``?`` or
     ``#``.  For an error about the ``userinfo`` rule the whole text is one;
-    for one about ``authority``, what comes before its last ``@``."""
-    if rule == "userinfo":
+    for one about ``authority``, what comes before its last ``@``.  RFC 3987's
+    ``iuserinfo`` and ``iauthority`` (section 2.2) are the same parts of an
+    IRI, so they are read alike."""
+    if rule in ("userinfo", "iuserinfo"):
         start, end = 0, len(text)
-    elif rule == "authority":
+    elif rule in ("authority", "iauthority"):
         # [ userinfo "@" ] host [ ":" port ]: the userinfo, if any, is
         # everything before the last "@".
         start, end = 0, text.rfind("@")
@@ -97,7 +99,10 @@ def _userinfo(text: str, rule: str | None) -> tuple[int, int, int] | None:
         if end < 0:
             return None
     colon = text.find(":", start, end)
-    return None if colon < 0 else (start, colon + 1, end)
+    # An empty password hides nothing; masking it would rewrite every ":"
+    # of the message (the userinfo ":" is "<hidden>"'s prefix), again on
+    # each unpickling.
+    return None if colon < 0 or colon + 1 == end else (start, colon + 1, end)
 
 
 def _quoted_forms(secret: str) -> set[str]:

@@ -89,21 +89,47 @@ def encode(text: str, operator: Operator) -> str:
     return encode_except(text, allowed(operator), keep_escapes=operator.reserved)
 
 
+def _triplet_at(text: str, index: int, digits: frozenset[str]) -> bool:
+    return (
+        text[index : index + 1] == "%"
+        and text[index + 1 : index + 2] in digits
+        and text[index + 2 : index + 3] in digits
+    )
+
+
+def _encoded_char_end(text: str, index: int, digits: frozenset[str]) -> int:
+    """Where the character whose triplet starts at ``index`` ends: after
+    the two to four triplets that spell one non-ASCII character in UTF-8,
+    after this one triplet otherwise (ASCII, or octets that are no UTF-8)."""
+    for size in (2, 3, 4):
+        end = index + 3 * size
+        if not all(_triplet_at(text, i, digits) for i in range(index + 3, end, 3)):
+            break
+        try:
+            char = bytes.fromhex(text[index:end].replace("%", "")).decode("utf-8")
+        except UnicodeDecodeError:  # incomplete, overlong, surrogate: try longer
+            continue
+        if len(char) == 1:
+            return end
+        break  # ASCII octets: one character each
+    return index + 3
+
+
 def prefix_of(text: str, length: int, operator: Operator) -> str:
     """The first ``length`` characters of ``text`` (section 2.4.1): code
-    points, and under (U+R), where triplets pass through, a ``%XX`` triplet
-    counts as one character so that none is split (3.2.1)."""
+    points, and under (U+R), where triplets pass through, the characters of
+    the decoded value (3.2.1: "count each Unicode code point as one
+    character"), so that neither a triplet nor the triplets of one UTF-8
+    character are split (``%C3%A9`` is one)."""
     if not operator.reserved or "%" not in text:
         return text[:length]
     digits = hexdig()
     index = count = 0
     while index < len(text) and count < length:
-        triplet = (
-            text[index] == "%"
-            and text[index + 1 : index + 2] in digits
-            and text[index + 2 : index + 3] in digits
-        )
-        index += 3 if triplet else 1
+        if _triplet_at(text, index, digits):
+            index = _encoded_char_end(text, index, digits)
+        else:
+            index += 1
         count += 1
     return text[:index]
 

@@ -26,8 +26,9 @@ Two levels, each decided before any URI is seen:
    one among others under a named operator, are ambiguous.
 
 ``ambiguous`` is true when either level is.  For a template that is not,
-``expand(match(u)) == u`` for every ``u`` that an expansion wrote
-(uppercase triplets, as expansion writes them).
+``expand(match(u)) == u`` for every ``u`` that ``match`` reads: a reading
+that would expand to another text (``{x}`` on ``%41``, which no expansion
+writes) is checked away at the end, and ``match`` returns ``None``.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ from ..engine._charset import CharSet
 from ..engine._compile import _END, _Emitter, _inline
 from ..engine._ir import Alt, Cap, Chars, Expr, Ref, Rep, Seq
 from ..uri._grammars import RFC6570
+from ._errors import ExpansionError
+from ._expand import expand_parts
 from ._read import COMMA, EQUALS, Matched, Reading, agree, ambiguous_reading, read
 from ._sets import Operator, allowed, hexdig
 from ._syntax import Expression, Part
@@ -83,6 +86,7 @@ class Matcher:
 
     def __init__(self, parts: Sequence[Part]) -> None:
         items: list[Expr] = []
+        self.template = tuple(parts)
         self.parts: tuple[str | _Slot, ...] = tuple(
             part if isinstance(part, str) else _Slot(part, _alphabet(part)) for part in parts
         )
@@ -120,7 +124,22 @@ class Matcher:
                 return None
             for reading in readings:
                 found.setdefault(reading.spec.name, []).append((reading, slot.expression.operator))
-        return agree(found)
+        values = agree(found)
+        if values is None or self.ambiguous:
+            # An ambiguous template's reading is one of several, as it was.
+            return values
+        # The readers accept some texts no expansion writes: a "=" inside a
+        # named value ({?x} on "?x=a=b"; expansion encodes it), a triplet of
+        # an unreserved character or in lowercase under (U) ({x} on "%41",
+        # "%c3%a9").  Their reading would expand to another URI, and an
+        # unambiguous template has no other reading, so the URI is no
+        # expansion: keep the reading only when it writes ``uri`` back
+        # (linear).
+        try:
+            written = expand_parts(self.template, values, "")
+        except ExpansionError:
+            return None
+        return values if written == uri else None
 
     def _texts(self, uri: str) -> dict[int, str | None] | None:
         """Each expression's text (``None``: nothing, not even its first

@@ -153,14 +153,15 @@ def _exploded(
             # "." is both the separator and a value character: an item
             # without "=" continues the value before it (an ambiguous
             # reading; see _level2_ambiguous).
-            joined: list[tuple[str, bool, str]] = []
+            # Each value's parts are collected and joined once: adding to a
+            # string in the loop is quadratic on a long run of items.
+            joined: list[tuple[str, bool, list[str]]] = []
             for name, eq, raw in pieces:
                 if joined and not eq:
-                    last = joined[-1]
-                    joined[-1] = (last[0], last[1], last[2] + operator.sep + name)
+                    joined[-1][2].append(name)
                 else:
-                    joined.append((name, eq, raw))
-            pieces = joined
+                    joined.append((name, eq, [raw]))
+            pieces = [(name, eq, operator.sep.join(raw)) for name, eq, raw in joined]
     if is_list:
         members: list[str] = []
         for name, eq, raw in pieces:

@@ -114,8 +114,8 @@ class URITemplate:
         variables cannot be told apart (``{x,y}`` on ``1``; ``{/a,b}`` on
         ``/1``; an exploded variable among others under ``;``, ``?``,
         ``&``).  The analysis is conservative: a template reported
-        unambiguous is, and ``expand(match(u)) == u`` for every ``u`` it
-        expands to."""
+        unambiguous is, and ``expand(match(u)) == u`` for every ``u`` that
+        ``match`` does not answer ``None``."""
         return self._compiled().ambiguous
 
     def match(self, uri: str) -> dict[str, Matched] | None:

@@ -353,7 +353,12 @@ def percent_encode(
     for dialect in (URI, IRI):
         if name == dialect.rule(_PATH):
             return encode_path(text, keep_escapes=keep_escapes, errors=errors, dialect=dialect)
-    return encode_except(text, admitted(rule), keep_escapes=keep_escapes, errors=errors)
+    try:
+        return encode_except(text, admitted(rule), keep_escapes=keep_escapes, errors=errors)
+    except URIError as exc:
+        # The error names the rule, as every message does; for (i)userinfo
+        # that also hides the password after its ":" (section 3.2.1).
+        raise URIError(exc.message, rule=name, text=exc.text, offset=exc.offset) from None
 
 
 def _utf8_length(lead: int) -> int:

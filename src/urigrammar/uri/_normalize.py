@@ -46,7 +46,7 @@ from typing import NamedTuple
 
 from ._api import parse_as, validate
 from ._components import Components, RefT, evolve, port_number, significant_digits
-from ._encode import admitted, decode_where
+from ._encode import admitted, decode_where, encode_except
 from ._resolve import as_reference, remove_dot_segments, same_class, unambiguous_path
 
 __all__ = [
@@ -211,9 +211,18 @@ def normalize(
             return None
         if dialect.word == "URI":
             return _percent_normalized(text)
-        decoded = decode_admitted(text, dialect.rule(part))
+        rule = dialect.rule(part)
+        decoded = decode_admitted(text, rule)
         # RFC 3987 section 5.3.2.2: NFC only when asked for.
-        return unicodedata.normalize("NFC", decoded) if nfc else decoded
+        if not nfc:
+            return decoded
+        composed = unicodedata.normalize("NFC", decoded)
+        if composed == decoded:
+            return composed
+        # NFC can turn a character the component admits into one it does
+        # not (U+1FEF GREEK VARIA into "`"): that one is percent-encoded,
+        # as an IRI writes it.
+        return encode_except(composed, admitted(rule), keep_escapes=True)
 
     host = r.host
     if host is not None:
