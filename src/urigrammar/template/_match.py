@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import NamedTuple
 
+from .._errors import InputTooLongError
 from ..engine._charset import CharSet
 from ..engine._compile import _END, _Emitter, _inline
 from ..engine._ir import Alt, Cap, Chars, Expr, Ref, Rep, Seq
@@ -149,7 +150,23 @@ class Matcher:
             if match is None:
                 return None
             return dict(zip(self.groups, match.groups(), strict=True))
+        if len(self.parts) * (len(uri) + 1) > MAX_SPLIT_CELLS:
+            msg = (
+                f"too long to match against this ambiguous template: its {len(self.parts)} "
+                f"parts over {len(uri)} characters are more than MAX_SPLIT_CELLS "
+                f"({MAX_SPLIT_CELLS}) steps of the split; a template that is not ambiguous "
+                "matches text of any length"
+            )
+            raise InputTooLongError(msg, rule="URI-Template", text=uri, offset=0)
         return _split(self.parts, uri)
+
+
+#: The most (template parts x URI characters) the split of an ambiguous
+#: template takes on: it keeps a row of the URI's length per part, so time
+#: and memory grow with the product, and past this bound (about a second and
+#: a few MB) ``match`` raises ``InputTooLongError`` rather than run for
+#: minutes: undecided, never "no match".
+MAX_SPLIT_CELLS = 4_000_000
 
 
 def _run_end(text: str, i: int, alphabet: frozenset[str], digits: frozenset[str]) -> int:

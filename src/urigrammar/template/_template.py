@@ -127,7 +127,10 @@ class URITemplate:
         ``/`` expand alike there, so ``%2F`` stays); a comma-joined value is a list,
         an exploded one a list or, where it has ``name=value`` pairs, a
         dict.  An undefined variable is left out.  Linear in ``uri``'s
-        length; see ``ambiguous`` for when the reading is the only one.
+        length; see ``ambiguous`` for when the reading is the only one.  An
+        ambiguous template is split in time and memory that grow with its
+        number of parts times the length: past ``MAX_SPLIT_CELLS`` of them,
+        ``InputTooLongError`` (undecided, not "no match").
         """
         if not isinstance(uri, str):
             msg = f"uri must be str, not {type(uri).__name__}"
