@@ -50,6 +50,8 @@ from ._compile import (
 )
 from ._ir import Alt, Expr, Ref, Rep, Seq, refs
 from ._prefix import Automaton
+from ._runner import active as _native_active
+from ._runner import native_matcher
 from ._reader import RuleText, core_rules
 
 __all__ = ["ABNF_MAX_LENGTH", "Grammar"]
@@ -170,6 +172,7 @@ class Grammar:
         self._lock = threading.Lock()
         self._compiled: dict[tuple[str, frozenset[str], frozenset[str]], CompiledRule] = {}
         self._automata: dict[str, Automaton] = {}
+        self._natives: dict[str, Callable[[str], object | None] | None] = {}
         self._regular: dict[str, bool] = {}
         self._fast: dict[str, Callable[[str], Any]] = {}
         self._abnf: Any = None
@@ -194,6 +197,7 @@ class Grammar:
         with self._lock:
             self._compiled.clear()
             self._automata.clear()
+            self._natives.clear()
             self._fast.clear()
 
     # --- names and text ---------------------------------------------------
@@ -318,6 +322,10 @@ class Grammar:
         its size (twenty optional elements in a row)."""
         canonical = self.canonical(name)
         compiled = self.compiled(canonical)
+        if _native_active():
+            native = self._native(canonical)
+            if native is not None:
+                return native
         if compiled.deterministic or (self._vetted and compiled.linear):
             return compiled.pattern.fullmatch
         automaton = self._automaton(canonical)
@@ -326,6 +334,16 @@ class Grammar:
             return True if automaton.accepts(text) else None
 
         return accepts
+
+    def _native(self, canonical: str) -> Callable[[str], object | None] | None:
+        """The native runner's ``fullmatch`` for a regular rule (``_runner``),
+        or ``None`` when its DFA is over the caps; built once per rule."""
+        if canonical not in self._natives:
+            from ._compile import _inline
+
+            body = _inline(self, Ref(canonical), frozenset(), ())
+            self._natives[canonical] = native_matcher(body)
+        return self._natives[canonical]
 
     def check(self, rule: str, text: str) -> None:
         """Raise ``URISyntaxError`` unless ``text`` matches ``rule``; its
