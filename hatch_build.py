@@ -51,7 +51,7 @@ def _compile(root: Path, work: Path) -> Path:
     return Path(built)
 
 
-class NativeBuildHook(BuildHookInterface):  # type: ignore[type-arg]
+class NativeBuildHook(BuildHookInterface):  # type: ignore[misc]
     PLUGIN_NAME = "custom"
     _work: Path | None = None
 

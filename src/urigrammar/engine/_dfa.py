@@ -100,7 +100,6 @@ def _partition(
                     if hi < _LAST:
                         cuts.add(hi + 1)
     starts = sorted(cuts)
-    ends = [*starts[1:], _LAST + 1]
     by_edges: dict[frozenset[int], int] = {}
     classes: list[int] = []
     edges = [(i, edge[0]) for i, edge in enumerate(automaton.edges) if edge is not None]

@@ -50,9 +50,9 @@ from ._compile import (
 )
 from ._ir import Alt, Expr, Ref, Rep, Seq, refs
 from ._prefix import Automaton
-from ._runner import active as _native_active
-from ._runner import native_matcher
 from ._reader import RuleText, core_rules
+from ._runner import active as _native_active
+from ._runner import forget_on_switch, native_matcher
 
 __all__ = ["ABNF_MAX_LENGTH", "Grammar"]
 
@@ -175,6 +175,7 @@ class Grammar:
         self._natives: dict[str, Callable[[str], object | None] | None] = {}
         self._regular: dict[str, bool] = {}
         self._fast: dict[str, Callable[[str], Any]] = {}
+        forget_on_switch(self)
         self._abnf: Any = None
         if not lazy:
             self._table()
@@ -199,6 +200,11 @@ class Grammar:
             self._automata.clear()
             self._natives.clear()
             self._fast.clear()
+
+    def forget_matchers(self) -> None:
+        """Forget the matchers remembered by rule spelling (the engine
+        switched: ``_runner.use``); compiled patterns and DFAs stay."""
+        self._fast.clear()
 
     # --- names and text ---------------------------------------------------
 

@@ -6,24 +6,27 @@ work alone.  With it, a regular rule whose minimal DFA (``_dfa``) fits its
 caps is run from tables by ``_native.Runner``, one table step a character.
 
 ``URIGRAMMAR_PURE`` set to anything but ``""`` or ``"0"`` in the environment
-when urigrammar is imported forces the pure engine; ``ENGINE`` says which is
-active (``"native"`` or ``"pure"``).  ``use`` switches at run time (for the
-tests, which run the validate-facing suite under both); matchers already
-handed out, and the grammars' fast caches, keep the engine they were made
-with until cleared.
+when urigrammar is imported forces the pure engine; ``engine()`` (and
+``urigrammar.ENGINE``) says which is active (``"native"`` or ``"pure"``).
+``use`` switches at run time (the tests run the validate-facing suite under
+both): it empties every cache of matchers by rule name (``forget_on_switch``)
+so that the next validate builds its matcher on the new engine; a matcher
+already handed out keeps the engine it was made with.
 """
 
 from __future__ import annotations
 
 import os
 import struct
+import weakref
 from collections.abc import Callable
 from types import ModuleType
+from typing import Protocol
 
 from ._dfa import Tables, build_tables
 from ._ir import Expr
 
-__all__ = ["ENGINE", "NATIVE_AVAILABLE", "active", "native_matcher", "use"]
+__all__ = ["NATIVE_AVAILABLE", "active", "engine", "forget_on_switch", "native_matcher", "use"]
 
 
 def _load() -> ModuleType | None:
@@ -41,25 +44,57 @@ NATIVE_AVAILABLE = _NATIVE is not None
 
 _forced_pure = os.environ.get("URIGRAMMAR_PURE", "") not in ("", "0")
 
-#: The engine that validates regular rules: ``"native"`` or ``"pure"``.
-ENGINE = "native" if NATIVE_AVAILABLE and not _forced_pure else "pure"
+
+class _Switch:
+    """The active engine; one mutable cell, so ``use`` needs no global."""
+
+    engine = "native" if NATIVE_AVAILABLE and not _forced_pure else "pure"
+
+
+def engine() -> str:
+    """The engine that validates regular rules: ``"native"`` or ``"pure"``."""
+    return _Switch.engine
+
+
+class _Forgets(Protocol):
+    def forget_matchers(self) -> None: ...
+
+
+# What ``use`` empties: objects held weakly (grammars: one that goes away
+# leaves the set by itself), and module-level caches' clear functions.
+_holders: weakref.WeakSet[_Forgets] = weakref.WeakSet()
+_clears: list[Callable[[], None]] = []
+
+
+def forget_on_switch(
+    holder: _Forgets | None = None, clear: Callable[[], None] | None = None
+) -> None:
+    """Have ``use`` call ``holder.forget_matchers()`` (held weakly) or
+    ``clear()`` (held for good: for module-level caches)."""
+    if holder is not None:
+        _holders.add(holder)
+    if clear is not None:
+        _clears.append(clear)
 
 
 def active() -> bool:
     """Whether new matchers are native."""
-    return ENGINE == "native"
+    return _Switch.engine == "native"
 
 
 def use(engine: str) -> None:
     """Make new matchers ``"native"`` (when the extension is built) or ``"pure"``."""
-    global ENGINE
     if engine not in ("native", "pure"):
         msg = f"engine must be 'native' or 'pure', not {engine!r}"
         raise ValueError(msg)
     if engine == "native" and not NATIVE_AVAILABLE:
         msg = "the native engine is not built (no C compiler at install time)"
         raise RuntimeError(msg)
-    ENGINE = engine
+    _Switch.engine = engine
+    for holder in list(_holders):
+        holder.forget_matchers()
+    for clear in _clears:
+        clear()
 
 
 def pack(tables: Tables) -> dict[str, bytes | int]:
