@@ -109,3 +109,16 @@ def validate_engine(request: pytest.FixtureRequest) -> Iterator[str | None]:
         yield engine
     finally:
         _runner.use(before)
+
+
+@pytest.fixture
+def pure_engine() -> Iterator[None]:
+    """The pure engine for one test (one about the regexes and the automaton)."""
+    from urigrammar.engine import _runner
+
+    before = _runner.engine()
+    _runner.use("pure")
+    try:
+        yield
+    finally:
+        _runner.use(before)

@@ -80,7 +80,7 @@ def run_native(rule: str, text: str) -> tuple[bool, int]:
         if _runner.NATIVE_AVAILABLE:
             from urigrammar.engine import _native
 
-            runner = _native.Runner(**_runner.pack(t))  # type: ignore[arg-type]
+            runner = _native.Runner(**_runner.pack(t))
             _RUNNERS[rule] = lambda s: (runner.accepts(s), runner.viable(s))
         else:
             _RUNNERS[rule] = lambda s: t.run(s)[::-1]
@@ -231,6 +231,24 @@ def test_long_texts_cross_the_read_buffer(width: int, bad_at: int) -> None:
     assert run_native("IRI-reference", broken) == (False, bad_at)
 
 
+@pytest.mark.parametrize("unit", ["%41", "u:p%20", "a%2F/", "b/c"])
+@pytest.mark.parametrize("bad_at", [0, 1, 2, 3, 4, 2047, 2048, 2049, 2050, 6000, 6001])
+@pytest.mark.parametrize("bad", [" ", "G", "%", "\u00e9"])
+def test_runs_and_cycles_stop_where_the_text_stops_being_viable(
+    unit: str, bad_at: int, bad: str
+) -> None:
+    # The runner follows self-loops and two- and three-step cycles (a
+    # "%41" run) in tight loops: each must stop exactly at a character
+    # that breaks it, also across the read buffer's seams.
+    grammar, name = shipped_rule("URI-reference")
+    text = "http://" + unit * (7000 // len(unit)) + "@h/"
+    at = 7 + bad_at
+    broken = text[:at] + bad + text[at + 1 :]
+    expected = (grammar.compiled(name).pattern.fullmatch(broken) is not None,)
+    expected += (grammar.viable_prefix(name, broken),)
+    assert run_native("URI-reference", broken) == expected
+
+
 def test_a_user_grammar_runs_natively_and_a_large_dfa_falls_back() -> None:
     grammar = u.load_grammar(
         'small = *( "x" / "y" ) "z"\nwide = *( "a" / "b" ) "a" 11( "a" / "b" )\n'
@@ -284,7 +302,7 @@ def test_bad_tables_are_refused(field: str, value: bytes) -> None:
 def test_non_str_is_a_type_error() -> None:
     from urigrammar.engine import _native
 
-    runner = _native.Runner(**_runner.pack(tables("URI")))  # type: ignore[arg-type]
+    runner = _native.Runner(**_runner.pack(tables("URI")))
     for value in (b"http://a", None, 1):
         with pytest.raises(TypeError, match="must be str"):
             runner.accepts(value)  # type: ignore[arg-type]

@@ -57,9 +57,9 @@ def _version() -> str:
 def _engine() -> str:
     # "native" when the C extension is built and not switched off
     # (URIGRAMMAR_PURE=1), else "pure".
-    from ..engine import _runner
+    import urigrammar
 
-    return _runner.engine()
+    return str(urigrammar.ENGINE)
 
 
 def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:

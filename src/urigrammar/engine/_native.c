@@ -18,7 +18,19 @@
  * bounded buffer, a chunk at a time, whatever its kind (1, 2 or 4 bytes a
  * character); a lone surrogate is a code point like any other.  No static
  * state is mutable: the Runner type lives in the module state.
- */
+ *
+ * Speed (all generic, decided from the tables at construction):
+ * - a code point's class: the 128-entry table below 128; above, a two-level
+ *   table (the class of each code point of a 256-code-point page, pages
+ *   shared: only pages holding an interval boundary differ from a uniform
+ *   one), so no search per character;
+ * - transitions hold the target's row offset (state * nclasses), not its
+ *   number: one load and one add a character on the critical path;
+ * - a state that loops on the class just read skips the run in a loop
+ *   whose row is fixed, so its loads do not wait on each other; likewise a
+ *   cycle of two or three states just completed (a "%41" run goes around
+ *   three states) is followed with its rows fixed while it holds.
+  */
 
 #ifndef Py_LIMITED_API
 #define Py_LIMITED_API 0x030A0000
@@ -31,17 +43,19 @@
 /* Characters read per PyUnicode_AsUCS4 call: a stack buffer of 8 KiB. */
 #define CHUNK 2048
 
+#define MAX_CODE 0x10FFFF
+#define NPAGES ((MAX_CODE >> 8) + 1)
+
 typedef struct {
     PyObject_HEAD
     uint8_t ascii[128];
-    Py_ssize_t nintervals;
-    uint32_t *starts;
-    uint8_t *classes;
     Py_ssize_t nclasses;
     Py_ssize_t nstates;
-    uint16_t *moves;
-    uint8_t *accepting;
-    uint16_t start;
+    uint32_t *moves;     /* moves[off + class]: the target's row offset; 0 is dead */
+    uint8_t *accepting;  /* by state number (offset / nclasses) */
+    uint32_t start;      /* the start state's row offset */
+    uint16_t *page_of;   /* NPAGES entries: code >> 8 -> page */
+    uint8_t *pages;      /* 256 classes per page */
 } Runner;
 
 typedef struct {
@@ -54,18 +68,10 @@ class_of(const Runner *r, Py_UCS4 code)
     if (code < 128) {
         return r->ascii[code];
     }
-    /* The last interval whose start is <= code; starts[0] == 0. */
-    Py_ssize_t lo = 0, hi = r->nintervals - 1;
-    while (lo < hi) {
-        Py_ssize_t mid = lo + (hi - lo + 1) / 2;
-        if (r->starts[mid] <= code) {
-            lo = mid;
-        }
-        else {
-            hi = mid - 1;
-        }
+    if (code > MAX_CODE) { /* not from a str; never index past the table */
+        code = MAX_CODE;
     }
-    return r->classes[lo];
+    return r->pages[((size_t)r->page_of[code >> 8] << 8) | (code & 0xFF)];
 }
 
 /* Run the DFA over `text`; *end gets the end of the longest viable prefix.
@@ -79,9 +85,14 @@ run(const Runner *r, PyObject *text, Py_ssize_t *end)
     if (length < 0) {
         return -1;
     }
-    const uint16_t *moves = r->moves;
-    const Py_ssize_t width = r->nclasses;
-    uint16_t state = r->start;
+    const uint32_t *moves = r->moves;
+    uint32_t off = r->start;
+    /* The rows one and two steps back (0: none yet), to spot short cycles. */
+    uint32_t back2 = 0, back3 = 0;
+    if (off == 0) { /* a rule that matches nothing */
+        *end = 0;
+        return 0;
+    }
     for (Py_ssize_t at = 0; at < length; at += CHUNK) {
         Py_ssize_t n = length - at < CHUNK ? length - at : CHUNK;
         if (at == 0 && n == length) {
@@ -100,16 +111,47 @@ run(const Runner *r, PyObject *text, Py_ssize_t *end)
                 return -1;
             }
         }
-        for (Py_ssize_t i = 0; i < n; i++) {
-            state = moves[(Py_ssize_t)state * width + class_of(r, buf[i])];
-            if (state == 0) {
-                *end = at + i;
+        Py_ssize_t i = 0;
+        while (i < n) {
+            uint32_t next = moves[off + class_of(r, buf[i])];
+            i++;
+            if (next == off) {
+                /* A loop: the row stays `off` for as long as it lasts. */
+                while (i < n && moves[off + class_of(r, buf[i])] == off) {
+                    i++;
+                }
+                continue;
+            }
+            if (next == 0) {
+                *end = at + i - 1;
                 return 0;
             }
+            if (next == back2) {
+                /* The last two steps went off -> next -> off: a cycle of
+                   two (a percent-encoding's tail, say); follow it while it
+                   holds, its rows fixed. */
+                while (i + 1 < n && moves[next + class_of(r, buf[i])] == off &&
+                       moves[off + class_of(r, buf[i + 1])] == next) {
+                    i += 2;
+                }
+            }
+            else if (next == back3) {
+                /* A cycle of three (back3 -> back2 -> off -> back3): "%41"
+                   runs. */
+                uint32_t a = next, b = back2, c = off;
+                while (i + 2 < n && moves[a + class_of(r, buf[i])] == b &&
+                       moves[b + class_of(r, buf[i + 1])] == c &&
+                       moves[c + class_of(r, buf[i + 2])] == a) {
+                    i += 3;
+                }
+            }
+            back3 = back2;
+            back2 = off;
+            off = next;
         }
     }
     *end = length;
-    return state;
+    return (int)(off / (uint32_t)r->nclasses);
 }
 
 static PyObject *
@@ -187,28 +229,114 @@ Runner_viable(PyObject *self, PyObject *arg)
     return PyLong_FromSsize_t(end);
 }
 
-static int
-read_buffer(PyObject *obj, const char *what, Py_ssize_t itemsize, Py_ssize_t count,
-            void **out)
+/* A pointer to the contents of a bytes object of exactly count items of
+   itemsize bytes, or NULL with ValueError/TypeError set. */
+static const char *
+table(PyObject *obj, const char *what, Py_ssize_t itemsize, Py_ssize_t count)
 {
-    /* Copies a bytes object of exactly count items of itemsize bytes. */
     if (!PyBytes_Check(obj)) {
         PyErr_Format(PyExc_TypeError, "%s must be bytes", what);
-        return -1;
+        return NULL;
     }
-    Py_ssize_t size = PyBytes_Size(obj);
-    if (size != itemsize * count) {
-        PyErr_Format(PyExc_ValueError, "%s: %zd bytes, expected %zd", what, size,
-                     itemsize * count);
-        return -1;
+    if (PyBytes_Size(obj) != itemsize * count) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd bytes, expected %zd", what,
+                     PyBytes_Size(obj), itemsize * count);
+        return NULL;
     }
-    void *copy = PyMem_Malloc(size > 0 ? (size_t)size : 1);
-    if (copy == NULL) {
+    return PyBytes_AsString(obj);
+}
+
+/* Items of a table read with memcpy: a bytes object's contents carry no
+   alignment promise. */
+static inline uint32_t
+u32_at(const char *data, Py_ssize_t i)
+{
+    uint32_t value;
+    memcpy(&value, data + i * 4, 4);
+    return value;
+}
+
+static inline uint16_t
+u16_at(const char *data, Py_ssize_t i)
+{
+    uint16_t value;
+    memcpy(&value, data + i * 2, 2);
+    return value;
+}
+
+static PyObject *
+refuse(Runner *self, const char *why)
+{
+    PyErr_SetString(PyExc_ValueError, why);
+    Py_DECREF(self);
+    return NULL;
+}
+
+/* The two-level class table: for each 256-code-point page, the page of
+   classes it shares with every page alike.  A page inside one interval is
+   the uniform page of that interval's class; only pages holding an
+   interval boundary get pages of their own, so there are at most
+   nclasses + min(nintervals, NPAGES) pages. */
+static int
+build_pages(Runner *self, const uint32_t *starts, const uint8_t *classes,
+            Py_ssize_t nintervals)
+{
+    Py_ssize_t most = self->nclasses + (nintervals < NPAGES ? nintervals : NPAGES);
+    self->page_of = PyMem_Malloc(NPAGES * sizeof(uint16_t));
+    self->pages = PyMem_Malloc((size_t)most * 256);
+    Py_ssize_t *uniform = PyMem_Malloc((size_t)self->nclasses * sizeof(Py_ssize_t));
+    if (self->page_of == NULL || self->pages == NULL || uniform == NULL) {
+        PyMem_Free(uniform);
         PyErr_NoMemory();
         return -1;
     }
-    memcpy(copy, PyBytes_AsString(obj), (size_t)size);
-    *out = copy;
+    for (Py_ssize_t c = 0; c < self->nclasses; c++) {
+        uniform[c] = -1;
+    }
+    Py_ssize_t used = 0, at = 0; /* at: the interval holding the page's first code */
+    for (uint32_t page = 0; page < NPAGES; page++) {
+        uint32_t first = page << 8, last = first | 0xFF;
+        while (at + 1 < nintervals && starts[at + 1] <= first) {
+            at++;
+        }
+        uint32_t end = at + 1 < nintervals ? starts[at + 1] - 1 : MAX_CODE;
+        if (end >= last) {
+            uint8_t c = classes[at];
+            if (uniform[c] < 0) {
+                uniform[c] = used++;
+                memset(self->pages + uniform[c] * 256, c, 256);
+            }
+            self->page_of[page] = (uint16_t)uniform[c];
+            continue;
+        }
+        uint8_t *mixed = self->pages + used * 256;
+        Py_ssize_t k = at;
+        for (uint32_t code = first; code <= last; code++) {
+            while (k + 1 < nintervals && starts[k + 1] <= code) {
+                k++;
+            }
+            mixed[code - first] = classes[k];
+        }
+        self->page_of[page] = (uint16_t)used++;
+    }
+    PyMem_Free(uniform);
+    return 0;
+}
+
+/* 0 when the intervals are well formed, else -1. */
+static int
+check_intervals(const uint32_t *starts, const uint8_t *classes, Py_ssize_t nintervals,
+                Py_ssize_t nclasses)
+{
+    if (starts[0] != 0) {
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nintervals; i++) {
+        if ((i > 0 && starts[i] <= starts[i - 1]) || starts[i] > MAX_CODE ||
+            classes[i] >= nclasses) {
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -217,20 +345,25 @@ Runner_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"ascii", "starts", "classes", "moves", "accepting",
                              "nclasses", "start", NULL};
-    PyObject *ascii, *starts, *classes, *moves, *accepting;
+    PyObject *ascii, *starts_obj, *classes_obj, *moves_obj, *accepting;
     Py_ssize_t nclasses, start;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "SSSSSnn", kwlist, &ascii, &starts,
-                                     &classes, &moves, &accepting, &nclasses, &start)) {
-        return NULL;
-    }
-    if (nclasses < 1 || nclasses > 256) {
-        PyErr_SetString(PyExc_ValueError, "nclasses must be in 1..256");
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "SSSSSnn", kwlist, &ascii, &starts_obj,
+                                     &classes_obj, &moves_obj, &accepting, &nclasses,
+                                     &start)) {
         return NULL;
     }
     Py_ssize_t nstates = PyBytes_Size(accepting);
-    Py_ssize_t nintervals = PyBytes_Size(classes);
-    if (nstates < 1 || nstates > 65535 || nintervals < 1 || PyBytes_Size(ascii) != 128) {
-        PyErr_SetString(PyExc_ValueError, "bad table sizes");
+    Py_ssize_t nintervals = PyBytes_Size(classes_obj);
+    if (nclasses < 1 || nclasses > 256 || nstates < 1 || nintervals < 1 ||
+        nstates * nclasses > UINT32_MAX / 2) {
+        PyErr_SetString(PyExc_ValueError, "table sizes out of range");
+        return NULL;
+    }
+    const char *ascii_table = table(ascii, "ascii", 1, 128);
+    const char *starts_data = table(starts_obj, "starts", 4, nintervals);
+    const uint8_t *classes = (const uint8_t *)table(classes_obj, "classes", 1, nintervals);
+    const char *moves = table(moves_obj, "moves", 2, nstates * nclasses);
+    if (ascii_table == NULL || starts_data == NULL || classes == NULL || moves == NULL) {
         return NULL;
     }
     if (start < 0 || start >= nstates) {
@@ -242,56 +375,52 @@ Runner_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (self == NULL) {
         return NULL;
     }
-    self->nintervals = nintervals;
     self->nclasses = nclasses;
     self->nstates = nstates;
-    self->start = (uint16_t)start;
-    memcpy(self->ascii, PyBytes_AsString(ascii), 128);
-    if (read_buffer(starts, "starts", sizeof(uint32_t), nintervals, (void **)&self->starts) <
-            0 ||
-        read_buffer(classes, "classes", 1, nintervals, (void **)&self->classes) < 0 ||
-        read_buffer(moves, "moves", sizeof(uint16_t), nstates * nclasses,
-                    (void **)&self->moves) < 0 ||
-        read_buffer(accepting, "accepting", 1, nstates, (void **)&self->accepting) < 0) {
-        Py_DECREF(self);
-        return NULL;
-    }
-    /* Validate every index the run loop follows, so no table lookup can
-       fall outside its table whatever the caller passed. */
-    if (self->starts[0] != 0) {
-        PyErr_SetString(PyExc_ValueError, "starts[0] must be 0");
-        Py_DECREF(self);
-        return NULL;
-    }
-    for (Py_ssize_t i = 1; i < nintervals; i++) {
-        if (self->starts[i] <= self->starts[i - 1]) {
-            PyErr_SetString(PyExc_ValueError, "starts must increase");
-            Py_DECREF(self);
-            return NULL;
-        }
-    }
-    for (Py_ssize_t i = 0; i < nintervals; i++) {
-        if (self->classes[i] >= nclasses) {
-            PyErr_SetString(PyExc_ValueError, "class index out of range");
-            Py_DECREF(self);
-            return NULL;
-        }
-    }
+    self->start = (uint32_t)(start * nclasses);
+    /* Check every index the run loop follows, so that no lookup can fall
+       outside its table whatever the caller passed. */
+    memcpy(self->ascii, ascii_table, 128);
     for (Py_ssize_t i = 0; i < 128; i++) {
         if (self->ascii[i] >= nclasses) {
-            PyErr_SetString(PyExc_ValueError, "ascii class index out of range");
-            Py_DECREF(self);
-            return NULL;
+            return refuse(self, "ascii: a class index out of range");
         }
+    }
+    uint32_t *starts = PyMem_Malloc((size_t)nintervals * sizeof(uint32_t));
+    if (starts == NULL) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < nintervals; i++) {
+        starts[i] = u32_at(starts_data, i);
+    }
+    int ok = check_intervals(starts, classes, nintervals, nclasses);
+    if (ok == 0 && build_pages(self, starts, classes, nintervals) < 0) {
+        ok = -2;
+    }
+    PyMem_Free(starts);
+    if (ok == -1) {
+        return refuse(self, "starts must start at 0 and increase within 0..0x10FFFF, "
+                            "and classes stay below nclasses");
+    }
+    if (ok == -2) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    self->moves = PyMem_Malloc((size_t)(nstates * nclasses) * sizeof(uint32_t));
+    self->accepting = PyMem_Malloc((size_t)nstates);
+    if (self->moves == NULL || self->accepting == NULL) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
     }
     for (Py_ssize_t i = 0; i < nstates * nclasses; i++) {
-        if (self->moves[i] >= nstates || (i < nclasses && self->moves[i] != 0)) {
-            PyErr_SetString(PyExc_ValueError,
-                            "moves: a target out of range, or a dead state that moves");
-            Py_DECREF(self);
-            return NULL;
+        uint16_t target = u16_at(moves, i);
+        if (target >= nstates || (i < nclasses && target != 0)) {
+            return refuse(self, "moves: a target out of range, or a dead state that moves");
         }
+        self->moves[i] = (uint32_t)(target * nclasses);
     }
+    memcpy(self->accepting, PyBytes_AsString(accepting), (size_t)nstates);
     return (PyObject *)self;
 }
 
@@ -300,10 +429,10 @@ Runner_dealloc(PyObject *obj)
 {
     Runner *self = (Runner *)obj;
     PyTypeObject *type = Py_TYPE(obj);
-    PyMem_Free(self->starts);
-    PyMem_Free(self->classes);
     PyMem_Free(self->moves);
     PyMem_Free(self->accepting);
+    PyMem_Free(self->page_of);
+    PyMem_Free(self->pages);
     freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
     tp_free(obj);
     Py_DECREF(type);

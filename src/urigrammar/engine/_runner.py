@@ -20,27 +20,29 @@ import os
 import struct
 import weakref
 from collections.abc import Callable
-from types import ModuleType
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, TypedDict
 
 from ._dfa import Tables, build_tables
 from ._ir import Expr
 
+if TYPE_CHECKING:
+    from ._native import Runner
+
 __all__ = ["NATIVE_AVAILABLE", "active", "engine", "forget_on_switch", "native_matcher", "use"]
 
 
-def _load() -> ModuleType | None:
+def _load() -> type[Runner] | None:
     try:
-        from . import _native
+        from ._native import Runner
     except ImportError:  # built without a C compiler: the pure engine
         return None
-    return _native
+    return Runner
 
 
-_NATIVE = _load()
+_RUNNER = _load()
 
 #: Whether the extension was built and imports.
-NATIVE_AVAILABLE = _NATIVE is not None
+NATIVE_AVAILABLE = _RUNNER is not None
 
 _forced_pure = os.environ.get("URIGRAMMAR_PURE", "") not in ("", "0")
 
@@ -97,7 +99,19 @@ def use(engine: str) -> None:
         clear()
 
 
-def pack(tables: Tables) -> dict[str, bytes | int]:
+class Packed(TypedDict):
+    """The runner's constructor arguments."""
+
+    ascii: bytes
+    starts: bytes
+    classes: bytes
+    moves: bytes
+    accepting: bytes
+    nclasses: int
+    start: int
+
+
+def pack(tables: Tables) -> Packed:
     """The tables as the runner's constructor takes them (native byte order)."""
     return {
         "ascii": bytes(tables.ascii()),
@@ -114,11 +128,11 @@ def native_matcher(body: Expr) -> Callable[[str], object | None] | None:
     """A ``fullmatch``-like function of the inlined rule ``body``, run from
     its DFA's tables in C; ``None`` when the extension is missing or the
     DFA is over its caps (``_dfa.MAX_DFA_STATES``)."""
-    if _NATIVE is None:
+    if _RUNNER is None:
         return None
     tables = build_tables(body)
     if tables is None:
         return None
-    runner = _NATIVE.Runner(**pack(tables))
+    runner = _RUNNER(**pack(tables))
     fullmatch: Callable[[str], object | None] = runner.fullmatch
     return fullmatch
