@@ -218,6 +218,7 @@ def test_every_str_kind(text: str, accepted: bool) -> None:
     assert regex("IRI-reference", text) is accepted
 
 
+@native
 @pytest.mark.parametrize("width", [1, 2, 4])
 @pytest.mark.parametrize("bad_at", [0, 2047, 2048, 2049, 4095, 4096, 9999])
 def test_long_texts_cross_the_read_buffer(width: int, bad_at: int) -> None:
@@ -231,6 +232,7 @@ def test_long_texts_cross_the_read_buffer(width: int, bad_at: int) -> None:
     assert run_native("IRI-reference", broken) == (False, bad_at)
 
 
+@native
 @pytest.mark.parametrize("unit", ["%41", "u:p%20", "a%2F/", "b/c"])
 @pytest.mark.parametrize("bad_at", [0, 1, 2, 3, 4, 2047, 2048, 2049, 2050, 6000, 6001])
 @pytest.mark.parametrize("bad", [" ", "G", "%", "\u00e9"])
