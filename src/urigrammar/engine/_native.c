@@ -320,6 +320,11 @@ build_pages(Runner *self, const uint32_t *starts, const uint8_t *classes,
         self->page_of[page] = (uint16_t)used++;
     }
     PyMem_Free(uniform);
+    /* Keep only the pages used (a few dozen, against the bound above). */
+    uint8_t *kept = PyMem_Realloc(self->pages, (size_t)used * 256);
+    if (kept != NULL) {
+        self->pages = kept;
+    }
     return 0;
 }
 
