@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -67,3 +68,57 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     if file_path == Path(__file__):
         return ThisFile.from_parent(parent, path=file_path)
     return None
+
+
+# --- both engines (issue 14) ---------------------------------------------------
+# The validate-facing tests run once per engine, as yarl runs its tests with
+# and without its C quoter: "native" (the C extension's DFA runner, when it
+# is built) and "pure" (the regexes and the automaton).  The other modules
+# run on whichever engine is active (ENGINE): test_engine_oracle's foreign
+# grammars too (about 20 s of CPU per engine and Python, mostly the abnf
+# oracle), while test_native.py compares the engines on user grammars.
+ENGINE_MODULES = frozenset({"test_validate", "test_engines", "test_iri_grammar", "test_long"})
+ENGINE_TESTS = frozenset({"test_every_rule_agrees_with_abnfs_rfc3987"})
+
+
+def engines() -> list[str]:
+    from urigrammar.engine import _runner
+
+    return ["native", "pure"] if _runner.NATIVE_AVAILABLE else ["pure"]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    module = metafunc.module.__name__.rpartition(".")[2]
+    if module in ENGINE_MODULES or metafunc.function.__name__ in ENGINE_TESTS:
+        metafunc.parametrize("validate_engine", engines(), indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def validate_engine(request: pytest.FixtureRequest) -> Iterator[str | None]:
+    """The engine a test in ``ENGINE_MODULES`` runs on (its parameter); the
+    active one, untouched, for the other tests."""
+    engine: str | None = getattr(request, "param", None)
+    if engine is None:
+        yield None
+        return
+    from urigrammar.engine import _runner
+
+    before = _runner.engine()
+    _runner.use(engine)
+    try:
+        yield engine
+    finally:
+        _runner.use(before)
+
+
+@pytest.fixture
+def pure_engine() -> Iterator[None]:
+    """The pure engine for one test (one about the regexes and the automaton)."""
+    from urigrammar.engine import _runner
+
+    before = _runner.engine()
+    _runner.use("pure")
+    try:
+        yield
+    finally:
+        _runner.use(before)

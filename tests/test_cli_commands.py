@@ -33,7 +33,9 @@ def run(*argv: str) -> tuple[int, str, str]:
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert run("--version")[0] == 0
-    assert capsys.readouterr().out == f"urigrammar {importlib.metadata.version('urigrammar')}\n"
+    # The version, then the active engine (issue 14: "native" or "pure").
+    version = importlib.metadata.version("urigrammar")
+    assert capsys.readouterr().out == f"urigrammar {version} ({u.ENGINE} engine)\n"
 
 
 def _actions(parser: argparse.ArgumentParser, path: str) -> list[tuple[str, argparse.Action]]:

@@ -194,7 +194,7 @@ def test_a_chain_of_bounded_choices_runs_on_the_automaton() -> None:
     assert not many.compiled("r").linear  # 999 counts to choose from is a loop
 
 
-def test_rfc3986_regexes_are_trusted_because_the_grammar_is_vetted() -> None:
+def test_rfc3986_regexes_are_trusted_because_the_grammar_is_vetted(pure_engine: None) -> None:
     for name in ("URI-reference", "host", "IPv6address"):
         compiled = u.RFC3986.compiled(name)
         assert not compiled.deterministic

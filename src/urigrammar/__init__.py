@@ -56,6 +56,7 @@ __all__ = [
     "ABNF_MAX_LENGTH",
     "BIDI_FORMATTING",
     "ENCODE_RULES",
+    "ENGINE",
     "IRI_PARSE_RULES",
     "MAX_PORT_DIGITS",
     "ORIGIN_SCHEMES",
@@ -112,6 +113,10 @@ if TYPE_CHECKING:
     RULE_NAMES: tuple[str, ...]
     #: The rules ``percent_encode`` takes.
     ENCODE_RULES: tuple[str, ...]
+    #: The engine validating regular rules: ``"native"`` (the C extension's
+    #: DFA runner) or ``"pure"`` (regexes; no compiler at install time, or
+    #: ``URIGRAMMAR_PURE=1``).
+    ENGINE: str
 
 
 def __getattr__(name: str) -> object:
@@ -120,6 +125,11 @@ def __getattr__(name: str) -> object:
         return shipped_names()
     if name == "ENCODE_RULES":
         return encode_rules()
+    if name == "ENGINE":
+        # Read each time: the tests switch engines at run time.
+        from .engine import _runner
+
+        return _runner.engine()
     msg = f"module {__name__!r} has no attribute {name!r}"
     raise AttributeError(msg)
 

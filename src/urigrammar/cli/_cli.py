@@ -54,6 +54,14 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
+def _engine() -> str:
+    # "native" when the C extension is built and not switched off
+    # (URIGRAMMAR_PURE=1), else "pure".
+    import urigrammar
+
+    return str(urigrammar.ENGINE)
+
+
 def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     top = argparse.ArgumentParser(
         prog="urigrammar",
@@ -63,7 +71,7 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
     top.add_argument(
         "--version",
         action="version",
-        version=f"%(prog)s {_version()}",
+        version=f"%(prog)s {_version()} ({_engine()} engine)",
         help="print the version of urigrammar and exit",
     )
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")

@@ -51,6 +51,8 @@ from ._compile import (
 from ._ir import Alt, Expr, Ref, Rep, Seq, refs
 from ._prefix import Automaton
 from ._reader import RuleText, core_rules
+from ._runner import active as _native_active
+from ._runner import forget_on_switch, native_matcher
 
 __all__ = ["ABNF_MAX_LENGTH", "Grammar"]
 
@@ -170,8 +172,10 @@ class Grammar:
         self._lock = threading.Lock()
         self._compiled: dict[tuple[str, frozenset[str], frozenset[str]], CompiledRule] = {}
         self._automata: dict[str, Automaton] = {}
+        self._natives: dict[str, Callable[[str], object | None] | None] = {}
         self._regular: dict[str, bool] = {}
         self._fast: dict[str, Callable[[str], Any]] = {}
+        forget_on_switch(self)
         self._abnf: Any = None
         if not lazy:
             self._table()
@@ -194,7 +198,13 @@ class Grammar:
         with self._lock:
             self._compiled.clear()
             self._automata.clear()
+            self._natives.clear()
             self._fast.clear()
+
+    def forget_matchers(self) -> None:
+        """Forget the matchers remembered by rule spelling (the engine
+        switched: ``_runner.use``); compiled patterns and DFAs stay."""
+        self._fast.clear()
 
     # --- names and text ---------------------------------------------------
 
@@ -318,6 +328,10 @@ class Grammar:
         its size (twenty optional elements in a row)."""
         canonical = self.canonical(name)
         compiled = self.compiled(canonical)
+        if _native_active():
+            native = self._native(canonical)
+            if native is not None:
+                return native
         if compiled.deterministic or (self._vetted and compiled.linear):
             return compiled.pattern.fullmatch
         automaton = self._automaton(canonical)
@@ -326,6 +340,16 @@ class Grammar:
             return True if automaton.accepts(text) else None
 
         return accepts
+
+    def _native(self, canonical: str) -> Callable[[str], object | None] | None:
+        """The native runner's ``fullmatch`` for a regular rule (``_runner``),
+        or ``None`` when its DFA is over the caps; built once per rule."""
+        if canonical not in self._natives:
+            from ._compile import _inline
+
+            body = _inline(self, Ref(canonical), frozenset(), ())
+            self._natives[canonical] = native_matcher(body)
+        return self._natives[canonical]
 
     def check(self, rule: str, text: str) -> None:
         """Raise ``URISyntaxError`` unless ``text`` matches ``rule``; its

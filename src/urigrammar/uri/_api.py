@@ -29,6 +29,7 @@ from typing import Any, Literal, Protocol, TypeVar, cast
 from .._errors import URIError
 from ..engine import ABNF_MAX_LENGTH
 from ..engine._compile import CompiledRule
+from ..engine._runner import forget_on_switch
 from ._components import Components, RefT
 from ._dialect import URI, Dialect, bidi_error
 from ._grammars import shipped_rule
@@ -88,6 +89,8 @@ _parsers: dict[tuple[type[Components], str, bool], tuple[CompiledRule, _Read]] =
 # The hot path: the rule name exactly as callers spell it -> its pattern,
 # so a repeated validate("URI-reference", ...) skips name lookup entirely.
 _fast_validate: dict[str, Callable[[str], object | None]] = {}
+# Emptied when the engine switches (engine._runner.use).
+forget_on_switch(clear=_fast_validate.clear)
 
 
 class _FastTables(dict[tuple[type[Components], bool], dict[str, _Fast]]):

@@ -1,0 +1,163 @@
+"""The native engine (issue 14's validate half) beside the pure engine and peers.
+
+    python bench/bench_native.py [--repeats N] [--size N]
+
+One process, the same corpus URLs for everyone (``_common.corpus()``), the
+peers taking turns pass by pass (this machine's load varies by the second):
+µs per URL for ``validate`` on the native engine (the C runner of the
+rule's minimal DFA) and on the pure one (the regexes), for
+``URI-reference`` and ``IRI-reference``; a bare ``re`` fullmatch of
+``[!-~]*`` (the floor of any ``re`` call); ``rfc3987.match(...,
+rule="IRI_reference")``; ``uritools.urisplit``.  Ratios are time over the
+native ``validate``'s (above 1: native is faster); the issues' targets are
+printed beside them.  Then the DFA build time and size per rule, and every
+long shape of ``bench_length.py`` at ``--size`` characters (1 MB by default)
+through the native validator, with the growth from a tenth of the size and
+the peak traced memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import importlib.util
+import re
+import statistics
+import time
+import tracemalloc
+from collections.abc import Callable
+
+import urigrammar
+from _common import corpus, quietly
+from bench_length import SHAPES, UNICODE_SHAPES, best_time, make
+from urigrammar.engine import _runner
+from urigrammar.engine._compile import _inline
+from urigrammar.engine._dfa import build_tables
+from urigrammar.engine._ir import Ref
+from urigrammar.uri._grammars import shipped_rule
+
+
+def validate(rule: str) -> Callable[[str], object]:
+    # A partial, as a caller holding the rule name would call it: no extra
+    # Python frame beside the C-level peers (``re``'s fullmatch).
+    return functools.partial(urigrammar.validate, rule)
+
+
+def interleaved(
+    runs: dict[str, tuple[str, Callable[[str], object]]], items: list[str], repeats: int
+) -> dict[str, float]:
+    """Median seconds per item of each run, the runs taking turns pass by
+    pass so that a change in the machine's load hits them all alike."""
+    passes: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(repeats):
+        for name, (engine, run) in runs.items():
+            _runner.use(engine)
+            run(items[0])  # the matcher for this engine
+            start = time.perf_counter()
+            for item in items:
+                run(item)
+            passes[name].append((time.perf_counter() - start) / len(items))
+    _runner.use("native")
+    return {name: statistics.median(times) for name, times in passes.items()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--size", type=int, default=1_000_000)
+    args = ap.parse_args()
+    if not _runner.NATIVE_AVAILABLE:
+        raise SystemExit("the extension is not built: pip install . with a C compiler")
+    per_url(corpus(), args.repeats)
+    dfa_sizes()
+    long_shapes(args.size)
+
+
+def per_url(urls: list[str], repeats: int) -> None:
+    print(f"{len(urls)} corpus URLs, median of {repeats} passes\n")
+
+    # (engine to switch to, callable): validate's matcher is picked per
+    # engine, so each run happens with its engine active.
+    runs: dict[str, tuple[str, Callable[[str], object]]] = {}
+    for rule in ("URI-reference", "IRI-reference"):
+        runs[f"native validate {rule}"] = ("native", validate(rule))
+        runs[f"pure validate {rule}"] = ("pure", validate(rule))
+    runs["re [!-~]* fullmatch"] = ("native", re.compile(r"[!-~]*").fullmatch)
+    if importlib.util.find_spec("rfc3987"):
+        import rfc3987
+
+        runs["rfc3987.match IRI_reference"] = (
+            "native",
+            lambda s: rfc3987.match(s, rule="IRI_reference"),
+        )
+    if importlib.util.find_spec("uritools"):
+        import uritools
+
+        runs["uritools.urisplit"] = ("native", quietly(uritools.urisplit))
+
+    times = interleaved(runs, urls, repeats)
+    uri = times["native validate URI-reference"]
+    iri = times["native validate IRI-reference"]
+    print(f"{'':34} {'µs/URL':>8} {'/ native URI':>13} {'/ native IRI':>13}")
+    for name, t in times.items():
+        print(f"{name:34} {t * 1e6:8.3f} {t / uri:13.2f} {t / iri:13.2f}")
+    print("\ntargets:")
+    floor = times["re [!-~]* fullmatch"]
+    print(f"  issue 14: native URI-reference / re [!-~]* = {uri / floor:.2f} (at most 0.5)")
+    if "uritools.urisplit" in times:
+        print(
+            f"  issue 14: uritools.urisplit / native URI-reference = "
+            f"{times['uritools.urisplit'] / uri:.1f} (at least 6)"
+        )
+    if "rfc3987.match IRI_reference" in times:
+        print(
+            f"  issue 11: rfc3987.match IRI_reference / native IRI-reference = "
+            f"{times['rfc3987.match IRI_reference'] / iri:.1f} (at least 10)"
+        )
+    print(
+        f"  issue 11: native IRI-reference / native URI-reference = {iri / uri:.2f} (at most 1.3)"
+    )
+
+
+def dfa_sizes() -> None:
+    print(f"\n{'DFA of':16} {'build ms':>9} {'states':>7} {'classes':>8} {'intervals':>10}")
+    for rule in ("URI-reference", "URI", "relative-ref", "IRI-reference", "IRI", "irelative-ref"):
+        grammar, name = shipped_rule(rule)
+        body = _inline(grammar, Ref(name), frozenset(), ())
+        start = time.perf_counter()
+        tables = build_tables(body)
+        took = time.perf_counter() - start
+        assert tables is not None
+        print(
+            f"{rule:16} {took * 1e3:9.0f} {tables.nstates:7} {tables.nclasses:8} "
+            f"{len(tables.starts):10}"
+        )
+
+
+def long_shapes(size: int) -> None:
+    print(
+        f"\n{'shape':14} {'rule':14} {'ms at ' + str(size):>14} {'ns/char':>8} "
+        f"{'x10 growth':>10} {'peak KB':>8}"
+    )
+    worst = 0.0
+    for shape in [*SHAPES, *UNICODE_SHAPES]:
+        rule = "URI-reference" if shape in SHAPES else "IRI-reference"
+        text = make(shape, size)
+        tenth = make(shape, size // 10)
+        assert urigrammar.validate(rule, text), shape
+        big = best_time(lambda text=text, rule=rule: urigrammar.validate(rule, text))
+        small = best_time(lambda tenth=tenth, rule=rule: urigrammar.validate(rule, tenth))
+        tracemalloc.start()
+        urigrammar.validate(rule, text)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        worst = max(worst, big)
+        print(
+            f"{shape:14} {rule:14} {big * 1e3:14.3f} {big / len(text) * 1e9:8.2f} "
+            f"{big / small:10.1f} {peak / 1024:8.1f}"
+        )
+    print(f"\nworst shape: {worst * 1e3:.3f} ms at {size} characters (issue 14: at most 2 ms)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""Hatch build hook: compile the optional C extension ``urigrammar.engine._native``.
+
+The wheel stays one command (``pip install .``) and never needs a compiler:
+when compiling fails for any reason (no compiler, no Python headers,
+``CC=false``), the hook says so and the wheel is built pure, and urigrammar
+runs on its regex engine.  When it succeeds, the extension is built against
+CPython's stable ABI (``Py_LIMITED_API`` 3.10, set in the C file) and the
+wheel is tagged ``cp310-abi3-<platform>``: one wheel installs on every
+CPython from 3.10 on, which is what tox's single ``.pkg`` build relies on.
+
+setuptools does the compiling (its ``build_ext`` knows each platform's
+compiler and flags); hatchling still builds the wheel and its grammar
+force-includes.  ``URIGRAMMAR_NO_EXTENSION=1`` skips the extension.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import sysconfig
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+SOURCE = Path("src/urigrammar/engine/_native.c")
+NAME = "urigrammar.engine._native"
+# The stable ABI's file suffix on POSIX; Windows uses .pyd.
+SUFFIX = ".pyd" if sys.platform == "win32" else ".abi3.so"
+
+
+def _compile(root: Path, work: Path) -> Path:
+    """Build the extension in ``work`` with setuptools; the built file."""
+    from setuptools import Distribution, Extension
+
+    extension = Extension(
+        NAME,
+        sources=[str(root / SOURCE)],
+        py_limited_api=True,
+        define_macros=[("Py_LIMITED_API", "0x030A0000")],
+    )
+    dist = Distribution({"name": "urigrammar-native", "ext_modules": [extension]})
+    command = dist.get_command_obj("build_ext")
+    command.build_lib = str(work / "lib")
+    command.build_temp = str(work / "temp")
+    command.ensure_finalized()
+    command.run()
+    built = command.get_ext_fullpath(NAME)
+    return Path(built)
+
+
+class NativeBuildHook(BuildHookInterface):  # type: ignore[misc]
+    PLUGIN_NAME = "custom"
+    _work: Path | None = None
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        # The wheel holds its copy of the extension now.
+        if self._work is not None:
+            shutil.rmtree(self._work, ignore_errors=True)
+
+    def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        if self.target_name != "wheel" or os.environ.get("URIGRAMMAR_NO_EXTENSION"):
+            return
+        root = Path(self.root)
+        work = self._work = Path(tempfile.mkdtemp(prefix="urigrammar-native-"))
+        try:
+            built = _compile(root, work)
+        except (Exception, SystemExit) as exc:  # distutils errors, or none of a compiler
+            self.app.display_warning(
+                f"urigrammar: the C extension did not build ({type(exc).__name__}: {exc}); "
+                "the wheel is pure Python and urigrammar runs on its regex engine"
+            )
+            shutil.rmtree(work, ignore_errors=True)
+            return
+        target = "urigrammar/engine/_native" + SUFFIX
+        if version == "editable":
+            # An editable install imports from src/: put the module there
+            # (ignored by git, and excluded from wheels built from the tree).
+            shutil.copyfile(built, root / "src" / target)
+        else:
+            build_data["force_include"][str(built)] = target
+        build_data["pure_python"] = False
+        platform = sysconfig.get_platform().replace("-", "_").replace(".", "_")
+        build_data["tag"] = f"cp310-abi3-{platform}"

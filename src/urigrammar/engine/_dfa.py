@@ -1,0 +1,220 @@
+"""The complete, minimal DFA of a regular rule, as plain tables.
+
+The viable-prefix automaton (``_prefix``) is a Thompson NFA run as a lazy
+DFA.  Here the same NFA is determinized completely, ahead of the text:
+
+1. *Classes* (the alphabet).  The NFA's edges carry interval sets
+   (``_charset``).  Cutting the code points 0..0x10FFFF at every edge
+   boundary gives elementary intervals, inside which every code point takes
+   the same edges; intervals that take the same set of edges form one
+   class.  Code points no edge takes (lone surrogates, say, for most
+   grammars) form a class that leads only to the dead state.
+2. *Subset construction* over one representative code point per class, with
+   a cap on the number of states: a grammar whose DFA would blow up is left
+   to the regex and the lazy automaton.
+3. *Minimization* by Moore's partition refinement.  The dead state (no
+   acceptance reachable) is state 0; every other state can still reach
+   acceptance, so the text stays viable exactly while the state is not 0.
+4. Classes whose columns are equal in the minimal table are merged.
+
+The result, ``Tables``, names no rule: a runner needs only the interval
+starts, a class per interval, the transitions and the accepting flags.
+``engine._native`` runs them in C; ``Tables.run`` is the same loop in
+Python, the reference the tests compare against.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from itertools import pairwise
+
+from ._ir import Expr
+from ._prefix import Automaton
+
+__all__ = ["MAX_DFA_STATES", "Tables", "build_tables"]
+
+#: The most DFA states (before minimization) a rule may take to run
+#: natively; beyond it, ``build_tables`` gives up (``None``).  RFC 3987's
+#: ``IRI-reference`` takes a few hundred.
+MAX_DFA_STATES = 4000
+
+#: The most classes the runner's one-byte class indices can name.
+MAX_CLASSES = 255
+
+_LAST = 0x10FFFF
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    """A minimal complete DFA over classes of code points.
+
+    ``starts[i]`` is the first code point of interval ``i`` (``starts[0] ==
+    0``; interval ``i`` ends where ``i + 1`` starts, the last at U+10FFFF);
+    ``classes[i]`` is its class.  ``moves[s * nclasses + c]`` is the state
+    after class ``c`` in state ``s``; state 0 is dead (it loops on every
+    class), ``start`` the initial state, ``accepting[s]`` 1 for a final one.
+    """
+
+    starts: tuple[int, ...]
+    classes: tuple[int, ...]
+    nclasses: int
+    moves: tuple[int, ...]
+    accepting: tuple[bool, ...]
+    start: int
+
+    @property
+    def nstates(self) -> int:
+        return len(self.accepting)
+
+    def ascii(self) -> tuple[int, ...]:
+        """The class of each code point below 128: the runner's direct table."""
+        return tuple(self.class_of(code) for code in range(128))
+
+    def class_of(self, code: int) -> int:
+        return self.classes[bisect.bisect_right(self.starts, code) - 1]
+
+    def run(self, text: str) -> tuple[int, bool]:
+        """The end of the longest viable prefix of ``text``, and whether the
+        rule matches all of it: the runner's loop, in Python."""
+        state = self.start
+        width = self.nclasses
+        for pos, char in enumerate(text):
+            state = self.moves[state * width + self.class_of(ord(char))]
+            if state == 0:
+                return pos, False
+        return len(text), self.accepting[state]
+
+
+def _partition(
+    automaton: Automaton,
+) -> tuple[list[int], list[int], list[frozenset[int]]]:
+    """Elementary interval starts, the class of each, and per class the NFA
+    states whose edge takes it (classes numbered in order of first interval)."""
+    cuts = {0}
+    for edge in automaton.edges:
+        if edge is not None:
+            for lo, hi in edge[0].spans:
+                if hi >= 0:
+                    cuts.add(max(lo, 0))
+                    if hi < _LAST:
+                        cuts.add(hi + 1)
+    starts = sorted(cuts)
+    by_edges: dict[frozenset[int], int] = {}
+    classes: list[int] = []
+    edges = [(i, edge[0]) for i, edge in enumerate(automaton.edges) if edge is not None]
+    for lo in starts:
+        taken = frozenset(i for i, chars in edges if lo in chars)
+        classes.append(by_edges.setdefault(taken, len(by_edges)))
+    return starts, classes, list(by_edges)
+
+
+def _determinize(
+    automaton: Automaton, takers: list[frozenset[int]], cap: int
+) -> tuple[list[list[int]], list[bool]] | None:
+    """Subset construction; state 0 is the empty set (dead), 1 the start."""
+    dead: frozenset[int] = frozenset()
+    # The closed target of each NFA state's edge, computed once.
+    after: dict[int, frozenset[int]] = {}
+
+    def targets(states: frozenset[int], taking: frozenset[int]) -> frozenset[int]:
+        out: set[int] = set()
+        for state in states & taking:
+            found = after.get(state)
+            if found is None:
+                edge = automaton.edges[state]
+                assert edge is not None
+                found = after[state] = automaton._closure({edge[1]})
+            out |= found
+        return frozenset(out)
+
+    index: dict[frozenset[int], int] = {dead: 0, automaton.start: 1}
+    order = [dead, automaton.start]
+    moves: list[list[int]] = []
+    at = 0
+    while at < len(order):
+        states = order[at]
+        row = []
+        for taking in takers:
+            nxt = targets(states, taking)
+            found = index.get(nxt)
+            if found is None:
+                if len(order) >= cap:
+                    return None
+                found = index[nxt] = len(order)
+                order.append(nxt)
+            row.append(found)
+        moves.append(row)
+        at += 1
+    return moves, [automaton.accept in states for states in order]
+
+
+def _minimize(moves: list[list[int]], accepting: list[bool]) -> tuple[list[int], int]:
+    """Moore's refinement: the block of each state, and the block count.
+    Blocks are numbered so that the dead state's block is 0 and the start
+    state's (state 1) is 1, unless they coincide."""
+    block = [1 if final else 0 for final in accepting]
+    count = len(set(block))
+    while True:
+        signature: dict[tuple[int, ...], int] = {}
+        refined = []
+        of = block.__getitem__
+        for state, row in enumerate(moves):
+            key = (block[state], *map(of, row))
+            refined.append(signature.setdefault(key, len(signature)))
+        if len(signature) == count:
+            break
+        block, count = refined, len(signature)
+    # Renumber: dead first, then in order of first appearance.
+    names: dict[int, int] = {block[0]: 0}
+    for b in block:
+        names.setdefault(b, len(names))
+    return [names[b] for b in block], count
+
+
+def build_tables(body: Expr, cap: int = MAX_DFA_STATES) -> Tables | None:
+    """The minimal DFA of an inlined rule body, or ``None`` when it needs
+    more than ``cap`` states before minimization or more than
+    ``MAX_CLASSES`` classes."""
+    automaton = Automaton(body)
+    starts, classes, takers = _partition(automaton)
+    built = _determinize(automaton, takers, cap)
+    if built is None:
+        return None
+    moves, accepting = built
+    block, count = _minimize(moves, accepting)
+    small = [[0] * len(takers) for _ in range(count)]
+    final = [False] * count
+    for state, row in enumerate(moves):
+        small[block[state]] = [block[t] for t in row]
+        final[block[state]] = accepting[state]
+    # Merge the classes whose columns are equal.
+    columns: dict[tuple[int, ...], int] = {}
+    renamed = []
+    for c in range(len(takers)):
+        column = tuple(row[c] for row in small)
+        renamed.append(columns.setdefault(column, len(columns)))
+    if len(columns) > MAX_CLASSES:
+        return None
+    width = len(columns)
+    flat = [0] * (count * width)
+    for state, row in enumerate(small):
+        for c, target in enumerate(row):
+            flat[state * width + renamed[c]] = target
+    # Neighbouring intervals that fell into one class become one.
+    kept_starts: list[int] = []
+    kept_classes: list[int] = []
+    for lo, c in zip(starts, classes, strict=True):
+        merged = renamed[c]
+        if not kept_classes or kept_classes[-1] != merged:
+            kept_starts.append(lo)
+            kept_classes.append(merged)
+    assert all(a < b for a, b in pairwise(kept_starts))
+    return Tables(
+        starts=tuple(kept_starts),
+        classes=tuple(kept_classes),
+        nclasses=width,
+        moves=tuple(flat),
+        accepting=tuple(final),
+        start=block[1],
+    )

@@ -1,0 +1,531 @@
+/*
+ * A generic table-driven DFA runner: urigrammar.engine._native.
+ *
+ * The tables come from engine/_dfa.py (a minimal complete DFA over classes
+ * of code points, built from a grammar's rule); nothing here knows any
+ * grammar, rule or delimiter.  One Runner object holds one DFA:
+ *
+ *   ascii      128 bytes: the class of each code point below 128;
+ *   starts     uint32 native-endian: the first code point of each interval,
+ *              sorted, starts[0] == 0 (the last interval ends at U+10FFFF);
+ *   classes    one byte per interval: its class;
+ *   moves      uint16 native-endian: moves[state * nclasses + class];
+ *              state 0 is dead and loops on every class;
+ *   accepting  one byte per state.
+ *
+ * Built with the stable ABI (Py_LIMITED_API 3.10), so one wheel serves every
+ * CPython from 3.10 on: the text is read with PyUnicode_AsUCS4 into a
+ * bounded buffer, a chunk at a time, whatever its kind (1, 2 or 4 bytes a
+ * character); a lone surrogate is a code point like any other.  No static
+ * state is mutable: the Runner type lives in the module state.
+ *
+ * Speed (all generic, decided from the tables at construction):
+ * - a code point's class: the 128-entry table below 128; above, a two-level
+ *   table (the class of each code point of a 256-code-point page, pages
+ *   shared: only pages holding an interval boundary differ from a uniform
+ *   one), so no search per character;
+ * - transitions hold the target's row offset (state * nclasses), not its
+ *   number: one load and one add a character on the critical path;
+ * - a state that loops on the class just read skips the run in a loop
+ *   whose row is fixed, so its loads do not wait on each other; likewise a
+ *   cycle of two or three states just completed (a "%41" run goes around
+ *   three states) is followed with its rows fixed while it holds.
+  */
+
+#ifndef Py_LIMITED_API
+#define Py_LIMITED_API 0x030A0000
+#endif
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Characters read per PyUnicode_AsUCS4 call: a stack buffer of 8 KiB. */
+#define CHUNK 2048
+
+#define MAX_CODE 0x10FFFF
+#define NPAGES ((MAX_CODE >> 8) + 1)
+
+typedef struct {
+    PyObject_HEAD
+    uint8_t ascii[128];
+    Py_ssize_t nclasses;
+    Py_ssize_t nstates;
+    uint32_t *moves;     /* moves[off + class]: the target's row offset; 0 is dead */
+    uint8_t *accepting;  /* by state number (offset / nclasses) */
+    uint32_t start;      /* the start state's row offset */
+    uint16_t *page_of;   /* NPAGES entries: code >> 8 -> page */
+    uint8_t *pages;      /* 256 classes per page */
+} Runner;
+
+typedef struct {
+    PyObject *runner_type;
+} module_state;
+
+static inline uint8_t
+class_of(const Runner *r, Py_UCS4 code)
+{
+    if (code < 128) {
+        return r->ascii[code];
+    }
+    if (code > MAX_CODE) { /* not from a str; never index past the table */
+        code = MAX_CODE;
+    }
+    return r->pages[((size_t)r->page_of[code >> 8] << 8) | (code & 0xFF)];
+}
+
+/* Run the DFA over `text`; *end gets the end of the longest viable prefix.
+   Returns the final state (0 when the text stopped being viable), or -1
+   with an exception set. */
+static int
+run(const Runner *r, PyObject *text, Py_ssize_t *end)
+{
+    Py_UCS4 buf[CHUNK];
+    Py_ssize_t length = PyUnicode_GetLength(text);
+    if (length < 0) {
+        return -1;
+    }
+    const uint32_t *moves = r->moves;
+    uint32_t off = r->start;
+    /* The rows one and two steps back (0: none yet), to spot short cycles. */
+    uint32_t back2 = 0, back3 = 0;
+    if (off == 0) { /* a rule that matches nothing */
+        *end = 0;
+        return 0;
+    }
+    for (Py_ssize_t at = 0; at < length; at += CHUNK) {
+        Py_ssize_t n = length - at < CHUNK ? length - at : CHUNK;
+        if (at == 0 && n == length) {
+            if (PyUnicode_AsUCS4(text, buf, CHUNK, 0) == NULL) {
+                return -1;
+            }
+        }
+        else {
+            PyObject *part = PyUnicode_Substring(text, at, at + n);
+            if (part == NULL) {
+                return -1;
+            }
+            Py_UCS4 *got = PyUnicode_AsUCS4(part, buf, CHUNK, 0);
+            Py_DECREF(part);
+            if (got == NULL) {
+                return -1;
+            }
+        }
+        Py_ssize_t i = 0;
+        while (i < n) {
+            uint32_t next = moves[off + class_of(r, buf[i])];
+            i++;
+            if (next == off) {
+                /* A loop: the row stays `off` for as long as it lasts. */
+                while (i < n && moves[off + class_of(r, buf[i])] == off) {
+                    i++;
+                }
+                continue;
+            }
+            if (next == 0) {
+                *end = at + i - 1;
+                return 0;
+            }
+            if (next == back2) {
+                /* The last two steps went off -> next -> off: a cycle of
+                   two (a percent-encoding's tail, say); follow it while it
+                   holds, its rows fixed. */
+                while (i + 1 < n && moves[next + class_of(r, buf[i])] == off &&
+                       moves[off + class_of(r, buf[i + 1])] == next) {
+                    i += 2;
+                }
+            }
+            else if (next == back3) {
+                /* A cycle of three (back3 -> back2 -> off -> back3): "%41"
+                   runs. */
+                uint32_t a = next, b = back2, c = off;
+                while (i + 2 < n && moves[a + class_of(r, buf[i])] == b &&
+                       moves[b + class_of(r, buf[i + 1])] == c &&
+                       moves[c + class_of(r, buf[i + 2])] == a) {
+                    i += 3;
+                }
+            }
+            back3 = back2;
+            back2 = off;
+            off = next;
+        }
+    }
+    *end = length;
+    return (int)(off / (uint32_t)r->nclasses);
+}
+
+static PyObject *
+check_str(PyObject *arg)
+{
+    if (!PyUnicode_Check(arg)) {
+        PyObject *name = PyObject_GetAttrString((PyObject *)Py_TYPE(arg), "__name__");
+        if (name != NULL) {
+            PyErr_Format(PyExc_TypeError, "text must be str, not %U", name);
+            Py_DECREF(name);
+        }
+        return NULL;
+    }
+    return arg;
+}
+
+PyDoc_STRVAR(fullmatch_doc,
+"fullmatch(text, /)\n--\n\n"
+"True when the DFA accepts all of text, else None (the contract of\n"
+"re.Pattern.fullmatch: None exactly when there is no match).");
+
+static PyObject *
+Runner_fullmatch(PyObject *self, PyObject *arg)
+{
+    Runner *r = (Runner *)self;
+    Py_ssize_t end;
+    if (check_str(arg) == NULL) {
+        return NULL;
+    }
+    int state = run(r, arg, &end);
+    if (state < 0) {
+        return NULL;
+    }
+    if (state > 0 && r->accepting[state]) {
+        Py_RETURN_TRUE;
+    }
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(accepts_doc,
+"accepts(text, /)\n--\n\n"
+"Whether the DFA accepts all of text.");
+
+static PyObject *
+Runner_accepts(PyObject *self, PyObject *arg)
+{
+    Runner *r = (Runner *)self;
+    Py_ssize_t end;
+    if (check_str(arg) == NULL) {
+        return NULL;
+    }
+    int state = run(r, arg, &end);
+    if (state < 0) {
+        return NULL;
+    }
+    return PyBool_FromLong(state > 0 && r->accepting[state]);
+}
+
+PyDoc_STRVAR(viable_doc,
+"viable(text, /)\n--\n\n"
+"The length of the longest prefix of text that some accepted string\n"
+"starts with.");
+
+static PyObject *
+Runner_viable(PyObject *self, PyObject *arg)
+{
+    Runner *r = (Runner *)self;
+    Py_ssize_t end;
+    if (check_str(arg) == NULL) {
+        return NULL;
+    }
+    if (run(r, arg, &end) < 0) {
+        return NULL;
+    }
+    return PyLong_FromSsize_t(end);
+}
+
+/* A pointer to the contents of a bytes object of exactly count items of
+   itemsize bytes, or NULL with ValueError/TypeError set. */
+static const char *
+table(PyObject *obj, const char *what, Py_ssize_t itemsize, Py_ssize_t count)
+{
+    if (!PyBytes_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s must be bytes", what);
+        return NULL;
+    }
+    if (PyBytes_Size(obj) != itemsize * count) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd bytes, expected %zd", what,
+                     PyBytes_Size(obj), itemsize * count);
+        return NULL;
+    }
+    return PyBytes_AsString(obj);
+}
+
+/* Items of a table read with memcpy: a bytes object's contents carry no
+   alignment promise. */
+static inline uint32_t
+u32_at(const char *data, Py_ssize_t i)
+{
+    uint32_t value;
+    memcpy(&value, data + i * 4, 4);
+    return value;
+}
+
+static inline uint16_t
+u16_at(const char *data, Py_ssize_t i)
+{
+    uint16_t value;
+    memcpy(&value, data + i * 2, 2);
+    return value;
+}
+
+static PyObject *
+refuse(Runner *self, const char *why)
+{
+    PyErr_SetString(PyExc_ValueError, why);
+    Py_DECREF(self);
+    return NULL;
+}
+
+/* The two-level class table: for each 256-code-point page, the page of
+   classes it shares with every page alike.  A page inside one interval is
+   the uniform page of that interval's class; only pages holding an
+   interval boundary get pages of their own, so there are at most
+   nclasses + min(nintervals, NPAGES) pages. */
+static int
+build_pages(Runner *self, const uint32_t *starts, const uint8_t *classes,
+            Py_ssize_t nintervals)
+{
+    Py_ssize_t most = self->nclasses + (nintervals < NPAGES ? nintervals : NPAGES);
+    self->page_of = PyMem_Malloc(NPAGES * sizeof(uint16_t));
+    self->pages = PyMem_Malloc((size_t)most * 256);
+    Py_ssize_t *uniform = PyMem_Malloc((size_t)self->nclasses * sizeof(Py_ssize_t));
+    if (self->page_of == NULL || self->pages == NULL || uniform == NULL) {
+        PyMem_Free(uniform);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t c = 0; c < self->nclasses; c++) {
+        uniform[c] = -1;
+    }
+    Py_ssize_t used = 0, at = 0; /* at: the interval holding the page's first code */
+    for (uint32_t page = 0; page < NPAGES; page++) {
+        uint32_t first = page << 8, last = first | 0xFF;
+        while (at + 1 < nintervals && starts[at + 1] <= first) {
+            at++;
+        }
+        uint32_t end = at + 1 < nintervals ? starts[at + 1] - 1 : MAX_CODE;
+        if (end >= last) {
+            uint8_t c = classes[at];
+            if (uniform[c] < 0) {
+                uniform[c] = used++;
+                memset(self->pages + uniform[c] * 256, c, 256);
+            }
+            self->page_of[page] = (uint16_t)uniform[c];
+            continue;
+        }
+        uint8_t *mixed = self->pages + used * 256;
+        Py_ssize_t k = at;
+        for (uint32_t code = first; code <= last; code++) {
+            while (k + 1 < nintervals && starts[k + 1] <= code) {
+                k++;
+            }
+            mixed[code - first] = classes[k];
+        }
+        self->page_of[page] = (uint16_t)used++;
+    }
+    PyMem_Free(uniform);
+    /* Keep only the pages used (a few dozen, against the bound above). */
+    uint8_t *kept = PyMem_Realloc(self->pages, (size_t)used * 256);
+    if (kept != NULL) {
+        self->pages = kept;
+    }
+    return 0;
+}
+
+/* 0 when the intervals are well formed, else -1. */
+static int
+check_intervals(const uint32_t *starts, const uint8_t *classes, Py_ssize_t nintervals,
+                Py_ssize_t nclasses)
+{
+    if (starts[0] != 0) {
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nintervals; i++) {
+        if ((i > 0 && starts[i] <= starts[i - 1]) || starts[i] > MAX_CODE ||
+            classes[i] >= nclasses) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static PyObject *
+Runner_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"ascii", "starts", "classes", "moves", "accepting",
+                             "nclasses", "start", NULL};
+    PyObject *ascii, *starts_obj, *classes_obj, *moves_obj, *accepting;
+    Py_ssize_t nclasses, start;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "SSSSSnn", kwlist, &ascii, &starts_obj,
+                                     &classes_obj, &moves_obj, &accepting, &nclasses,
+                                     &start)) {
+        return NULL;
+    }
+    Py_ssize_t nstates = PyBytes_Size(accepting);
+    Py_ssize_t nintervals = PyBytes_Size(classes_obj);
+    if (nclasses < 1 || nclasses > 256 || nstates < 1 || nintervals < 1 ||
+        nstates * nclasses > UINT32_MAX / 2) {
+        PyErr_SetString(PyExc_ValueError, "table sizes out of range");
+        return NULL;
+    }
+    const char *ascii_table = table(ascii, "ascii", 1, 128);
+    const char *starts_data = table(starts_obj, "starts", 4, nintervals);
+    const uint8_t *classes = (const uint8_t *)table(classes_obj, "classes", 1, nintervals);
+    const char *moves = table(moves_obj, "moves", 2, nstates * nclasses);
+    if (ascii_table == NULL || starts_data == NULL || classes == NULL || moves == NULL) {
+        return NULL;
+    }
+    if (start < 0 || start >= nstates) {
+        PyErr_SetString(PyExc_ValueError, "start state out of range");
+        return NULL;
+    }
+    allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
+    Runner *self = (Runner *)alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->nclasses = nclasses;
+    self->nstates = nstates;
+    self->start = (uint32_t)(start * nclasses);
+    /* Check every index the run loop follows, so that no lookup can fall
+       outside its table whatever the caller passed. */
+    memcpy(self->ascii, ascii_table, 128);
+    for (Py_ssize_t i = 0; i < 128; i++) {
+        if (self->ascii[i] >= nclasses) {
+            return refuse(self, "ascii: a class index out of range");
+        }
+    }
+    uint32_t *starts = PyMem_Malloc((size_t)nintervals * sizeof(uint32_t));
+    if (starts == NULL) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < nintervals; i++) {
+        starts[i] = u32_at(starts_data, i);
+    }
+    int ok = check_intervals(starts, classes, nintervals, nclasses);
+    if (ok == 0 && build_pages(self, starts, classes, nintervals) < 0) {
+        ok = -2;
+    }
+    PyMem_Free(starts);
+    if (ok == -1) {
+        return refuse(self, "starts must start at 0 and increase within 0..0x10FFFF, "
+                            "and classes stay below nclasses");
+    }
+    if (ok == -2) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    self->moves = PyMem_Malloc((size_t)(nstates * nclasses) * sizeof(uint32_t));
+    self->accepting = PyMem_Malloc((size_t)nstates);
+    if (self->moves == NULL || self->accepting == NULL) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < nstates * nclasses; i++) {
+        uint16_t target = u16_at(moves, i);
+        if (target >= nstates || (i < nclasses && target != 0)) {
+            return refuse(self, "moves: a target out of range, or a dead state that moves");
+        }
+        self->moves[i] = (uint32_t)(target * nclasses);
+    }
+    memcpy(self->accepting, PyBytes_AsString(accepting), (size_t)nstates);
+    return (PyObject *)self;
+}
+
+static void
+Runner_dealloc(PyObject *obj)
+{
+    Runner *self = (Runner *)obj;
+    PyTypeObject *type = Py_TYPE(obj);
+    PyMem_Free(self->moves);
+    PyMem_Free(self->accepting);
+    PyMem_Free(self->page_of);
+    PyMem_Free(self->pages);
+    freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
+    tp_free(obj);
+    Py_DECREF(type);
+}
+
+static PyMethodDef Runner_methods[] = {
+    {"fullmatch", Runner_fullmatch, METH_O, fullmatch_doc},
+    {"accepts", Runner_accepts, METH_O, accepts_doc},
+    {"viable", Runner_viable, METH_O, viable_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+PyDoc_STRVAR(Runner_doc,
+"Runner(ascii, starts, classes, moves, accepting, nclasses, start)\n--\n\n"
+"A DFA over classes of code points, from engine._dfa's tables.");
+
+static PyType_Slot Runner_slots[] = {
+    {Py_tp_new, Runner_new},
+    {Py_tp_dealloc, Runner_dealloc},
+    {Py_tp_methods, Runner_methods},
+    {Py_tp_doc, (void *)Runner_doc},
+    {0, NULL},
+};
+
+static PyType_Spec Runner_spec = {
+    .name = "urigrammar.engine._native.Runner",
+    .basicsize = sizeof(Runner),
+    .itemsize = 0,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
+    .slots = Runner_slots,
+};
+
+static int
+native_exec(PyObject *module)
+{
+    module_state *st = (module_state *)PyModule_GetState(module);
+    st->runner_type = PyType_FromModuleAndSpec(module, &Runner_spec, NULL);
+    if (st->runner_type == NULL) {
+        return -1;
+    }
+    Py_INCREF(st->runner_type);
+    if (PyModule_AddObject(module, "Runner", st->runner_type) < 0) {
+        Py_DECREF(st->runner_type);
+        return -1;
+    }
+    return 0;
+}
+
+static int
+native_traverse(PyObject *module, visitproc visit, void *arg)
+{
+    module_state *st = (module_state *)PyModule_GetState(module);
+    Py_VISIT(st->runner_type);
+    return 0;
+}
+
+static int
+native_clear(PyObject *module)
+{
+    module_state *st = (module_state *)PyModule_GetState(module);
+    Py_CLEAR(st->runner_type);
+    return 0;
+}
+
+static void
+native_free(void *module)
+{
+    native_clear((PyObject *)module);
+}
+
+static PyModuleDef_Slot native_slots[] = {
+    {Py_mod_exec, native_exec},
+    {0, NULL},
+};
+
+static struct PyModuleDef native_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "urigrammar.engine._native",
+    .m_doc = "A generic DFA runner over classes of code points (see engine/_dfa.py).",
+    .m_size = sizeof(module_state),
+    .m_slots = native_slots,
+    .m_traverse = native_traverse,
+    .m_clear = native_clear,
+    .m_free = native_free,
+};
+
+PyMODINIT_FUNC
+PyInit__native(void)
+{
+    return PyModuleDef_Init(&native_module);
+}

@@ -1,0 +1,138 @@
+"""Which engine validates regular rules: the native DFA runner or pure Python.
+
+The C extension ``engine._native`` is optional: a wheel built without a C
+compiler lacks it, and the regex engine (``_compile``, ``_prefix``) does the
+work alone.  With it, a regular rule whose minimal DFA (``_dfa``) fits its
+caps is run from tables by ``_native.Runner``, one table step a character.
+
+``URIGRAMMAR_PURE`` set to anything but ``""`` or ``"0"`` in the environment
+when urigrammar is imported forces the pure engine; ``engine()`` (and
+``urigrammar.ENGINE``) says which is active (``"native"`` or ``"pure"``).
+``use`` switches at run time (the tests run the validate-facing suite under
+both): it empties every cache of matchers by rule name (``forget_on_switch``)
+so that the next validate builds its matcher on the new engine; a matcher
+already handed out keeps the engine it was made with.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol, TypedDict
+
+from ._dfa import Tables, build_tables
+from ._ir import Expr
+
+if TYPE_CHECKING:
+    from ._native import Runner
+
+__all__ = ["NATIVE_AVAILABLE", "active", "engine", "forget_on_switch", "native_matcher", "use"]
+
+
+def _load() -> type[Runner] | None:
+    try:
+        from ._native import Runner
+    except ImportError:  # built without a C compiler: the pure engine
+        return None
+    return Runner
+
+
+_RUNNER = _load()
+
+#: Whether the extension was built and imports.
+NATIVE_AVAILABLE = _RUNNER is not None
+
+_forced_pure = os.environ.get("URIGRAMMAR_PURE", "") not in ("", "0")
+
+
+class _Switch:
+    """The active engine; one mutable cell, so ``use`` needs no global."""
+
+    engine = "native" if NATIVE_AVAILABLE and not _forced_pure else "pure"
+
+
+def engine() -> str:
+    """The engine that validates regular rules: ``"native"`` or ``"pure"``."""
+    return _Switch.engine
+
+
+class _Forgets(Protocol):
+    def forget_matchers(self) -> None: ...
+
+
+# What ``use`` empties: objects held weakly (grammars: one that goes away
+# leaves the set by itself), and module-level caches' clear functions.
+_holders: weakref.WeakSet[_Forgets] = weakref.WeakSet()
+_clears: list[Callable[[], None]] = []
+
+
+def forget_on_switch(
+    holder: _Forgets | None = None, clear: Callable[[], None] | None = None
+) -> None:
+    """Have ``use`` call ``holder.forget_matchers()`` (held weakly) or
+    ``clear()`` (held for good: for module-level caches)."""
+    if holder is not None:
+        _holders.add(holder)
+    if clear is not None:
+        _clears.append(clear)
+
+
+def active() -> bool:
+    """Whether new matchers are native."""
+    return _Switch.engine == "native"
+
+
+def use(engine: str) -> None:
+    """Make new matchers ``"native"`` (when the extension is built) or ``"pure"``."""
+    if engine not in ("native", "pure"):
+        msg = f"engine must be 'native' or 'pure', not {engine!r}"
+        raise ValueError(msg)
+    if engine == "native" and not NATIVE_AVAILABLE:
+        msg = "the native engine is not built (no C compiler at install time)"
+        raise RuntimeError(msg)
+    _Switch.engine = engine
+    for holder in list(_holders):
+        holder.forget_matchers()
+    for clear in _clears:
+        clear()
+
+
+class Packed(TypedDict):
+    """The runner's constructor arguments."""
+
+    ascii: bytes
+    starts: bytes
+    classes: bytes
+    moves: bytes
+    accepting: bytes
+    nclasses: int
+    start: int
+
+
+def pack(tables: Tables) -> Packed:
+    """The tables as the runner's constructor takes them (native byte order)."""
+    return {
+        "ascii": bytes(tables.ascii()),
+        "starts": struct.pack(f"={len(tables.starts)}I", *tables.starts),
+        "classes": bytes(tables.classes),
+        "moves": struct.pack(f"={len(tables.moves)}H", *tables.moves),
+        "accepting": bytes(tables.accepting),
+        "nclasses": tables.nclasses,
+        "start": tables.start,
+    }
+
+
+def native_matcher(body: Expr) -> Callable[[str], object | None] | None:
+    """A ``fullmatch``-like function of the inlined rule ``body``, run from
+    its DFA's tables in C; ``None`` when the extension is missing or the
+    DFA is over its caps (``_dfa.MAX_DFA_STATES``)."""
+    if _RUNNER is None:
+        return None
+    tables = build_tables(body)
+    if tables is None:
+        return None
+    runner = _RUNNER(**pack(tables))
+    fullmatch: Callable[[str], object | None] = runner.fullmatch
+    return fullmatch
