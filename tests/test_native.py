@@ -350,3 +350,20 @@ def test_the_installed_engine_is_the_expected_one() -> None:
     assert expected == u.ENGINE
     assert u.validate("IRI-reference", "http://\u00e9x.com/\u00e4?q#f")
     assert not u.validate("URI-reference", "http://\u00e9x.com/")
+
+
+def test_a_dfa_too_costly_to_build_falls_back_quickly() -> None:
+    # A review found a chain of 1,000 distinct characters took 42 s on first
+    # use (Moore's rounds, one per state); the build budget gives up early
+    # and the rule keeps its pure matcher, with the same verdicts.
+    from urigrammar.engine._compile import _inline as inline
+
+    chain = " ".join(f"%x{0x100 + 2 * i:X}" for i in range(1000))
+    literal = '"' + "abcdefghij" * 150 + '"'
+    grammar = u.load_grammar(f"chain = {chain}\nliteral = {literal}\n")
+    for name in ("chain", "literal"):
+        assert build_tables(inline(grammar, Ref(name), frozenset(), ())) is None
+    text = "".join(chr(0x100 + 2 * i) for i in range(1000))
+    assert grammar.validate("chain", text)
+    assert not grammar.validate("chain", text[:-1])
+    assert grammar.validate("literal", "abcdefghij" * 150)

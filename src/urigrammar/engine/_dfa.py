@@ -42,6 +42,18 @@ MAX_DFA_STATES = 4000
 #: The most classes the runner's one-byte class indices can name.
 MAX_CLASSES = 255
 
+#: The most work (table cells visited: states x classes, summed over the
+#: subset construction and each round of Moore's refinement) a DFA may cost
+#: to build; past it ``build_tables`` gives up and the rule keeps its pure
+#: matcher.  Moore's rounds can number as many as the states, so a chain of
+#: a thousand distinct characters would otherwise cost tens of seconds on
+#: first use.  Every shipped rule costs under 500,000 (RFC 3987's
+#: ``IRI-reference`` included).
+MAX_BUILD_WORK = 3_000_000
+
+#: The most (intervals x NFA edges) the partition into classes may test.
+MAX_PARTITION_WORK = 200_000
+
 _LAST = 0x10FFFF
 
 
@@ -88,9 +100,11 @@ class Tables:
 
 def _partition(
     automaton: Automaton,
-) -> tuple[list[int], list[int], list[frozenset[int]]]:
+) -> tuple[list[int], list[int], list[frozenset[int]]] | None:
     """Elementary interval starts, the class of each, and per class the NFA
-    states whose edge takes it (classes numbered in order of first interval)."""
+    states whose edge takes it (classes numbered in order of first interval);
+    ``None`` when that costs more than ``MAX_PARTITION_WORK`` or gives more
+    than twice ``MAX_CLASSES`` classes (few ever merge afterwards)."""
     cuts = {0}
     for edge in automaton.edges:
         if edge is not None:
@@ -103,9 +117,13 @@ def _partition(
     by_edges: dict[frozenset[int], int] = {}
     classes: list[int] = []
     edges = [(i, edge[0]) for i, edge in enumerate(automaton.edges) if edge is not None]
+    if len(starts) * len(edges) > MAX_PARTITION_WORK:
+        return None
     for lo in starts:
         taken = frozenset(i for i, chars in edges if lo in chars)
         classes.append(by_edges.setdefault(taken, len(by_edges)))
+        if len(by_edges) > 2 * MAX_CLASSES:
+            return None
     return starts, classes, list(by_edges)
 
 
@@ -149,13 +167,20 @@ def _determinize(
     return moves, [automaton.accept in states for states in order]
 
 
-def _minimize(moves: list[list[int]], accepting: list[bool]) -> tuple[list[int], int]:
-    """Moore's refinement: the block of each state, and the block count.
+def _minimize(
+    moves: list[list[int]], accepting: list[bool], budget: int
+) -> tuple[list[int], int] | None:
+    """Moore's refinement: the block of each state, and the block count;
+    ``None`` when the rounds would visit more than ``budget`` cells.
     Blocks are numbered so that the dead state's block is 0 and the start
     state's (state 1) is 1, unless they coincide."""
     block = [1 if final else 0 for final in accepting]
     count = len(set(block))
+    per_round = len(moves) * (len(moves[0]) + 1 if moves else 1)
     while True:
+        budget -= per_round
+        if budget < 0:
+            return None
         signature: dict[tuple[int, ...], int] = {}
         refined = []
         of = block.__getitem__
@@ -177,12 +202,21 @@ def build_tables(body: Expr, cap: int = MAX_DFA_STATES) -> Tables | None:
     more than ``cap`` states before minimization or more than
     ``MAX_CLASSES`` classes."""
     automaton = Automaton(body)
-    starts, classes, takers = _partition(automaton)
+    partition = _partition(automaton)
+    if partition is None:
+        return None
+    starts, classes, takers = partition
+    # Each subset-construction state visits every class: stop early where
+    # the cap times the classes is out of budget anyway.
+    cap = min(cap, MAX_BUILD_WORK // max(len(takers), 1))
     built = _determinize(automaton, takers, cap)
     if built is None:
         return None
     moves, accepting = built
-    block, count = _minimize(moves, accepting)
+    minimized = _minimize(moves, accepting, MAX_BUILD_WORK - len(moves) * len(takers))
+    if minimized is None:
+        return None
+    block, count = minimized
     small = [[0] * len(takers) for _ in range(count)]
     final = [False] * count
     for state, row in enumerate(moves):

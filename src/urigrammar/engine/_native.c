@@ -238,7 +238,9 @@ table(PyObject *obj, const char *what, Py_ssize_t itemsize, Py_ssize_t count)
         PyErr_Format(PyExc_TypeError, "%s must be bytes", what);
         return NULL;
     }
-    if (PyBytes_Size(obj) != itemsize * count) {
+    /* count is at most PY_SSIZE_T_MAX / 4 here (the caller bounds it), so
+       the product cannot wrap, on 32-bit builds included. */
+    if (count < 0 || count > PY_SSIZE_T_MAX / 4 || PyBytes_Size(obj) != itemsize * count) {
         PyErr_Format(PyExc_ValueError, "%s: %zd bytes, expected %zd", what,
                      PyBytes_Size(obj), itemsize * count);
         return NULL;
@@ -359,8 +361,11 @@ Runner_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     Py_ssize_t nstates = PyBytes_Size(accepting);
     Py_ssize_t nintervals = PyBytes_Size(classes_obj);
+    /* Bound nstates before multiplying: with nclasses <= 256 the product
+       then fits a Py_ssize_t even where that is 32 bits. */
     if (nclasses < 1 || nclasses > 256 || nstates < 1 || nintervals < 1 ||
-        nstates * nclasses > UINT32_MAX / 2) {
+        nstates > (Py_ssize_t)(UINT16_MAX + 1) ||
+        (uint64_t)nstates * (uint64_t)nclasses > UINT32_MAX / 2) {
         PyErr_SetString(PyExc_ValueError, "table sizes out of range");
         return NULL;
     }

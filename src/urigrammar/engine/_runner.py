@@ -127,12 +127,17 @@ def pack(tables: Tables) -> Packed:
 def native_matcher(body: Expr) -> Callable[[str], object | None] | None:
     """A ``fullmatch``-like function of the inlined rule ``body``, run from
     its DFA's tables in C; ``None`` when the extension is missing or the
-    DFA is over its caps (``_dfa.MAX_DFA_STATES``)."""
+    DFA is over its caps (``_dfa.MAX_DFA_STATES``, ``MAX_BUILD_WORK``)."""
     if _RUNNER is None:
         return None
     tables = build_tables(body)
     if tables is None:
         return None
-    runner = _RUNNER(**pack(tables))
+    try:
+        runner = _RUNNER(**pack(tables))
+    except (TypeError, ValueError):
+        # An extension built from other sources (a stale build left in an
+        # editable checkout) that refuses these tables: the pure matcher.
+        return None
     fullmatch: Callable[[str], object | None] = runner.fullmatch
     return fullmatch
