@@ -40,7 +40,7 @@ from typing import TypeVar
 
 from .._errors import URIError, URISyntaxError
 from ._api import check, parse_as
-from ._components import RefT, path_clash, port_digits, recompose
+from ._components import RefT, compose_authority, path_clash, port_digits, recompose
 from ._dialect import Dialect
 from ._encode import encode_path, percent_encode
 
@@ -146,11 +146,7 @@ def _assemble(
         raise URIError(
             f"path: {_CLASHES[rule]}", rule=cls.dialect.rule(rule), text=path, offset=offset
         )
-    authority = None
-    if host is not None:
-        authority = host if userinfo is None else f"{userinfo}@{host}"
-        if port_text is not None:
-            authority = f"{authority}:{port_text}"
+    authority = compose_authority(userinfo, host, port_text)
     # Read back through the grammar, which gives host_kind and port_text.
     return parse_as(cls, recompose(scheme, authority, path, query, fragment))
 

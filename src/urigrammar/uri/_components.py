@@ -39,6 +39,7 @@ __all__ = [
     "MAX_PORT_DIGITS",
     "Components",
     "RefT",
+    "compose_authority",
     "evolve",
     "path_clash",
     "port_digits",
@@ -293,14 +294,7 @@ class Components(tuple[Any, ...]):
     @property
     def authority(self) -> str | None:
         """``[ userinfo "@" ] host [ ":" port ]`` (section 3.2), or ``None``."""
-        if self.host is None:
-            return None
-        text = self.host
-        if self.userinfo is not None:
-            text = f"{self.userinfo}@{text}"
-        if self.port_text is not None:
-            text = f"{text}:{self.port_text}"
-        return text
+        return compose_authority(self.userinfo, self.host, self.port_text)
 
     @property
     def is_relative(self) -> bool:
@@ -341,6 +335,15 @@ class Components(tuple[Any, ...]):
                 value = value.partition(":")[0] + ":<hidden>"
             shown.append(f"{name}={value!r}")
         return f"{type(self).__name__}({', '.join(shown)})"
+
+
+def compose_authority(userinfo: str | None, host: str | None, port_text: str | None) -> str | None:
+    """``[ userinfo "@" ] host [ ":" port ]`` (section 3.2), or ``None``
+    without a host."""
+    if host is None:
+        return None
+    text = host if userinfo is None else f"{userinfo}@{host}"
+    return text if port_text is None else f"{text}:{port_text}"
 
 
 #: A function of the model that returns the class it was given.

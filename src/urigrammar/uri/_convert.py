@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from .._errors import URIError
 from ._api import parser_for
-from ._components import Components, RefT, recompose
+from ._components import Components, RefT, compose_authority, recompose
 from ._encode import admitted, encode_except, percent_decode
 from ._normalize import decode_admitted
 
@@ -61,11 +61,7 @@ def to_uri(iri: Components, *, uri_cls: type[RefT], idna: bool = False) -> RefT:
     segment = dialect.rule("segment")
     path = "/".join(_encoded(part, segment) or "" for part in iri.path.split("/"))
     userinfo = _encoded(iri.userinfo, dialect.rule("userinfo"))
-    authority = None
-    if host is not None:
-        authority = host if userinfo is None else f"{userinfo}@{host}"
-        if iri.port_text is not None:
-            authority = f"{authority}:{iri.port_text}"
+    authority = compose_authority(userinfo, host, iri.port_text)
     text = recompose(
         iri.scheme,
         authority,
@@ -105,11 +101,7 @@ def to_iri(uri: Components, *, iri_cls: type[RefT], idna: bool = False) -> RefT:
         return None if text is None else decode_admitted(text, dialect.rule(part))
 
     userinfo = decoded(uri.userinfo, "userinfo")
-    authority = None
-    if host is not None:
-        authority = host if userinfo is None else f"{userinfo}@{host}"
-        if uri.port_text is not None:
-            authority = f"{authority}:{uri.port_text}"
+    authority = compose_authority(userinfo, host, uri.port_text)
     text = recompose(
         uri.scheme,
         authority,
