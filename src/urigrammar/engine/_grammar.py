@@ -53,6 +53,7 @@ from ._prefix import Automaton
 from ._reader import RuleText, core_rules
 from ._runner import active as _native_active
 from ._runner import forget_on_switch, native_matcher
+from ._tagged import TaggedTables, build_tagged
 
 __all__ = ["ABNF_MAX_LENGTH", "Grammar"]
 
@@ -173,6 +174,7 @@ class Grammar:
         self._compiled: dict[tuple[str, frozenset[str], frozenset[str]], CompiledRule] = {}
         self._automata: dict[str, Automaton] = {}
         self._natives: dict[str, Callable[[str], object | None] | None] = {}
+        self._tagged: dict[tuple[str, frozenset[str], frozenset[str]], TaggedTables | None] = {}
         self._regular: dict[str, bool] = {}
         self._fast: dict[str, Callable[[str], Any]] = {}
         forget_on_switch(self)
@@ -199,6 +201,7 @@ class Grammar:
             self._compiled.clear()
             self._automata.clear()
             self._natives.clear()
+            self._tagged.clear()
             self._fast.clear()
 
     def forget_matchers(self) -> None:
@@ -296,6 +299,27 @@ class Grammar:
             found = compile_rule(self, key[0], captures, leaves)
             self._compiled[key] = found
         return found
+
+    def tagged(
+        self,
+        name: str,
+        captures: frozenset[str] = frozenset(),
+        leaves: frozenset[str] = frozenset(),
+    ) -> TaggedTables | None:
+        """The rule's tagged DFA (``_tagged``), its captures numbered as
+        ``compiled(name, captures, leaves)``'s groups; ``None`` when it is
+        over the caps.  Built once per key."""
+        key = (self.canonical(name), captures, leaves)
+        if key not in self._tagged:
+            from ._compile import _inline
+
+            compiled = self.compiled(*key)
+            body = _inline(self, Ref(key[0]), captures - {key[0]}, (), leaves)
+            found = build_tagged(body)
+            if found is not None and list(found.names) != [n for n, _ in compiled.groups]:
+                found = None  # never expected: the regex's groups are the oracle
+            self._tagged[key] = found
+        return self._tagged[key]
 
     def validate(self, rule: str, text: str) -> bool:
         """Whether all of ``text`` matches ``rule``.  Raises

@@ -18,3 +18,28 @@ class Runner:
     def fullmatch(self, text: str, /) -> Literal[True] | None: ...
     def accepts(self, text: str, /) -> bool: ...
     def viable(self, text: str, /) -> int: ...
+
+@final
+class Tagger:
+    def __new__(
+        cls,
+        ascii: bytes,
+        starts: bytes,
+        classes: bytes,
+        nclasses: int,
+        moves: bytes,
+        recs: bytes,
+        rec_first: bytes,
+        rec_source: bytes,
+        rec_tagset: bytes,
+        keeps: bytes,
+        set_first: bytes,
+        set_tags: bytes,
+        finals: bytes,
+        start_tags: bytes,
+        ntags: int,
+        plan: tuple[tuple[object, tuple[tuple[int, object], ...]], ...],
+        into: type[tuple[object, ...]] | None = None,
+    ) -> Tagger: ...
+    def parse(self, text: str, /) -> tuple[object, ...] | None: ...
+    def tags(self, text: str, /) -> list[int] | None: ...

@@ -24,22 +24,32 @@ from typing import TYPE_CHECKING, Protocol, TypedDict
 
 from ._dfa import Tables, build_tables
 from ._ir import Expr
+from ._tagged import TaggedTables
 
 if TYPE_CHECKING:
-    from ._native import Runner
+    from ._native import Runner, Tagger
 
-__all__ = ["NATIVE_AVAILABLE", "active", "engine", "forget_on_switch", "native_matcher", "use"]
+__all__ = [
+    "NATIVE_AVAILABLE",
+    "Plan",
+    "active",
+    "engine",
+    "forget_on_switch",
+    "native_matcher",
+    "native_parser",
+    "use",
+]
 
 
-def _load() -> type[Runner] | None:
+def _load() -> tuple[type[Runner], type[Tagger]] | tuple[None, None]:
     try:
-        from ._native import Runner
+        from ._native import Runner, Tagger
     except ImportError:  # built without a C compiler: the pure engine
-        return None
-    return Runner
+        return None, None
+    return Runner, Tagger
 
 
-_RUNNER = _load()
+_RUNNER, _TAGGER = _load()
 
 #: Whether the extension was built and imports.
 NATIVE_AVAILABLE = _RUNNER is not None
@@ -141,3 +151,75 @@ def native_matcher(body: Expr) -> Callable[[str], object | None] | None:
         return None
     fullmatch: Callable[[str], object | None] = runner.fullmatch
     return fullmatch
+
+
+#: What a tagged parse returns (``_native.Tagger``): slot ``i`` of the
+#: result is the value of the first of its candidates (capture number, and
+#: a constant to give instead of the capture's text, or ``None``) that took
+#: part in the match, else its default.
+Plan = tuple[tuple[object, tuple[tuple[int, object], ...]], ...]
+
+
+def _u16(values: list[int] | tuple[int, ...]) -> bytes:
+    return struct.pack(f"={len(values)}H", *values)
+
+
+def _u32(values: list[int] | tuple[int, ...]) -> bytes:
+    return struct.pack(f"={len(values)}I", *values)
+
+
+def pack_tagged(
+    tables: TaggedTables, plan: Plan, cls: type[tuple[object, ...]] | None = None
+) -> dict[str, object]:
+    """The tagger's constructor arguments (native byte order)."""
+    rec_first = [0]
+    sources: list[int] = []
+    tagsets: list[int] = []
+    for record in tables.records:
+        for source, tagset in record:
+            sources.append(source)
+            tagsets.append(tagset)
+        rec_first.append(len(sources))
+    set_first = [0]
+    set_tags: list[int] = []
+    for tags in tables.tagsets:
+        set_tags.extend(tags)
+        set_first.append(len(set_tags))
+    return {
+        "ascii": bytes(tables.ascii()),
+        "starts": _u32(tables.starts),
+        "classes": bytes(tables.classes),
+        "nclasses": tables.nclasses,
+        "moves": _u16(tables.moves),
+        "recs": _u16(tables.recs),
+        "rec_first": _u32(rec_first),
+        "rec_source": _u16(sources),
+        "rec_tagset": _u16(tagsets),
+        "keeps": bytes(tables.keeps),
+        "set_first": _u32(set_first),
+        "set_tags": bytes(set_tags),
+        "finals": struct.pack(f"={len(tables.finals)}i", *tables.finals),
+        "start_tags": _u16(tables.start_tags),
+        "ntags": tables.ntags,
+        "plan": plan,
+        "into": cls,
+    }
+
+
+def native_parser(
+    tables: TaggedTables | None, plan: Plan, cls: type[tuple[object, ...]] | None = None
+) -> Callable[[str], tuple[object, ...] | None] | None:
+    """The C tagger's ``parse`` for a rule's tagged DFA (``_tagged``): the
+    plan's slots for a text the rule matches (a tuple, or ``cls`` made from
+    it as ``tuple.__new__(cls, slots)`` makes it), else ``None``; ``None``
+    when the extension is missing or the DFA was over its caps."""
+    if _TAGGER is None or tables is None:
+        return None
+    try:
+        tagger = _TAGGER(**pack_tagged(tables, plan, cls))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        # An extension built from other sources (a stale build) that
+        # refuses these tables: the regex.
+        return None
+    parse: Callable[[str], tuple[object, ...] | None] = tagger.parse
+    return parse

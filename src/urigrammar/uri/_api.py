@@ -28,12 +28,12 @@ from typing import Any, Literal, Protocol, TypeVar, cast
 
 from .._errors import URIError
 from ..engine import ABNF_MAX_LENGTH
-from ..engine._compile import CompiledRule
-from ..engine._runner import forget_on_switch
+from ..engine._runner import active as native_active
+from ..engine._runner import forget_on_switch, native_parser
 from ._components import Components, RefT
 from ._dialect import URI, Dialect, bidi_error
 from ._grammars import shipped_rule
-from ._visitor import CAPTURES, LEAVES, reader, to_reference
+from ._visitor import CAPTURES, LEAVES, plan, reader, to_reference
 
 __all__ = [
     "ABNF_MAX_LENGTH",
@@ -80,12 +80,14 @@ class Parser(Protocol[RefT_co]):
     ) -> RefT_co: ...
 
 
-_Read = Callable[[re.Match[str]], Any]
-_Fast = tuple[Callable[[str], re.Match[str] | None], _Read]
+_Read = Callable[[Any], Any]
+# A rule's matcher (the regex's fullmatch, or the native tagger's parse:
+# None exactly when the rule does not match), and the reader that builds
+# the class from what it returns (None: the matcher returns the class).
+_Fast = tuple[Callable[[str], Any], _Read | None]
 
-# (class, canonical rule name) -> the rule's pattern and the reader that
-# builds that class from its match.
-_parsers: dict[tuple[type[Components], str, bool], tuple[CompiledRule, _Read]] = {}
+# (class, canonical rule name, screen, engine) -> the rule's matcher and reader.
+_parsers: dict[tuple[type[Components], str, bool, bool], _Fast] = {}
 # The hot path: the rule name exactly as callers spell it -> its pattern,
 # so a repeated validate("URI-reference", ...) skips name lookup entirely.
 _fast_validate: dict[str, Callable[[str], object | None]] = {}
@@ -105,6 +107,8 @@ class _FastTables(dict[tuple[type[Components], bool], dict[str, _Fast]]):
 
 
 _fast_parse = _FastTables()
+# Emptied when the engine switches: parse's hot path picks its matcher per engine.
+forget_on_switch(clear=_fast_parse.clear)
 
 
 def _text(text: object) -> str:
@@ -134,17 +138,50 @@ def _screened(read: _Read, dialect: Dialect, name: str) -> _Read:
     return screened
 
 
-def _parser(
-    name: str, cls: type[Components] = Components, *, screen: bool = True
-) -> tuple[CompiledRule, _Read]:
-    key = (cls, name, screen)
+def _screened_native(
+    parse: Callable[[str], Any], dialect: Dialect, name: str
+) -> Callable[[str], Any]:
+    """``parse`` (the native tagger's), refusing what ``_screened`` refuses."""
+    forbidden = dialect.forbidden
+
+    def screened(text: str) -> Any:
+        found = parse(text)
+        if found is not None:
+            offset = forbidden(text)
+            if offset >= 0:
+                raise bidi_error(name, text, offset)
+        return found
+
+    return screened
+
+
+def _parser(name: str, cls: type[Components] = Components, *, screen: bool = True) -> _Fast:
+    """The matcher and reader of rule ``name`` for ``cls``: with the native
+    engine, the rule's tagged DFA run in C (``engine._tagged``), whose
+    result is the fields in order; else the regex and its generated reader.
+    Both read the same captures with the same plan (``_visitor``)."""
+    native = native_active()
+    key = (cls, name, screen, native)
     if key not in _parsers:
         dialect = cls.dialect
-        compiled = dialect.grammar.compiled(name, CAPTURES, LEAVES)
-        read = reader(compiled.groups, cls)
-        if screen and dialect.forbidden("\u200e") >= 0:
-            read = _screened(read, dialect, name)
-        _parsers[key] = (compiled, read)
+        grammar = dialect.grammar
+        compiled = grammar.compiled(name, CAPTURES, LEAVES)
+        screens = screen and dialect.forbidden("\u200e") >= 0
+        parse = None
+        if native:
+            tables = grammar.tagged(name, CAPTURES, LEAVES)
+            parse = native_parser(tables, plan(compiled.groups), cls)
+        found: _Fast
+        if parse is not None:
+            if screens:
+                parse = _screened_native(parse, dialect, name)
+            found = (parse, None)  # the tagger makes the cls itself
+        else:
+            read = reader(compiled.groups, cls)
+            if screens:
+                read = _screened(read, dialect, name)
+            found = (compiled.pattern.fullmatch, read)
+        _parsers[key] = found
     return _parsers[key]
 
 
@@ -220,7 +257,7 @@ def _new_parser(cls: type[RefT], screen: bool) -> Parser[RefT]:
                 pass
             else:
                 if match is not None:
-                    result: RefT = read(match)
+                    result: RefT = match if read is None else read(match)
                     return result
         return _parse_checked(cls, fast, text, rule, engine, screen)
 
@@ -256,13 +293,13 @@ def _parse_checked(
             raise bidi_error(name, text, offset)
         found: RefT = to_reference(tree, cls)  # type: ignore[assignment]
         return found
-    compiled, read = _parser(name, cls, screen=screen)
+    fullmatch, read = _parser(name, cls, screen=screen)
     if len(fast) < _FAST_ENTRIES:
-        fast[rule] = (compiled.pattern.fullmatch, read)
-    match = compiled.pattern.fullmatch(text)
+        fast[rule] = (fullmatch, read)
+    match = fullmatch(text)
     if match is None:
         raise grammar.syntax_error(name, text)
-    result: RefT = read(match)
+    result: RefT = match if read is None else read(match)
     return result
 
 

@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 
 from ._components import FIELDS, Components, RefT, trusted
 
-__all__ = ["CAPTURES", "LEAVES", "READS", "ComponentVisitor", "reader", "to_reference"]
+__all__ = ["CAPTURES", "LEAVES", "READS", "ComponentVisitor", "plan", "reader", "to_reference"]
 
 
 class Read(NamedTuple):
@@ -114,17 +114,46 @@ def to_reference(tree: Any, cls: type[Components] = Components) -> Components:
     return visitor.reference(cls)
 
 
+def _sources(groups: Sequence[tuple[str, int]]) -> dict[str, list[tuple[int, str | None]]]:
+    """Field -> the groups (numbered from 0) that can fill it, in group
+    order, each with the constant it gives (the rule's name, for a host
+    kind) or ``None`` for its text."""
+    sources: dict[str, list[tuple[int, str | None]]] = {field: [] for field in FIELDS}
+    for index, (name, _parent) in enumerate(groups):
+        entry = READS.get(name)
+        if entry is not None:
+            sources[entry.field].append((index, None if entry.text else name))
+    return sources
+
+
+#: The value of a field no group filled: section 3.3's path is always
+#: there (possibly empty); the other components may be undefined.
+_DEFAULTS = {"path": ""}
+
+
+def plan(
+    groups: Sequence[tuple[str, int]],
+) -> tuple[tuple[object, tuple[tuple[int, object], ...]], ...]:
+    """The visitor's walk as data, for the native tagged parse
+    (``engine._runner.native_parser``): per field, in ``FIELDS`` order, its
+    default and its candidate groups; the first group that took part in the
+    match gives the field its value, as in ``reader``."""
+    sources = _sources(groups)
+    return tuple((_DEFAULTS.get(field), tuple(sources[field])) for field in FIELDS)
+
+
 def reader(groups: Sequence[tuple[str, int]], cls: type[RefT]) -> Callable[[re.Match[str]], RefT]:
     """The visitor's walk for a compiled pattern whose capturing group ``i``
     (from 1) is rule ``groups[i-1][0]``: a function from a match to a
     ``cls``, written out as straight-line code for speed."""
     # field -> (group index, expression for the value when that group matched)
-    sources: dict[str, list[tuple[int, str]]] = {field: [] for field in FIELDS}
-    for index, (name, _parent) in enumerate(groups):
-        entry = READS.get(name)
-        if entry is not None:
-            value = f"v[{index}]" if entry.text else repr(name)
-            sources[entry.field].append((index, value))
+    sources = {
+        field: [
+            (index, f"v[{index}]" if constant is None else repr(constant))
+            for index, constant in found
+        ]
+        for field, found in _sources(groups).items()
+    }
 
     def pick(field: str, default: str) -> str:
         # Alternatives of one rule never both match, so the first group

@@ -1,0 +1,374 @@
+"""Where each captured rule matched, from a DFA: the tagged DFA behind the
+native ``parse`` (issue 14).
+
+``_dfa`` answers whether a rule matches; ``parse`` also needs where the
+rules it reads (``Cap`` nodes of the inlined body) begin and end, with the
+regex's choice among readings: alternatives in order, repetitions greedy
+(RFC 3986 section 3.2.2's ``host = IP-literal / IPv4address / reg-name``
+is "first-match-wins" this way).  That is what a backtracking matcher
+returns first, and what a Pike VM returns when its threads are kept in
+priority order.  This module determinizes that VM:
+
+* *Tags.*  Each ``Cap`` gets two tags, opened and closed, on epsilon
+  states of a Thompson automaton whose epsilon edges are ordered by
+  priority (alternatives in order, "one more iteration" before "stop").
+* *States.*  A DFA state is the ordered list of the automaton's threads
+  (states that consume a character, and acceptance) after an epsilon
+  closure done depth first in priority order, a thread reaching a state
+  already taken being dropped, as in the Pike VM.  So the list after each
+  character is a function of the list before and of the character's class:
+  subset construction over ordered lists instead of sets.  There is no
+  minimization: merging states would lose which thread is which.
+* *Records.*  Each transition carries a record: for each thread of the
+  target, the thread of the source it came from and the tags its closure
+  set (at the position after the character).  Record 0 is the identity
+  without tags, the usual case inside a component.
+* *Reading the tags back.*  A run stores the records that are not 0, with
+  their positions.  At the end, the first accepting thread of the final
+  state (``finals``) is the reading the regex would give; walking the
+  records backwards from it follows that thread's history, and the first
+  value met for a tag is its last assignment.  A run of one record on a
+  state's loop is stored once, at its last position, when the steps before
+  the last can add nothing backwards (``keeps``, see ``_collapses``): the
+  thread a path's last character came from came from itself, and so on,
+  with no tag of its own.
+
+The result, ``TaggedTables``, names no rule: ``names`` are the captures in
+pre-order, which is the order of the compiled regex's groups, and
+``groups`` gives what ``re.Match.groups()`` gives.  ``_native.Tagger`` runs
+the same tables in C; ``TaggedTables.groups`` is the reference the tests
+compare it with.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+
+from ._charset import CharSet
+from ._dfa import MAX_BUILD_WORK, MAX_CLASSES, MAX_DFA_STATES, _partition
+from ._ir import Alt, Cap, Chars, Expr, Ref, Seq
+
+__all__ = ["MAX_TAGS", "TaggedTables", "build_tagged"]
+
+#: The most tags (two per capture) a tagged DFA may carry.
+MAX_TAGS = 254
+
+#: The most threads one state may hold (the runner's thread indices are 16-bit).
+MAX_THREADS = 4096
+
+
+class _Automaton:
+    """A Thompson automaton with ordered epsilon edges and tag states."""
+
+    def __init__(self, body: Expr) -> None:
+        self.edges: list[tuple[CharSet, int] | None] = []
+        self.eps: list[list[int]] = []
+        self.tag: list[int] = []
+        self.names: list[str] = []
+        self._caps: dict[int, int] = {}
+        self._closures: dict[int, list[tuple[int, frozenset[int]]]] = {}
+        self._number(body)
+        self.start, self.accept = self._build(body)
+
+    def _number(self, node: Expr) -> None:
+        """Number the captures in pre-order (each repetition's item once),
+        as the compiled regex numbers its groups."""
+        if isinstance(node, Cap):
+            self._caps[id(node)] = len(self.names)
+            self.names.append(node.name)
+            self._number(node.expr)
+        elif isinstance(node, (Seq, Alt)):
+            for item in node.items:
+                self._number(item)
+        elif isinstance(node, Chars):
+            return
+        elif isinstance(node, Ref):
+            raise TypeError(f"rule reference {node.name!r} was not inlined")
+        else:
+            self._number(node.item)
+
+    def _state(self, tag: int = -1) -> int:
+        self.edges.append(None)
+        self.eps.append([])
+        self.tag.append(tag)
+        return len(self.edges) - 1
+
+    def _build(self, node: Expr) -> tuple[int, int]:
+        if isinstance(node, Cap):
+            number = self._caps[id(node)]
+            start = self._state(2 * number)
+            inner_start, inner_end = self._build(node.expr)
+            end = self._state(2 * number + 1)
+            self.eps[start].append(inner_start)
+            self.eps[inner_end].append(end)
+            return start, end
+        start = self._state()
+        if isinstance(node, Chars):
+            end = self._state()
+            self.edges[start] = (node.chars, end)
+            return start, end
+        if isinstance(node, Seq):
+            end = start
+            for item in node.items:
+                s, e = self._build(item)
+                self.eps[end].append(s)
+                end = e
+            return start, end
+        if isinstance(node, Alt):
+            end = self._state()
+            for item in node.items:  # in priority order
+                s, e = self._build(item)
+                self.eps[start].append(s)
+                self.eps[e].append(end)
+            return start, end
+        assert not isinstance(node, Ref)  # _number refused it
+        end = start
+        for _ in range(node.lo):
+            s, e = self._build(node.item)
+            self.eps[end].append(s)
+            end = e
+        final = self._state()
+        if node.hi is None:
+            # Greedy: another iteration comes before leaving the loop.
+            loop = self._state()
+            self.eps[end].append(loop)
+            s, e = self._build(node.item)
+            self.eps[loop] += (s, final)
+            self.eps[e].append(loop)
+            return start, final
+        for _ in range(node.hi - node.lo):
+            s, e = self._build(node.item)
+            self.eps[end] += (s, final)
+            end = e
+        self.eps[end].append(final)
+        return start, final
+
+    def closure(self, seeds: list[tuple[int, int]]) -> list[tuple[int, int, frozenset[int]]]:
+        """The threads reached from ``seeds`` ((source thread, state), in
+        priority order) through epsilon edges, depth first in priority
+        order: (state, source thread, tags set on the way), each state once.
+
+        A seed's own closure, with a state already reached by an earlier
+        seed dropped, is what the shared depth-first search gives: a state
+        it cannot reach any more lies past a state an earlier seed took,
+        and every state past that one was taken too, so ``_own`` is
+        computed once per state and filtered."""
+        out: list[tuple[int, int, frozenset[int]]] = []
+        taken: set[int] = set()
+        for source, seed in seeds:
+            for state, tags in self._own(seed):
+                if state not in taken:
+                    taken.add(state)
+                    out.append((state, source, tags))
+        return out
+
+    def _own(self, seed: int) -> list[tuple[int, frozenset[int]]]:
+        found = self._closures.get(seed)
+        if found is None:
+            seen: set[int] = set()
+            found = []
+            stack = [(seed, frozenset[int]())]
+            while stack:
+                state, tags = stack.pop()
+                if state in seen:
+                    continue
+                seen.add(state)
+                if self.tag[state] >= 0:
+                    tags = tags | {self.tag[state]}
+                if self.edges[state] is not None or state == self.accept:
+                    found.append((state, tags))
+                stack.extend((after, tags) for after in reversed(self.eps[state]))
+            self._closures[seed] = found
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class TaggedTables:
+    """A tagged DFA over classes of code points (see the module's docstring).
+
+    ``starts``/``classes``/``nclasses`` partition the code points as in
+    ``_dfa.Tables``.  ``moves[s * nclasses + c]`` is the target (0: dead)
+    and ``recs[s * nclasses + c]`` the record of that transition; record
+    ``r`` is ``records[r]``, one (source thread, tag set) per thread of the
+    target, a tag set being an index into ``tagsets``.  ``keeps[r]`` is
+    true when a run of the record on a loop reads as its last step alone.  ``finals[s]``
+    is the accepting thread of state ``s`` with the highest priority, or -1.
+    ``start_tags[k]`` is the tag set of thread ``k`` of the start state
+    (state 1).  ``names[i]`` is capture ``i``, with tags ``2i`` (opened)
+    and ``2i + 1`` (closed).
+    """
+
+    starts: tuple[int, ...]
+    classes: tuple[int, ...]
+    nclasses: int
+    moves: tuple[int, ...]
+    recs: tuple[int, ...]
+    records: tuple[tuple[tuple[int, int], ...], ...]
+    keeps: tuple[bool, ...]
+    tagsets: tuple[tuple[int, ...], ...]
+    finals: tuple[int, ...]
+    start_tags: tuple[int, ...]
+    names: tuple[str, ...]
+
+    start = 1
+
+    @property
+    def nstates(self) -> int:
+        return len(self.finals)
+
+    @property
+    def ntags(self) -> int:
+        return 2 * len(self.names)
+
+    def ascii(self) -> tuple[int, ...]:
+        """The class of each code point below 128."""
+        return tuple(self.class_of(code) for code in range(128))
+
+    def class_of(self, code: int) -> int:
+        return self.classes[bisect.bisect_right(self.starts, code) - 1]
+
+    def tags(self, text: str) -> list[int] | None:
+        """Each tag's position in the regex's reading of ``text`` (-1 for
+        a tag never set), or ``None`` when the rule does not match: the
+        runner's algorithm, in Python."""
+        width = self.nclasses
+        state = self.start
+        events: list[tuple[int, int]] = []  # (position after, record)
+        for pos, char in enumerate(text, 1):
+            at = state * width + self.class_of(ord(char))
+            target, record = self.moves[at], self.recs[at]
+            if target == 0:
+                return None
+            if record:
+                if (
+                    target == state
+                    and self.keeps[record]
+                    and events
+                    and events[-1]
+                    == (
+                        pos - 1,
+                        record,
+                    )
+                ):
+                    events[-1] = (pos, record)  # a run on a loop: its last one
+                else:
+                    events.append((pos, record))
+            state = target
+        thread = self.finals[state]
+        if thread < 0:
+            return None
+        values = [-1] * self.ntags
+        for pos, record in reversed(events):
+            source, tagset = self.records[record][thread]
+            for tag in self.tagsets[tagset]:
+                if values[tag] < 0:
+                    values[tag] = pos
+            thread = source
+        for tag in self.tagsets[self.start_tags[thread]]:
+            values[tag] = max(values[tag], 0)
+        return values
+
+    def groups(self, text: str) -> tuple[str | None, ...] | None:
+        """What ``re.Match.groups()`` gives for the rule's regex, or ``None``."""
+        values = self.tags(text)
+        if values is None:
+            return None
+        out: list[str | None] = []
+        for index in range(len(self.names)):
+            opened, closed = values[2 * index], values[2 * index + 1]
+            out.append(text[opened:closed] if opened >= 0 and closed >= 0 else None)
+        return tuple(out)
+
+
+def _collapses(record: tuple[tuple[int, int], ...], sets: list[tuple[int, ...]]) -> bool:
+    """Whether a run of ``record`` (on a state's loop) reads backwards as
+    its last step alone: every thread comes from a thread that comes from
+    itself, and that one's tags are among its own, so the steps before the
+    last add no tag and move no thread."""
+    for source, tagset in record:
+        if source >= len(record):  # not a loop's record
+            return False
+        back, back_tags = record[source]
+        if back != source or not set(sets[back_tags]) <= set(sets[tagset]):
+            return False
+    return True
+
+
+def build_tagged(body: Expr, cap: int = MAX_DFA_STATES) -> TaggedTables | None:
+    """The tagged DFA of an inlined rule body whose captures are ``Cap``
+    nodes, or ``None`` when it needs more than ``cap`` states, more than
+    ``MAX_CLASSES`` classes, ``MAX_TAGS`` tags or ``MAX_BUILD_WORK``."""
+    automaton = _Automaton(body)
+    if 2 * len(automaton.names) > MAX_TAGS:
+        return None
+    partition = _partition(automaton)  # type: ignore[arg-type]
+    if partition is None:
+        return None
+    starts, classes, takers = partition
+    if len(takers) > MAX_CLASSES:
+        return None
+    cap = min(cap, MAX_BUILD_WORK // max(len(takers), 1))
+
+    tagsets: dict[frozenset[int], int] = {frozenset(): 0}
+    records: dict[tuple[tuple[int, int], ...], int] = {}
+
+    def tagset(tags: frozenset[int]) -> int:
+        return tagsets.setdefault(tags, len(tagsets))
+
+    start = automaton.closure([(0, automaton.start)])
+    start_tags = tuple(tagset(tags) for _, _, tags in start)
+    dead: tuple[int, ...] = ()
+    first = tuple(state for state, _, _ in start)
+    index: dict[tuple[int, ...], int] = {dead: 0, first: 1}
+    order = [dead, first]
+    moves: list[int] = []
+    recs: list[int] = []
+    at = 0
+    while at < len(order):
+        threads = order[at]
+        if len(threads) > MAX_THREADS:
+            return None
+        for taking in takers:
+            seeds = []
+            for number, state in enumerate(threads):
+                if state in taking:
+                    edge = automaton.edges[state]
+                    assert edge is not None
+                    seeds.append((number, edge[1]))
+            reached = automaton.closure(seeds)
+            target = tuple(state for state, _, _ in reached)
+            found = index.get(target)
+            if found is None:
+                if len(order) >= cap:
+                    return None
+                found = index[target] = len(order)
+                order.append(target)
+            moves.append(found)
+            record = tuple((source, tagset(tags)) for _, source, tags in reached)
+            identity = all(source == k and not tags for k, (_, source, tags) in enumerate(reached))
+            recs.append(
+                0 if identity or not reached else records.setdefault(record, len(records) + 1)
+            )
+        at += 1
+    by_index = sorted(records, key=records.__getitem__)
+    table: tuple[tuple[tuple[int, int], ...], ...] = ((), *by_index)
+    sets = [tuple(sorted(tags)) for tags in sorted(tagsets, key=tagsets.__getitem__)]
+    keeps = tuple(_collapses(r, sets) for r in table)
+    finals = tuple(
+        next((k for k, state in enumerate(threads) if state == automaton.accept), -1)
+        for threads in order
+    )
+    return TaggedTables(
+        starts=tuple(starts),
+        classes=tuple(classes),
+        nclasses=len(takers),
+        moves=tuple(moves),
+        recs=tuple(recs),
+        records=table,
+        keeps=keeps,
+        tagsets=tuple(sets),
+        finals=finals,
+        start_tags=start_tags,
+        names=tuple(automaton.names),
+    )
