@@ -1,0 +1,304 @@
+"""The native parse (issue 14): the tagged DFA (``engine._tagged``) and the
+C tagger that runs it (``engine._native.Tagger``) against the regex, whose
+groups come from the same rules by another route (``engine._compile``) and
+are read by Python's backtracking ``re``.
+
+* every string of up to 4 characters over one character of each class
+  (plus non-ASCII and a lone surrogate) for ``URI-reference``, of up to 3
+  for the other parse rules: the same groups, or no match, as the regex;
+* generated and mutated strings for every parse rule of both dialects:
+  the Python reference, the C tagger and the regex agree on every group,
+  and ``parse`` gives equal references on both engines;
+* texts that cross the tagger's read buffer and its stack of records, as
+  1-, 2- and 4-byte ``str``;
+* tables and plans that would index out of bounds are refused.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import pickle
+from functools import cache
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import urigrammar as u
+from _budget import examples
+from urigrammar.engine import _runner
+from urigrammar.engine._compile import CompiledRule
+from urigrammar.engine._tagged import TaggedTables
+from urigrammar.strategies import from_rule
+from urigrammar.uri import _api
+from urigrammar.uri._dialect import IRI, URI
+from urigrammar.uri._grammars import shipped_rule
+from urigrammar.uri._visitor import CAPTURES, LEAVES, plan
+
+native = pytest.mark.skipif(not _runner.NATIVE_AVAILABLE, reason="the extension is not built")
+
+PARSE_RULES = [*URI.parse_rules, *IRI.parse_rules]
+VECTORS = Path(__file__).parent / "vectors"
+
+
+@cache
+def rule_parts(rule: str) -> tuple[TaggedTables, CompiledRule]:
+    grammar, name = shipped_rule(rule)
+    tables = grammar.tagged(name, CAPTURES, LEAVES)
+    assert tables is not None, rule
+    return tables, grammar.compiled(name, CAPTURES, LEAVES)
+
+
+@cache
+def tagger(rule: str) -> object:
+    from urigrammar.engine._native import Tagger
+
+    tables, compiled = rule_parts(rule)
+    return Tagger(**_runner.pack_tagged(tables, plan(compiled.groups)))  # type: ignore[arg-type]
+
+
+def regex_groups(rule: str, text: str) -> tuple[str | None, ...] | None:
+    match = rule_parts(rule)[1].pattern.fullmatch(text)
+    return None if match is None else match.groups()
+
+
+def groups_of(rule: str, values: list[int] | None, text: str) -> tuple[str | None, ...] | None:
+    if values is None:
+        return None
+    names = rule_parts(rule)[0].names
+    return tuple(
+        text[values[2 * i] : values[2 * i + 1]]
+        if values[2 * i] >= 0 and values[2 * i + 1] >= 0
+        else None
+        for i in range(len(names))
+    )
+
+
+def c_groups(rule: str, text: str) -> tuple[str | None, ...] | None:
+    return groups_of(rule, tagger(rule).tags(text), text)  # type: ignore[attr-defined]
+
+
+def all_agree(rule: str, text: str) -> None:
+    """The regex, the Python tagged DFA and (when built) the C tagger give
+    the same groups, or all no match."""
+    expected = regex_groups(rule, text)
+    assert rule_parts(rule)[0].groups(text) == expected, (rule, text)
+    if _runner.NATIVE_AVAILABLE:
+        assert c_groups(rule, text) == expected, (rule, text)
+
+
+def representatives(tables: TaggedTables) -> list[str]:
+    first: dict[int, int] = {}
+    for start, cls in zip(tables.starts, tables.classes, strict=True):
+        first.setdefault(cls, start)
+    return sorted({chr(code) for code in first.values()} | {"\u00e9", "\U000e0001", "\ud800"})
+
+
+@pytest.mark.parametrize("rule", PARSE_RULES)
+def test_captures_are_the_regex_groups(rule: str) -> None:
+    tables, compiled = rule_parts(rule)
+    assert tables.names == tuple(name for name, _ in compiled.groups)
+    assert tables.names
+    assert set(tables.names) <= CAPTURES
+
+
+@native
+def test_every_string_of_four_over_the_classes() -> None:
+    rule = "URI-reference"
+    chars = representatives(rule_parts(rule)[0])
+    wrong = [
+        text
+        for n in range(5)
+        for text in map("".join, itertools.product(chars, repeat=n))
+        if c_groups(rule, text) != regex_groups(rule, text)
+    ]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("rule", [r for r in PARSE_RULES if r != "URI-reference"])
+def test_every_string_of_three_over_the_classes(rule: str) -> None:
+    chars = representatives(rule_parts(rule)[0])
+    for n in range(4):
+        for text in map("".join, itertools.product(chars, repeat=n)):
+            all_agree(rule, text)
+
+
+# Characters from every plane, surrogates, delimiters.
+ANY_CHAR = st.one_of(
+    st.characters(codec=None, categories=None),
+    st.integers(0xD800, 0xDFFF).map(chr),
+    st.sampled_from(list(":/?#[]@!$&'()*+,;=%.-_~0123456789abcdefABCDEFvV")),
+)
+
+
+@st.composite
+def mutated(draw: st.DrawFn, rule: str) -> str:
+    text = draw(from_rule(rule))
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(text)))
+        how = draw(st.sampled_from(["insert", "delete", "replace"]))
+        if how == "insert":
+            text = text[:at] + draw(ANY_CHAR) + text[at:]
+        elif text:
+            at = min(at, len(text) - 1)
+            text = text[:at] + ("" if how == "delete" else draw(ANY_CHAR)) + text[at + 1 :]
+    return text
+
+
+@pytest.mark.parametrize("rule", PARSE_RULES)
+@settings(max_examples=examples(60))
+@given(data=st.data())
+def test_groups_agree_on_generated_and_mutated_text(rule: str, data: st.DataObject) -> None:
+    all_agree(rule, data.draw(from_rule(rule)))
+    all_agree(rule, data.draw(mutated(rule)))
+
+
+ENGINES = ["native", "pure"] if _runner.NATIVE_AVAILABLE else ["pure"]
+
+
+def parsed_on(engine: str, text: str, rule: str, iri: bool) -> object:
+    before = _runner.engine()
+    _runner.use(engine)
+    try:
+        return (u.parse_iri if iri else u.parse)(text, rule)
+    except u.URIError as error:
+        return (type(error), str(error), error.offset)
+    finally:
+        _runner.use(before)
+
+
+@pytest.mark.parametrize("rule", PARSE_RULES)
+@settings(max_examples=examples(30))
+@given(data=st.data())
+def test_parse_is_the_same_on_both_engines(rule: str, data: st.DataObject) -> None:
+    iri = rule in IRI.parse_rules
+    text = data.draw(st.one_of(from_rule(rule), mutated(rule)))
+    results = [parsed_on(engine, text, rule, iri) for engine in ENGINES]
+    assert all(r == results[0] for r in results), (text, results)
+    assert all(type(r) is type(results[0]) for r in results)
+
+
+def test_parse_vectors_on_both_engines() -> None:
+    cases = json.loads((VECTORS / "parse.json").read_text(encoding="utf-8"))["cases"]
+    for case_id, text, _fields in cases:
+        results = [parsed_on(engine, text, "URI-reference", False) for engine in ENGINES]
+        assert all(r == results[0] for r in results), case_id
+
+
+@native
+def test_the_native_engine_parses_with_the_tagger() -> None:
+    # Guards the wiring: a fallback to the regex would pass the tests above.
+    before = _runner.engine()
+    _runner.use("native")
+    for cls, rule in ((u.URIReference, "URI-reference"), (u.IRIReference, "IRI-reference")):
+        fullmatch, read = _api._parser(rule, cls)
+        assert read is None
+        made = fullmatch("http://[::1]:8080/p?q#f")
+        assert type(made) is cls
+        assert made.host_kind == "IPv6address"
+    _runner.use("pure")
+    assert _api._parser("URI-reference", u.URIReference)[1] is not None
+    _runner.use(before)
+
+
+@native
+def test_what_the_tagger_makes_is_the_class_made_as_tuple_new_makes_it() -> None:
+    from urigrammar.engine._native import Tagger
+
+    tables, compiled = rule_parts("URI-reference")
+    slots = plan(compiled.groups)
+    plain = Tagger(**_runner.pack_tagged(tables, slots))  # type: ignore[arg-type]
+    into = Tagger(**_runner.pack_tagged(tables, slots, u.URIReference))  # type: ignore[arg-type]
+    text = "https://user@1.2.3.4:443/a/b?c=d#e"
+    fields = plain.parse(text)
+    made = into.parse(text)
+    assert type(fields) is tuple
+    assert type(made) is u.URIReference
+    expected = tuple.__new__(u.URIReference, fields)  # type: ignore[type-var]
+    assert made == expected == u.parse(text, engine="abnf")
+    assert hash(made) == hash(expected)
+    assert pickle.loads(pickle.dumps(made)) == made
+    assert into.parse("http://a b") is None
+
+
+# --- long texts: the read buffer (2048 characters) and the record stack ----
+
+
+@native
+@pytest.mark.parametrize("width", ["\u00e9", "\u0100", "\U00010000"])
+@pytest.mark.parametrize(
+    "shape",
+    [
+        ("http://h/", "a/", "?q"),
+        ("http://h/", "%41", "#f"),
+        ("s:", "b/c%2F", ""),
+        ("//u", ":p%20", "@h:1/x"),
+        ("", "a/b?", "#"),
+    ],
+)
+@pytest.mark.parametrize("count", [1, 700, 2100])
+def test_long_texts_cross_the_buffer_and_the_record_stack(
+    width: str, shape: tuple[str, str, str], count: int
+) -> None:
+    head, unit, tail = shape
+    ascii_text = head + unit * count + tail
+    for rule in ("URI-reference", "IRI-reference"):
+        tables = rule_parts(rule)[0]
+        expected = tables.tags(ascii_text)
+        assert tagger(rule).tags(ascii_text) == expected  # type: ignore[attr-defined]
+        assert c_groups(rule, ascii_text) == regex_groups(rule, ascii_text)
+    # The same text as a 2- or 4-byte str: a non-ASCII fragment widens it.
+    wide = ascii_text + ("#" if "#" not in ascii_text else "") + width
+    rule = "IRI-reference"
+    assert c_groups(rule, wide) == regex_groups(rule, wide)
+
+
+@native
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("recs", b"\xff\xff"),
+        ("set_tags", b"\xfe"),
+        ("rec_tagset", b"\xff\xff"),
+        ("start_tags", b"\xff\xff"),
+        ("rec_first", b"\x01\x00\x00\x00"),
+        ("finals", b"\x00\x00\x00\x10"),
+    ],
+)
+def test_bad_tables_are_refused(field: str, value: bytes) -> None:
+    from urigrammar.engine._native import Tagger
+
+    tables, compiled = rule_parts("URI-reference")
+    packed = _runner.pack_tagged(tables, plan(compiled.groups))
+    old = packed[field]
+    assert isinstance(old, bytes)
+    packed[field] = value + old[len(value) :]
+    with pytest.raises(ValueError, match=field.split("_", maxsplit=1)[0]):
+        Tagger(**packed)  # type: ignore[arg-type]
+
+
+@native
+@pytest.mark.parametrize(
+    ("bad_plan", "error"),
+    [
+        (((None, ((999, None),)),), ValueError),
+        (((None, ((-1, None),)),), ValueError),
+        (((None, (("x", None),)),), TypeError),
+        (((None,),), TypeError),
+        ([], TypeError),
+    ],
+)
+def test_bad_plans_are_refused(bad_plan: object, error: type[Exception]) -> None:
+    from urigrammar.engine._native import Tagger
+
+    tables = rule_parts("URI-reference")[0]
+    with pytest.raises(error):
+        Tagger(**_runner.pack_tagged(tables, bad_plan))  # type: ignore[arg-type]
+
+
+@native
+def test_non_str_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match="str"):
+        tagger("URI-reference").parse(b"http://a")  # type: ignore[attr-defined]
