@@ -580,6 +580,107 @@ events_push(Events *ev, Py_ssize_t pos, uint16_t rec)
     return 0;
 }
 
+/* A block of records (1 to MAX_BLOCK) whose run twice in a row reads, backwards,
+   as its later run alone: the last one checked, and the verdict. */
+#define MAX_BLOCK 3
+
+typedef struct {
+    int len;
+    uint16_t recs[MAX_BLOCK];
+    int collapses;
+} BlockMemo;
+
+/* Backwards through the records recs[0..len) (forward order) from thread
+   k: the thread reached in *k, the tags set added to bits; 0 when a
+   thread falls outside a record (not a repeatable block). */
+static int
+block_walk(const Tagger *t, const uint16_t *recs, int len, Py_ssize_t *k, uint64_t *bits)
+{
+    for (int i = len - 1; i >= 0; i--) {
+        uint32_t first = t->rec_first[recs[i]];
+        if (*k < 0 || *k >= (Py_ssize_t)(t->rec_first[recs[i] + 1] - first)) {
+            return 0;
+        }
+        uint16_t set = t->rec_tagset[first + *k];
+        for (uint32_t j = t->set_first[set]; j < t->set_first[set + 1]; j++) {
+            bits[t->set_tags[j] >> 6] |= (uint64_t)1 << (t->set_tags[j] & 63);
+        }
+        *k = t->rec_source[first + *k];
+    }
+    return 1;
+}
+
+/* Whether the block, run twice, reads backwards as its later run: from
+   every thread k the later run leads to a thread j that the block leads
+   back to itself, setting no tag the later run did not set from k.  The
+   earlier run then adds no tag and moves no thread (see _tagged.py's
+   _collapses, the same for one record on a loop). */
+static int
+block_collapses(const Tagger *t, const uint16_t *recs, int len)
+{
+    uint16_t last = recs[len - 1];
+    Py_ssize_t width = (Py_ssize_t)(t->rec_first[last + 1] - t->rec_first[last]);
+    for (Py_ssize_t k = 0; k < width; k++) {
+        uint64_t later[MAX_TAGS / 64] = {0}, earlier[MAX_TAGS / 64] = {0};
+        Py_ssize_t j = k;
+        if (!block_walk(t, recs, len, &j, later)) {
+            return 0;
+        }
+        Py_ssize_t back = j;
+        if (!block_walk(t, recs, len, &back, earlier) || back != j) {
+            return 0;
+        }
+        for (int w = 0; w < MAX_TAGS / 64; w++) {
+            if (earlier[w] & ~later[w]) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* After a push: when the records end with the same block twice (records
+   0, the identity, are never stored, so the runs need not be adjacent in
+   the text) and the block collapses, drop its earlier run.  A "%41" run
+   or a "u:p%20" userinfo then keeps a few records, not one per cycle. */
+static void
+events_compact(const Tagger *t, Events *ev, BlockMemo *memo)
+{
+    const uint16_t *end = ev->rec + ev->n;
+    for (int len = 1; len <= MAX_BLOCK && 2 * len <= ev->n; len++) {
+        int same = 1;
+        for (int i = 1; i <= len; i++) {
+            if (end[-i] != end[-i - len]) {
+                same = 0;
+                break;
+            }
+        }
+        if (!same) {
+            continue;
+        }
+        int known = memo->len == len;
+        for (int i = 0; known && i < len; i++) {
+            known = memo->recs[i] == end[i - len];
+        }
+        if (!known) {
+            memo->len = len;
+            for (int i = 0; i < len; i++) {
+                memo->recs[i] = end[i - len];
+            }
+            memo->collapses = block_collapses(t, end - len, len);
+        }
+        if (memo->collapses) {
+            Py_ssize_t at = ev->n - 2 * len;
+            for (int i = 0; i < len; i++) {
+                ev->pos[at + i] = ev->pos[at + len + i];
+                ev->rec[at + i] = ev->rec[at + len + i];
+            }
+            ev->n -= len;
+        }
+        return;
+    }
+}
+
 static void
 events_free(Events *ev)
 {
@@ -602,6 +703,7 @@ tag_forward(const Tagger *t, PyObject *text, Events *ev, Py_ssize_t *final)
     const uint32_t *moves = t->moves;
     const uint16_t *recs = t->recs;
     uint32_t off = t->start;
+    BlockMemo memo = {0, {0}, 0};
     for (Py_ssize_t at = 0; at < length; at += CHUNK) {
         Py_ssize_t n = length - at < CHUNK ? length - at : CHUNK;
         if (at == 0 && n == length) {
@@ -647,11 +749,17 @@ tag_forward(const Tagger *t, PyObject *text, Events *ev, Py_ssize_t *final)
                     else if (events_push(ev, at + i, rec) < 0) {
                         return -1;
                     }
+                    else {
+                        events_compact(t, ev, &memo);
+                    }
                 }
                 continue;
             }
-            if (rec != 0 && events_push(ev, at + i, rec) < 0) {
-                return -1;
+            if (rec != 0) {
+                if (events_push(ev, at + i, rec) < 0) {
+                    return -1;
+                }
+                events_compact(t, ev, &memo);
             }
             off = next;
         }
