@@ -1,4 +1,4 @@
-"""The native engine (issue 14's validate half) beside the pure engine and peers.
+"""The native engine (issue 14) beside the pure engine and peers.
 
     python bench/bench_native.py [--repeats N] [--size N]
 
@@ -10,10 +10,12 @@ rule's minimal DFA) and on the pure one (the regexes), for
 ``[!-~]*`` (the floor of any ``re`` call); ``rfc3987.match(...,
 rule="IRI_reference")``; ``uritools.urisplit``.  Ratios are time over the
 native ``validate``'s (above 1: native is faster); the issues' targets are
-printed beside them.  Then the DFA build time and size per rule, and every
-long shape of ``bench_length.py`` at ``--size`` characters (1 MB by default)
-through the native validator, with the growth from a tenth of the size and
-the peak traced memory.
+printed beside them.  Then ``parse`` on both engines beside a bare RFC
+3986 Appendix B ``fullmatch`` and ``uritools.urisplit``.  Then the DFA
+build time and size per rule (the minimal DFA of validate, the tagged DFA
+of parse), and every long shape of ``bench_length.py`` at ``--size``
+characters (1 MB by default) through the native validate and parse, with
+the growth from a tenth of the size and the peak traced memory.
 """
 
 from __future__ import annotations
@@ -34,7 +36,9 @@ from urigrammar.engine import _runner
 from urigrammar.engine._compile import _inline
 from urigrammar.engine._dfa import build_tables
 from urigrammar.engine._ir import Ref
+from urigrammar.engine._tagged import build_tagged
 from urigrammar.uri._grammars import shipped_rule
+from urigrammar.uri._visitor import CAPTURES, LEAVES
 
 
 def validate(rule: str) -> Callable[[str], object]:
@@ -61,6 +65,44 @@ def interleaved(
     return {name: statistics.median(times) for name, times in passes.items()}
 
 
+#: RFC 3986 Appendix B's regular expression, as printed there: it splits
+#: any string into five parts and validates nothing.
+APPENDIX_B = r"^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?"
+
+
+def per_url_parse(urls: list[str], repeats: int) -> None:
+    """``parse`` on both engines beside a bare Appendix B ``fullmatch`` and
+    ``uritools.urisplit``, over the corpus URLs that are URI-references
+    (``parse`` raises for the others, and an error costs what it costs)."""
+    valid = [url for url in urls if urigrammar.validate("URI-reference", url)]
+    print(f"\nparse: the {len(valid)} corpus URLs that are URI-references\n")
+    runs: dict[str, tuple[str, Callable[[str], object]]] = {
+        "native parse": ("native", urigrammar.parse),
+        "pure parse": ("pure", urigrammar.parse),
+        "native parse_iri": ("native", urigrammar.parse_iri),
+        "Appendix B fullmatch": ("native", re.compile(APPENDIX_B).fullmatch),
+    }
+    if importlib.util.find_spec("uritools"):
+        import uritools
+
+        runs["uritools.urisplit"] = ("native", uritools.urisplit)
+    times = interleaved(runs, valid, repeats)
+    native = times["native parse"]
+    print(f"{'':34} {'µs/URL':>8} {'/ native parse':>15}")
+    for name, t in times.items():
+        print(f"{name:34} {t * 1e6:8.3f} {t / native:15.2f}")
+    print("\ntargets:")
+    print(
+        f"  issue 14: native parse / Appendix B fullmatch = "
+        f"{native / times['Appendix B fullmatch']:.2f} (at most 1.0)"
+    )
+    if "uritools.urisplit" in times:
+        print(
+            f"  issue 14: uritools.urisplit / native parse = "
+            f"{times['uritools.urisplit'] / native:.1f} (at least 6)"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--repeats", type=int, default=7)
@@ -68,7 +110,9 @@ def main() -> None:
     args = ap.parse_args()
     if not _runner.NATIVE_AVAILABLE:
         raise SystemExit("the extension is not built: pip install . with a C compiler")
-    per_url(corpus(), args.repeats)
+    urls = corpus()
+    per_url(urls, args.repeats)
+    per_url_parse(urls, args.repeats)
     dfa_sizes()
     long_shapes(args.size)
 
@@ -120,7 +164,10 @@ def per_url(urls: list[str], repeats: int) -> None:
 
 
 def dfa_sizes() -> None:
-    print(f"\n{'DFA of':16} {'build ms':>9} {'states':>7} {'classes':>8} {'intervals':>10}")
+    print(
+        f"\n{'DFA of':16} {'build ms':>9} {'states':>7} {'classes':>8} {'intervals':>10}"
+        f" {'tagged ms':>10} {'states':>7} {'records':>8}"
+    )
     for rule in ("URI-reference", "URI", "relative-ref", "IRI-reference", "IRI", "irelative-ref"):
         grammar, name = shipped_rule(rule)
         body = _inline(grammar, Ref(name), frozenset(), ())
@@ -128,35 +175,56 @@ def dfa_sizes() -> None:
         tables = build_tables(body)
         took = time.perf_counter() - start
         assert tables is not None
+        # The tagged DFA of parse (engine/_tagged.py), with the visitor's captures.
+        captured = _inline(grammar, Ref(name), CAPTURES - {name}, (), LEAVES)
+        start = time.perf_counter()
+        tagged = build_tagged(captured)
+        tagged_took = time.perf_counter() - start
+        assert tagged is not None
         print(
             f"{rule:16} {took * 1e3:9.0f} {tables.nstates:7} {tables.nclasses:8} "
-            f"{len(tables.starts):10}"
+            f"{len(tables.starts):10} {tagged_took * 1e3:10.0f} {tagged.nstates:7} "
+            f"{len(tagged.records):8}"
         )
+
+
+def _timed(run: Callable[[], object]) -> tuple[float, int]:
+    """Best time of ``run`` and its peak traced memory in bytes."""
+    took = best_time(run)
+    tracemalloc.start()
+    run()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return took, peak
 
 
 def long_shapes(size: int) -> None:
     print(
-        f"\n{'shape':14} {'rule':14} {'ms at ' + str(size):>14} {'ns/char':>8} "
-        f"{'x10 growth':>10} {'peak KB':>8}"
+        f"\n{'shape':14} {'rule':14} {'validate ms':>12} {'ns/char':>8} {'x10 growth':>10} "
+        f"{'peak KB':>8} {'parse ms':>9} {'x10 growth':>10} {'peak KB':>8}"
     )
+    print(f"{'':29}(at {size} characters; growth from a tenth of it)")
     worst = 0.0
     for shape in [*SHAPES, *UNICODE_SHAPES]:
         rule = "URI-reference" if shape in SHAPES else "IRI-reference"
+        parse = urigrammar.parse if shape in SHAPES else urigrammar.parse_iri
         text = make(shape, size)
         tenth = make(shape, size // 10)
         assert urigrammar.validate(rule, text), shape
-        big = best_time(lambda text=text, rule=rule: urigrammar.validate(rule, text))
-        small = best_time(lambda tenth=tenth, rule=rule: urigrammar.validate(rule, tenth))
-        tracemalloc.start()
-        urigrammar.validate(rule, text)
-        _, peak = tracemalloc.get_traced_memory()
-        tracemalloc.stop()
+        big, peak = _timed(functools.partial(urigrammar.validate, rule, text))
+        small = best_time(functools.partial(urigrammar.validate, rule, tenth))
+        parsed, parse_peak = _timed(functools.partial(parse, text))
+        parsed_small = best_time(functools.partial(parse, tenth))
         worst = max(worst, big)
         print(
-            f"{shape:14} {rule:14} {big * 1e3:14.3f} {big / len(text) * 1e9:8.2f} "
-            f"{big / small:10.1f} {peak / 1024:8.1f}"
+            f"{shape:14} {rule:14} {big * 1e3:12.3f} {big / len(text) * 1e9:8.2f} "
+            f"{big / small:10.1f} {peak / 1024:8.1f} {parsed * 1e3:9.3f} "
+            f"{parsed / parsed_small:10.1f} {parse_peak / 1024:8.1f}"
         )
-    print(f"\nworst shape: {worst * 1e3:.3f} ms at {size} characters (issue 14: at most 2 ms)")
+    print(
+        f"\nworst validate: {worst * 1e3:.3f} ms at {size} characters (issue 14: at most 2 ms); "
+        "parse's peak memory includes the components it returns"
+    )
 
 
 if __name__ == "__main__":

@@ -295,6 +295,50 @@ def _collapses(record: tuple[tuple[int, int], ...], sets: list[tuple[int, ...]])
     return True
 
 
+def _merge(
+    moves: list[int], recs: list[int], finals: list[int], widths: list[int], width: int
+) -> tuple[list[int], list[int], list[int]] | None:
+    """Moore's refinement over the tagged DFA: two states are one when
+    they have as many threads, the same accepting thread, and on every
+    class the same record to equivalent targets, since a run reads nothing
+    else of a state.  (Most states differ only in the order of threads that
+    never decide anything.)  ``None`` past ``MAX_BUILD_WORK``."""
+    count = len(finals)
+    first: dict[tuple[int, int], int] = {}
+    block = [first.setdefault((finals[s], widths[s]), len(first)) for s in range(count)]
+    blocks = len(first)
+    budget = MAX_BUILD_WORK
+    while True:
+        budget -= count * (width + 1)
+        if budget < 0:
+            return None
+        signature: dict[tuple[int, ...], int] = {}
+        refined = []
+        for state in range(count):
+            row = range(state * width, state * width + width)
+            key = (block[state], *(block[moves[i]] for i in row), *(recs[i] for i in row))
+            refined.append(signature.setdefault(key, len(signature)))
+        if len(signature) == blocks:
+            break
+        block, blocks = refined, len(signature)
+    # Renumber: the dead state 0 and the start state 1 keep their numbers.
+    names: dict[int, int] = {block[0]: 0}
+    names.setdefault(block[1], 1)
+    assert names[block[1]] == 1, "the start state is not dead"
+    for b in block:
+        names.setdefault(b, len(names))
+    small_moves = [0] * (len(names) * width)
+    small_recs = [0] * (len(names) * width)
+    small_finals = [-1] * len(names)
+    for state in range(count):
+        new = names[block[state]]
+        small_finals[new] = finals[state]
+        for c in range(width):
+            small_moves[new * width + c] = names[block[moves[state * width + c]]]
+            small_recs[new * width + c] = recs[state * width + c]
+    return small_moves, small_recs, small_finals
+
+
 def build_tagged(body: Expr, cap: int = MAX_DFA_STATES) -> TaggedTables | None:
     """The tagged DFA of an inlined rule body whose captures are ``Cap``
     nodes, or ``None`` when it needs more than ``cap`` states, more than
@@ -351,14 +395,18 @@ def build_tagged(body: Expr, cap: int = MAX_DFA_STATES) -> TaggedTables | None:
                 0 if identity or not reached else records.setdefault(record, len(records) + 1)
             )
         at += 1
+    finals = [
+        next((k for k, state in enumerate(threads) if state == automaton.accept), -1)
+        for threads in order
+    ]
+    merged = _merge(moves, recs, finals, [len(threads) for threads in order], len(takers))
+    if merged is None:
+        return None
+    moves, recs, finals = merged
     by_index = sorted(records, key=records.__getitem__)
     table: tuple[tuple[tuple[int, int], ...], ...] = ((), *by_index)
     sets = [tuple(sorted(tags)) for tags in sorted(tagsets, key=tagsets.__getitem__)]
     keeps = tuple(_collapses(r, sets) for r in table)
-    finals = tuple(
-        next((k for k, state in enumerate(threads) if state == automaton.accept), -1)
-        for threads in order
-    )
     return TaggedTables(
         starts=tuple(starts),
         classes=tuple(classes),
@@ -368,7 +416,7 @@ def build_tagged(body: Expr, cap: int = MAX_DFA_STATES) -> TaggedTables | None:
         records=table,
         keeps=keeps,
         tagsets=tuple(sets),
-        finals=finals,
+        finals=tuple(finals),
         start_tags=start_tags,
         names=tuple(automaton.names),
     )
