@@ -690,6 +690,75 @@ events_free(Events *ev)
     }
 }
 
+/* A cycle of len states (rows[0] -> rows[1] ... -> rows[0], the step from
+   rows[j] with record crecs[j]) has just been gone around once, ending at
+   position `pos` (the position after buf[i - 1]).  When the records it
+   stored are the last ones kept, at the positions that round gave them, and
+   their block collapses (two rounds read backwards as the later one), every
+   further round only moves those records forward: follow the cycle while
+   it holds, its rows fixed, and move them.  Returns the index of the first
+   character not followed. */
+static Py_ssize_t
+follow_cycle(const Tagger *t, const Py_UCS4 *buf, Py_ssize_t i, Py_ssize_t n, Py_ssize_t pos,
+             const uint32_t *rows, const uint16_t *crecs, int len, Events *ev, BlockMemo *memo)
+{
+    uint16_t kept[MAX_BLOCK];
+    Py_ssize_t kept_pos[MAX_BLOCK];
+    int count = 0;
+    for (int j = 0; j < len; j++) {
+        if (crecs[j] != 0) {
+            kept[count] = crecs[j];
+            kept_pos[count] = pos - (len - 1) + j;
+            count++;
+        }
+    }
+    if (count > ev->n) {
+        return i;
+    }
+    for (int j = 0; j < count; j++) {
+        Py_ssize_t e = ev->n - count + j;
+        if (ev->rec[e] != kept[j] || ev->pos[e] != kept_pos[j]) {
+            return i;
+        }
+    }
+    if (count > 0) {
+        int known = memo->len == count;
+        for (int j = 0; known && j < count; j++) {
+            known = memo->recs[j] == kept[j];
+        }
+        if (!known) {
+            memo->len = count;
+            memcpy(memo->recs, kept, (size_t)count * sizeof(uint16_t));
+            memo->collapses = block_collapses(t, kept, count);
+        }
+        if (!memo->collapses) {
+            return i;
+        }
+    }
+    const uint32_t *moves = t->moves;
+    const uint16_t *recs = t->recs;
+    Py_ssize_t rounds = 0;
+    while (i + len <= n) {
+        int holds = 1;
+        for (int j = 0; j < len; j++) {
+            uint32_t cell = rows[j] + map_class(&t->map, buf[i + j]);
+            if (moves[cell] != rows[(j + 1) % len] || recs[cell] != crecs[j]) {
+                holds = 0;
+                break;
+            }
+        }
+        if (!holds) {
+            break;
+        }
+        i += len;
+        rounds++;
+    }
+    for (int j = 0; j < count; j++) {
+        ev->pos[ev->n - count + j] += rounds * len;
+    }
+    return i;
+}
+
 /* The forward pass: 1 with the final state's number in *final when the
    DFA accepts text, 0 when it does not, -1 with an exception set. */
 static int
@@ -703,6 +772,10 @@ tag_forward(const Tagger *t, PyObject *text, Events *ev, Py_ssize_t *final)
     const uint32_t *moves = t->moves;
     const uint16_t *recs = t->recs;
     uint32_t off = t->start;
+    /* The rows one and two steps back (0: none) and the records of the
+       last two steps, to spot a cycle just completed. */
+    uint32_t back2 = 0, back3 = 0;
+    uint16_t rec1 = 0, rec2 = 0;
     BlockMemo memo = {0, {0}, 0};
     for (Py_ssize_t at = 0; at < length; at += CHUNK) {
         Py_ssize_t n = length - at < CHUNK ? length - at : CHUNK;
@@ -761,6 +834,24 @@ tag_forward(const Tagger *t, PyObject *text, Events *ev, Py_ssize_t *final)
                 }
                 events_compact(t, ev, &memo);
             }
+            if (next == back2 || next == back3) {
+                /* A cycle of two or three states just completed: follow it
+                   while it holds (see follow_cycle). */
+                uint32_t rows[MAX_BLOCK] = {next, back2, off};
+                uint16_t crecs[MAX_BLOCK] = {rec2, rec1, rec};
+                int len = 3;
+                if (next == back2) {
+                    rows[1] = off;
+                    crecs[0] = rec1;
+                    crecs[1] = rec;
+                    len = 2;
+                }
+                i = follow_cycle(t, buf, i, n, at + i, rows, crecs, len, ev, &memo);
+            }
+            back3 = back2;
+            back2 = off;
+            rec2 = rec1;
+            rec1 = rec;
             off = next;
         }
     }
