@@ -135,16 +135,25 @@ def test_parse_tree_is_the_full_derivation() -> None:
 
 @given(edited("URI-reference"))
 def test_generated_reader_equals_walking_the_tree(text: str) -> None:
-    """parse() reads the compiled match directly; walking the compiled
-    engine's rule tree with the visitor must give the same reference."""
+    """parse() reads the compiled match directly (the pure engine), or the
+    tagged DFA's slots (the native one); walking the compiled engine's rule
+    tree with the visitor must give the same reference."""
     from urigrammar.uri._api import _parser
-    from urigrammar.uri._visitor import to_reference
+    from urigrammar.uri._components import Components
+    from urigrammar.uri._visitor import CAPTURES, LEAVES, reader, to_reference
 
-    compiled, read = _parser("URI-reference")
+    compiled = u.RFC3986.compiled("URI-reference", CAPTURES, LEAVES)
+    read = reader(compiled.groups, Components)
     tree = compiled.tree(text)
     match = compiled.pattern.fullmatch(text)
+    fullmatch, parse_read = _parser("URI-reference")
+    found = fullmatch(text)
     if tree is None:
         assert match is None
+        assert found is None
         return
     assert match is not None
-    assert read(match) == to_reference(tree)
+    assert found is not None
+    expected = to_reference(tree)
+    assert read(match) == expected
+    assert (found if parse_read is None else parse_read(found)) == expected
