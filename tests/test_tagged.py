@@ -304,3 +304,26 @@ def test_bad_plans_are_refused(bad_plan: object, error: type[Exception]) -> None
 def test_non_str_is_a_type_error() -> None:
     with pytest.raises(TypeError, match="str"):
         tagger("URI-reference").parse(b"http://a")  # type: ignore[attr-defined]
+
+
+# --- user grammars: where the tagged DFA may differ from the regex ----------
+
+
+@pytest.mark.parametrize(
+    ("source", "texts"),
+    [
+        # re keeps the capture of an iteration that matched empty.
+        ('r = *( x )\r\nx = [ "a" ]\r\n', ["", "a", "aa"]),
+        ('r = *( x / "b" )\r\nx = *"a"\r\n', ["a", "ab", "ba", "aab"]),
+        # A possessive repetition misreports its captures (CPython issue 101955).
+        ('r = *( x / y )\r\nx = "a"\r\ny = "b"\r\n', ["ab", "ba", "aab"]),
+    ],
+)
+def test_tagged_tables_read_as_the_regex_or_are_refused(source: str, texts: list[str]) -> None:
+    grammar = u.load_grammar(source)
+    captures = frozenset(name for name in ("x", "y") if f"\n{name} =" in source)
+    tables = grammar.tagged("r", captures)
+    pattern = grammar.compiled("r", captures).pattern
+    for text in texts:
+        match = pattern.fullmatch(text)
+        assert tables is None or tables.groups(text) == match.groups(), text  # type: ignore[union-attr]
