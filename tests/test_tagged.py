@@ -327,3 +327,33 @@ def test_tagged_tables_read_as_the_regex_or_are_refused(source: str, texts: list
     for text in texts:
         match = pattern.fullmatch(text)
         assert tables is None or tables.groups(text) == match.groups(), text  # type: ignore[union-attr]
+
+
+def thue(length: int) -> str:
+    """A square-free word over a, b, c (Thue): no block ever repeats at once,
+    so the tagger's compaction never drops a record."""
+    word = "a"
+    while len(word) < length:
+        word = "".join({"a": "abc", "b": "ac", "c": "b"}[char] for char in word)
+    return word[:length]
+
+
+@native
+@pytest.mark.parametrize("length", [127, 128, 129, 300, 5000])
+def test_records_past_the_stack_grow_on_the_heap(length: int) -> None:
+    # One record a character, none dropped: the record stack (128) overflows,
+    # which the URI rules' texts never make it do.
+    from urigrammar.engine._native import Tagger
+
+    grammar = u.load_grammar(
+        'r = *( "a" / "b" / "c" ) ( x / y / z )\r\nx = "a"\r\ny = "b"\r\nz = "c"\r\n'
+    )
+    captures = frozenset({"x", "y", "z"})
+    tables = grammar.tagged("r", captures)
+    assert tables is not None
+    text = thue(length)
+    c_tagger = Tagger(**_runner.pack_tagged(tables, ()))  # type: ignore[arg-type]
+    assert c_tagger.tags(text) == tables.tags(text)
+    match = grammar.compiled("r", captures).pattern.fullmatch(text)
+    assert match is not None
+    assert tables.groups(text) == match.groups()
