@@ -357,3 +357,21 @@ def test_records_past_the_stack_grow_on_the_heap(length: int) -> None:
     match = grammar.compiled("r", captures).pattern.fullmatch(text)
     assert match is not None
     assert tables.groups(text) == match.groups()
+
+
+@native
+@pytest.mark.parametrize("rule", PARSE_RULES)
+def test_every_parse_rule_runs_on_the_tagger(rule: str) -> None:
+    # The wiring test above covers the two reference rules; a tagged DFA
+    # refused for any other rule (over a cap, names not the groups', tables
+    # the extension refuses) would fall back to the regex unseen.
+    before = _runner.engine()
+    _runner.use("native")
+    try:
+        cls = u.IRIReference if rule in IRI.parse_rules else u.URIReference
+        for screen in (True, False):
+            fullmatch, read = _api._parser(rule, cls, screen=screen)
+            assert read is None, (rule, screen)
+            assert fullmatch("") is None or type(fullmatch("")) is cls
+    finally:
+        _runner.use(before)
