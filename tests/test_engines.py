@@ -138,13 +138,23 @@ def test_generated_reader_equals_walking_the_tree(text: str) -> None:
     """parse() reads the compiled match directly; walking the compiled
     engine's rule tree with the visitor must give the same reference."""
     from urigrammar.uri._api import _parser
-    from urigrammar.uri._visitor import to_reference
+    from urigrammar.uri._components import Components
+    from urigrammar.uri._grammars import RFC3986
+    from urigrammar.uri._visitor import CAPTURES, LEAVES, reader, to_reference
 
-    compiled, read = _parser("URI-reference")
+    compiled = RFC3986.compiled("URI-reference", CAPTURES, LEAVES)
     tree = compiled.tree(text)
     match = compiled.pattern.fullmatch(text)
+    # And what parse runs on this engine: the regex and its reader, or the
+    # native tagger (no reader: it makes the reference itself).
+    fullmatch, read = _parser("URI-reference")
+    found = fullmatch(text)
     if tree is None:
         assert match is None
+        assert found is None
         return
     assert match is not None
-    assert read(match) == to_reference(tree)
+    assert found is not None
+    expected = to_reference(tree)
+    assert reader(compiled.groups, Components)(match) == expected
+    assert (found if read is None else read(found)) == expected
