@@ -30,8 +30,9 @@ from hypothesis import strategies as st
 import urigrammar as u
 from _budget import examples
 from urigrammar.engine import _runner
-from urigrammar.engine._compile import CompiledRule
-from urigrammar.engine._tagged import TaggedTables
+from urigrammar.engine._compile import CompiledRule, _inline
+from urigrammar.engine._ir import Ref
+from urigrammar.engine._tagged import TaggedTables, build_tagged
 from urigrammar.strategies import from_rule
 from urigrammar.uri import _api
 from urigrammar.uri._dialect import IRI, URI
@@ -286,6 +287,8 @@ def test_bad_tables_are_refused(field: str, value: bytes) -> None:
     [
         (((None, ((999, None),)),), ValueError),
         (((None, ((-1, None),)),), ValueError),
+        # 2 * capture + 1 wraps past PY_SSIZE_T_MAX: once accepted, it read far off the stack.
+        (((None, ((2**62 + 2**59, None),)),), ValueError),
         (((None, (("x", None),)),), TypeError),
         (((None,),), TypeError),
         ([], TypeError),
@@ -303,6 +306,77 @@ def test_bad_plans_are_refused(bad_plan: object, error: type[Exception]) -> None
 def test_non_str_is_a_type_error() -> None:
     with pytest.raises(TypeError, match="str"):
         tagger("URI-reference").parse(b"http://a")  # type: ignore[attr-defined]
+
+
+# --- user grammars: where the tagged DFA may differ from the regex ----------
+
+
+@pytest.mark.parametrize(
+    ("source", "texts"),
+    [
+        # re keeps the capture of an iteration that matched empty.
+        ('r = *( x )\r\nx = [ "a" ]\r\n', ["", "a", "aa"]),
+        ('r = *( x / "b" )\r\nx = *"a"\r\n', ["a", "ab", "ba", "aab"]),
+        # A possessive repetition misreports its captures (CPython issue 101955).
+        ('r = *( x / y )\r\nx = "a"\r\ny = "b"\r\n', ["ab", "ba", "aab"]),
+    ],
+)
+def test_tagged_tables_read_as_the_regex_or_are_refused(source: str, texts: list[str]) -> None:
+    grammar = u.load_grammar(source)
+    captures = frozenset(name for name in ("x", "y") if f"\n{name} =" in source)
+    tables = grammar.tagged("r", captures)
+    pattern = grammar.compiled("r", captures).pattern
+    for text in texts:
+        match = pattern.fullmatch(text)
+        assert tables is None or tables.groups(text) == match.groups(), text  # type: ignore[union-attr]
+
+
+def thue(length: int) -> str:
+    """A square-free word over a, b, c (Thue): no block ever repeats at once,
+    so the tagger's compaction never drops a record."""
+    word = "a"
+    while len(word) < length:
+        word = "".join({"a": "abc", "b": "ac", "c": "b"}[char] for char in word)
+    return word[:length]
+
+
+@native
+@pytest.mark.parametrize("length", [127, 128, 129, 300, 5000])
+def test_records_past_the_stack_grow_on_the_heap(length: int) -> None:
+    # One record a character, none dropped: the record stack (128) overflows,
+    # which the URI rules' texts never make it do.
+    from urigrammar.engine._native import Tagger
+
+    grammar = u.load_grammar(
+        'r = *( "a" / "b" / "c" ) ( x / y / z )\r\nx = "a"\r\ny = "b"\r\nz = "c"\r\n'
+    )
+    captures = frozenset({"x", "y", "z"})
+    tables = grammar.tagged("r", captures)
+    assert tables is not None
+    text = thue(length)
+    c_tagger = Tagger(**_runner.pack_tagged(tables, ()))  # type: ignore[arg-type]
+    assert c_tagger.tags(text) == tables.tags(text)
+    match = grammar.compiled("r", captures).pattern.fullmatch(text)
+    assert match is not None
+    assert tables.groups(text) == match.groups()
+
+
+@native
+@pytest.mark.parametrize("rule", PARSE_RULES)
+def test_every_parse_rule_runs_on_the_tagger(rule: str) -> None:
+    # The wiring test above covers the two reference rules; a tagged DFA
+    # refused for any other rule (over a cap, names not the groups', tables
+    # the extension refuses) would fall back to the regex unseen.
+    before = _runner.engine()
+    _runner.use("native")
+    try:
+        cls = u.IRIReference if rule in IRI.parse_rules else u.URIReference
+        for screen in (True, False):
+            fullmatch, read = _api._parser(rule, cls, screen=screen)
+            assert read is None, (rule, screen)
+            assert fullmatch("") is None or type(fullmatch("")) is cls
+    finally:
+        _runner.use(before)
 
 
 @native
@@ -326,8 +400,11 @@ def test_runs_cycles_and_compaction_give_the_tags_of_the_plain_walk(
     assert tagger(rule).tags(text) == tables.tags(text)  # type: ignore[attr-defined]
 
 
-# Captures inside repetitions: none in RFC 3986's parse rules, but the
-# tagged DFA is generic, and there a loop's records do not always collapse.
+# Captures inside repetitions: none in RFC 3986's parse rules, and
+# Grammar.tagged refuses them (below), but built anyway (``repeated=True``)
+# they give loops whose records do not always collapse, which the
+# compaction must see.  Without an iteration that matches empty, the Pike
+# VM reads them as a backtracking regex does.
 USER_GRAMMARS = [
     ('r = *( x / y ) z\r\nx = "a"\r\ny = "b"\r\nz = "c"\r\n', "abc"),
     ('r = *( x / "b" )\r\nx = "a" *"c"\r\n', "abc"),
@@ -340,8 +417,10 @@ USER_GRAMMARS = [
 def test_captures_inside_repetitions_on_a_user_grammar(source: str, alphabet: str) -> None:
     grammar = u.load_grammar(source)
     captures = frozenset({"x", "y"}) & frozenset(grammar.rule_names)
-    tables = grammar.tagged("r", captures)
+    body = _inline(grammar, Ref("r"), captures, ())
+    tables = build_tagged(body, repeated=True)
     assert tables is not None
+    assert build_tagged(body) is None
     # The oracle: the same pattern, backtracking.  Its possessive form is not
     # one: CPython 3.11's re reports wrong spans for groups inside a
     # possessive repetition (or raises SystemError).

@@ -1094,7 +1094,9 @@ read_plan(Tagger *self, PyObject *plan)
             if (cap == -1 && PyErr_Occurred()) {
                 return -1;
             }
-            if (cap < 0 || 2 * cap + 1 >= self->ntags) {
+            /* cap < ntags / 2, not 2 * cap + 1 < ntags: that product
+               wraps for a huge cap and would pass. */
+            if (cap < 0 || cap >= self->ntags / 2) {
                 PyErr_SetString(PyExc_ValueError, "plan: a capture out of range");
                 return -1;
             }

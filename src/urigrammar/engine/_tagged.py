@@ -68,25 +68,29 @@ class _Automaton:
         self.names: list[str] = []
         self._caps: dict[int, int] = {}
         self._closures: dict[int, list[tuple[int, frozenset[int]]]] = {}
+        #: Whether a capture lies inside a repetition of more than one
+        #: iteration, where the regex's groups are not the Pike VM's.
+        self.repeated_capture = False
         self._number(body)
         self.start, self.accept = self._build(body)
 
-    def _number(self, node: Expr) -> None:
+    def _number(self, node: Expr, repeated: bool = False) -> None:
         """Number the captures in pre-order (each repetition's item once),
         as the compiled regex numbers its groups."""
         if isinstance(node, Cap):
+            self.repeated_capture |= repeated
             self._caps[id(node)] = len(self.names)
             self.names.append(node.name)
-            self._number(node.expr)
+            self._number(node.expr, repeated)
         elif isinstance(node, (Seq, Alt)):
             for item in node.items:
-                self._number(item)
+                self._number(item, repeated)
         elif isinstance(node, Chars):
             return
         elif isinstance(node, Ref):
             raise TypeError(f"rule reference {node.name!r} was not inlined")
         else:
-            self._number(node.item)
+            self._number(node.item, repeated or node.hi != 1)
 
     def _state(self, tag: int = -1) -> int:
         self.edges.append(None)
@@ -339,12 +343,24 @@ def _merge(
     return small_moves, small_recs, small_finals
 
 
-def build_tagged(body: Expr, cap: int = MAX_DFA_STATES) -> TaggedTables | None:
+def build_tagged(
+    body: Expr, cap: int = MAX_DFA_STATES, *, repeated: bool = False
+) -> TaggedTables | None:
     """The tagged DFA of an inlined rule body whose captures are ``Cap``
     nodes, or ``None`` when it needs more than ``cap`` states, more than
-    ``MAX_CLASSES`` classes, ``MAX_TAGS`` tags or ``MAX_BUILD_WORK``."""
+    ``MAX_CLASSES`` classes, ``MAX_TAGS`` tags or ``MAX_BUILD_WORK``, or
+    when a capture lies inside a repetition, unless ``repeated``: then a
+    repeated capture reads as its last iteration that took part, the Pike
+    VM's reading, which differs from ``re``'s where an iteration matches
+    empty."""
     automaton = _Automaton(body)
-    if 2 * len(automaton.names) > MAX_TAGS:
+    if 2 * len(automaton.names) > MAX_TAGS or (automaton.repeated_capture and not repeated):
+        # A capture inside a repetition: Python's re keeps the capture of
+        # an iteration that matched empty ("(a?)*" on "a" gives ""), which
+        # a Pike VM drops, and on CPython 3.11 to 3.13.0 a possessive
+        # repetition misreports its captures ("(?:(a)|(b))*+" on "ab" gives
+        # "" for the first; CPython issue 101955).  The regex is the
+        # reference, so such a rule stays on it.  The parse rules have none.
         return None
     partition = _partition(automaton)  # type: ignore[arg-type]
     if partition is None:
