@@ -475,6 +475,341 @@ static PyType_Spec Runner_spec = {
     .slots = Runner_slots,
 };
 
+/* ======================================================================
+ * Entry: a C-level hot path for a function that looks matchers up by name.
+ *
+ * Entry(table, fallback) is a callable over `table`, a dict from a name's
+ * exact spelling to a matcher: a Runner's bound `fullmatch`, or any
+ * callable taking the text and returning None when it does not match.
+ * entry(name, text) with name an exact str found in the table, text a str
+ * and no keyword arguments returns whether the matcher matches (a Runner
+ * runs right here, with no Python call at all); any other call -- a name
+ * not in the table, other types, keyword arguments, other counts -- is
+ * fallback(*args, **kwargs), the Python function that fills the table and
+ * owns every check and error.  So the entry never decides anything the
+ * fallback would decide differently: it only skips the fallback's own
+ * fast path.  Nothing here knows a name; the table is the caller's dict,
+ * read under the GIL (a matcher is held with a strong reference while it
+ * runs, so another thread emptying the dict cannot free it).
+ *
+ * Instances have a __dict__, so the Python side can give one the
+ * metadata of the function it stands for (functools.update_wrapper:
+ * __wrapped__, __doc__, __name__, __qualname__, __module__), and
+ * __reduce__ returns __qualname__: pickle then stores the entry as a
+ * reference to the module attribute it is bound to, as for a function.
+ *
+ * Calls: vectorcall on CPython 3.12 and later, where the limited API has
+ * it (chosen at run time, so the one abi3 build serves both); tp_call,
+ * with its argument tuple, on 3.10 and 3.11.
+ * ====================================================================== */
+
+#include <stddef.h> /* offsetof */
+
+/* The vectorcall protocol entered the limited API in 3.12.  This file is
+   built against 3.10's, so it declares the 3.12 stable-ABI names it uses
+   itself, and uses them only when the running CPython is 3.12 or later
+   (entry_exec picks the type's spec): below that, tp_call. */
+#if !defined(Py_LIMITED_API) || Py_LIMITED_API + 0 < 0x030C0000
+#ifndef Py_TPFLAGS_HAVE_VECTORCALL
+#define Py_TPFLAGS_HAVE_VECTORCALL (1UL << 11)
+#endif
+#ifndef PY_VECTORCALL_ARGUMENTS_OFFSET
+#define PY_VECTORCALL_ARGUMENTS_OFFSET ((size_t)1 << (8 * sizeof(size_t) - 1))
+#endif
+PyAPI_FUNC(PyObject *) PyObject_Vectorcall(PyObject *callable, PyObject *const *args,
+                                           size_t nargsf, PyObject *kwnames);
+PyAPI_FUNC(PyObject *) PyVectorcall_Call(PyObject *callable, PyObject *tuple, PyObject *dict);
+#endif
+/* T_PYSSIZET and READONLY: structmember.h in every version (3.12 spells
+   them Py_T_PYSSIZET and Py_READONLY in Python.h, and keeps these). */
+#include <structmember.h>
+
+typedef PyObject *(*entry_vectorcallfunc)(PyObject *, PyObject *const *, size_t, PyObject *);
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *table;       /* dict: spelling -> matcher */
+    PyObject *fallback;    /* called for everything else */
+    PyObject *runner_type; /* Runner, from the module state */
+    PyObject *dict;        /* the instance's __dict__ */
+    entry_vectorcallfunc vectorcall; /* read by CPython 3.12+ only */
+} Entry;
+
+/* The fast path: 1 when it answered (*out the result, or NULL with an
+   exception set), 0 when the call is for the fallback. */
+static int
+entry_fast(Entry *self, PyObject *name, PyObject *text, PyObject **out)
+{
+    if (!PyUnicode_CheckExact(name) || !PyUnicode_Check(text)) {
+        return 0;
+    }
+    PyObject *matcher = PyDict_GetItemWithError(self->table, name);
+    if (matcher == NULL) {
+        if (PyErr_Occurred()) {
+            *out = NULL;
+            return 1;
+        }
+        return 0;
+    }
+    /* Held while in use: running can allocate, so collect, so run any
+       code, which may empty the table. */
+    Py_INCREF(matcher);
+    if (Py_IS_TYPE(matcher, &PyCFunction_Type) &&
+        PyCFunction_GetFunction(matcher) == Runner_fullmatch) {
+        PyObject *runner = PyCFunction_GetSelf(matcher);
+        if (runner != NULL && Py_IS_TYPE(runner, (PyTypeObject *)self->runner_type)) {
+            Runner *r = (Runner *)runner;
+            Py_ssize_t end;
+            int state = run(r, text, &end);
+            *out = state < 0 ? NULL : PyBool_FromLong(state > 0 && r->accepting[state]);
+            Py_DECREF(matcher);
+            return 1;
+        }
+    }
+    PyObject *found = PyObject_CallFunctionObjArgs(matcher, text, NULL);
+    Py_DECREF(matcher);
+    if (found == NULL) {
+        /* What the fallback's own fast path lets through to its checks. */
+        if (PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_KeyError)) {
+            PyErr_Clear();
+            return 0;
+        }
+        *out = NULL;
+        return 1;
+    }
+    *out = PyBool_FromLong(found != Py_None);
+    Py_DECREF(found);
+    return 1;
+}
+
+static PyObject *
+Entry_call(PyObject *obj, PyObject *args, PyObject *kwargs)
+{
+    Entry *self = (Entry *)obj;
+    PyObject *out;
+    if ((kwargs == NULL || PyDict_Size(kwargs) == 0) && PyTuple_Size(args) == 2 &&
+        entry_fast(self, PyTuple_GetItem(args, 0), PyTuple_GetItem(args, 1), &out)) {
+        return out;
+    }
+    return PyObject_Call(self->fallback, args, kwargs);
+}
+
+static PyObject *
+Entry_vectorcall(PyObject *obj, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Entry *self = (Entry *)obj;
+    PyObject *out;
+    size_t nargs = nargsf & ~PY_VECTORCALL_ARGUMENTS_OFFSET;
+    if (kwnames == NULL && nargs == 2 &&
+        entry_fast(self, args[0], args[1], &out)) {
+        return out;
+    }
+    return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+}
+
+static PyObject *
+Entry_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"table", "fallback", NULL};
+    PyObject *table, *fallback;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!O:Entry", kwlist, &PyDict_Type, &table,
+                                     &fallback)) {
+        return NULL;
+    }
+    if (!PyCallable_Check(fallback)) {
+        PyErr_SetString(PyExc_TypeError, "fallback must be callable");
+        return NULL;
+    }
+    module_state *st = (module_state *)PyType_GetModuleState(type);
+    if (st == NULL) {
+        return NULL;
+    }
+    allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
+    Entry *self = (Entry *)alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    Py_INCREF(table);
+    self->table = table;
+    Py_INCREF(fallback);
+    self->fallback = fallback;
+    Py_INCREF(st->runner_type);
+    self->runner_type = st->runner_type;
+    self->dict = NULL;
+    self->vectorcall = Entry_vectorcall;
+    return (PyObject *)self;
+}
+
+static int
+Entry_traverse(PyObject *obj, visitproc visit, void *arg)
+{
+    Entry *self = (Entry *)obj;
+    Py_VISIT(Py_TYPE(obj));
+    Py_VISIT(self->table);
+    Py_VISIT(self->fallback);
+    Py_VISIT(self->runner_type);
+    Py_VISIT(self->dict);
+    return 0;
+}
+
+static int
+Entry_clear(PyObject *obj)
+{
+    Entry *self = (Entry *)obj;
+    Py_CLEAR(self->table);
+    Py_CLEAR(self->fallback);
+    Py_CLEAR(self->runner_type);
+    Py_CLEAR(self->dict);
+    return 0;
+}
+
+static void
+Entry_dealloc(PyObject *obj)
+{
+    PyTypeObject *type = Py_TYPE(obj);
+    PyObject_GC_UnTrack(obj);
+    Entry_clear(obj);
+    freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
+    tp_free(obj);
+    Py_DECREF(type);
+}
+
+/* Bound as a function is: looked up on an instance, a method of it
+   (types.MethodType, which the limited API does not offer from C); on a
+   class, or with no instance, the entry itself. */
+static PyObject *
+Entry_get(PyObject *self, PyObject *obj, PyObject *type)
+{
+    if (obj == NULL || obj == Py_None) {
+        Py_INCREF(self);
+        return self;
+    }
+    PyObject *types = PyImport_ImportModule("types");
+    if (types == NULL) {
+        return NULL;
+    }
+    PyObject *method_type = PyObject_GetAttrString(types, "MethodType");
+    Py_DECREF(types);
+    if (method_type == NULL) {
+        return NULL;
+    }
+    PyObject *bound = PyObject_CallFunctionObjArgs(method_type, self, obj, NULL);
+    Py_DECREF(method_type);
+    return bound;
+}
+
+PyDoc_STRVAR(Entry_reduce_doc,
+"__reduce__($self, /)\n--\n\n"
+"The entry's __qualname__: pickle stores it as a reference to the module\n"
+"attribute of that name, as it stores a function.");
+
+static PyObject *
+Entry_reduce(PyObject *self, PyObject *Py_UNUSED(ignored))
+{
+    return PyObject_GetAttrString(self, "__qualname__");
+}
+
+static PyMethodDef Entry_methods[] = {
+    {"__reduce__", Entry_reduce, METH_NOARGS, Entry_reduce_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef Entry_members[] = {
+    {"__dictoffset__", T_PYSSIZET, offsetof(Entry, dict), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyMemberDef Entry_members_vectorcall[] = {
+    {"__dictoffset__", T_PYSSIZET, offsetof(Entry, dict), READONLY, NULL},
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(Entry, vectorcall), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyGetSetDef Entry_getset[] = {
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyDoc_STRVAR(Entry_doc,
+"Entry(table, fallback)\n--\n\n"
+"A callable: entry(name, text) is whether table[name] matches text when\n"
+"name is an exact str in the dict table and text a str, else\n"
+"fallback(*args, **kwargs).");
+
+/* Slots 0 and 1 (the call and the members) differ with vectorcall. */
+#define ENTRY_SLOTS(call, members)                                                        \
+    {                                                                                     \
+        {Py_tp_call, (call)}, {Py_tp_members, (members)}, {Py_tp_new, Entry_new},         \
+            {Py_tp_traverse, Entry_traverse}, {Py_tp_clear, Entry_clear},                 \
+            {Py_tp_dealloc, Entry_dealloc}, {Py_tp_methods, Entry_methods},               \
+            {Py_tp_getset, Entry_getset}, {Py_tp_descr_get, Entry_get},                   \
+            {Py_tp_doc, (void *)Entry_doc}, {0, NULL},                                    \
+    }
+
+static PyType_Slot Entry_slots[] = ENTRY_SLOTS(Entry_call, Entry_members);
+static PyType_Slot Entry_slots_vectorcall[] =
+    ENTRY_SLOTS(PyVectorcall_Call, Entry_members_vectorcall);
+
+#define ENTRY_FLAGS (Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_HAVE_GC)
+
+static PyType_Spec Entry_spec = {
+    .name = "urigrammar.engine._native.Entry",
+    .basicsize = sizeof(Entry),
+    .itemsize = 0,
+    .flags = ENTRY_FLAGS,
+    .slots = Entry_slots,
+};
+
+static PyType_Spec Entry_spec_vectorcall = {
+    .name = "urigrammar.engine._native.Entry",
+    .basicsize = sizeof(Entry),
+    .itemsize = 0,
+    .flags = ENTRY_FLAGS | Py_TPFLAGS_HAVE_VECTORCALL,
+    .slots = Entry_slots_vectorcall,
+};
+
+/* 1 when the running CPython has vectorcall in its limited API (3.12 on),
+   0 when not, -1 with an exception set. */
+static int
+vectorcall_is_limited(void)
+{
+    PyObject *running = PySys_GetObject("version_info"); /* borrowed */
+    PyObject *since = Py_BuildValue("(ii)", 3, 12);
+    if (running == NULL || since == NULL) {
+        Py_XDECREF(since);
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_RuntimeError, "sys.version_info is missing");
+        }
+        return -1;
+    }
+    int at_least = PyObject_RichCompareBool(running, since, Py_GE);
+    Py_DECREF(since);
+    return at_least;
+}
+
+/* The module's second exec slot: the Entry type, created after Runner's
+   (Entry_new reads Runner's type from the module state). */
+static int
+entry_exec(PyObject *module)
+{
+    int vectorcall = vectorcall_is_limited();
+    if (vectorcall < 0) {
+        return -1;
+    }
+    PyObject *type = PyType_FromModuleAndSpec(
+        module, vectorcall ? &Entry_spec_vectorcall : &Entry_spec, NULL);
+    if (type == NULL) {
+        return -1;
+    }
+    if (PyModule_AddObject(module, "Entry", type) < 0) {
+        Py_DECREF(type);
+        return -1;
+    }
+    return 0;
+}
+
+/* ====================================================================== */
+
 static int
 native_exec(PyObject *module)
 {
@@ -515,6 +850,7 @@ native_free(void *module)
 
 static PyModuleDef_Slot native_slots[] = {
     {Py_mod_exec, native_exec},
+    {Py_mod_exec, entry_exec},
     {0, NULL},
 };
 

@@ -29,7 +29,7 @@ from typing import Any, Literal, Protocol, TypeVar, cast
 from .._errors import URIError
 from ..engine import ABNF_MAX_LENGTH
 from ..engine._compile import CompiledRule
-from ..engine._runner import forget_on_switch
+from ..engine._runner import fast_entry, forget_on_switch
 from ._components import Components, RefT
 from ._dialect import URI, Dialect, bidi_error
 from ._grammars import shipped_rule
@@ -148,7 +148,7 @@ def _parser(
     return _parsers[key]
 
 
-def validate(rule: str, text: str, *, engine: Engine = "compiled") -> bool:
+def _validate(rule: str, text: str, *, engine: Engine = "compiled") -> bool:
     """Whether all of ``text`` matches the rule named ``rule``: a rule of
     any shipped grammar (RFC 3986, RFC 3987, ...; see ``_grammars``) or an
     RFC 5234 core rule.  Rule names are case-insensitive (RFC 5234 section
@@ -169,6 +169,15 @@ def validate(rule: str, text: str, *, engine: Engine = "compiled") -> bool:
             _fast_validate[rule] = matcher
         return matcher(text) is not None
     return grammar.abnf_parse(name, text) is not None
+
+
+# help(urigrammar.validate) and pickle see this name (pickle: this module's
+# attribute ``validate``).
+_validate.__name__ = _validate.__qualname__ = "validate"
+# With the extension, a C entry runs validate's hot path (a known rule
+# spelling and a str) without a Python frame, and calls _validate for
+# everything else: one Python function decides every other case.
+validate = fast_entry(_fast_validate, _validate)
 
 
 def check(rule: str, text: str, *, engine: Engine = "compiled") -> None:
