@@ -27,9 +27,11 @@
  * - transitions hold the target's row offset (state * nclasses), not its
  *   number: one load and one add a character on the critical path;
  * - a state that loops on the class just read skips the run in a loop
- *   whose row is fixed, so its loads do not wait on each other; likewise a
- *   cycle of two or three states just completed (a "%41" run goes around
- *   three states) is followed with its rows fixed while it holds.
+ *   whose row is fixed, so its loads do not wait on each other; likewise,
+ *   when the rows of the last 16 characters repeat with a period of 2 to 8
+ *   (a "%41" run goes around three states, "u:p%20" six positions with a
+ *   loop inside), the cycle is followed with its rows fixed while it
+ *   holds.  The period is looked for at every 8th change of state only.
   */
 
 #ifndef Py_LIMITED_API
@@ -74,6 +76,30 @@ class_of(const Runner *r, Py_UCS4 code)
     return r->pages[((size_t)r->page_of[code >> 8] << 8) | (code & 0xFF)];
 }
 
+/* The states read at the last HIST positions of the text, to spot a
+   periodic walk: hist[pos & (HIST - 1)] is the row the DFA was in before
+   reading the character at pos.  A period of up to MAX_PERIOD characters
+   is seen once HIST positions repeat it (two periods at least). */
+#define HIST 16
+#define MAX_PERIOD 8
+
+/* The shortest period p in 2..MAX_PERIOD of the rows at the HIST
+   positions up to pos (all written), or 0. */
+static int
+period_at(const uint32_t *hist, Py_ssize_t pos)
+{
+    for (int p = 2; p <= MAX_PERIOD; p++) {
+        Py_ssize_t k = pos;
+        while (k > pos - HIST + p && hist[k & (HIST - 1)] == hist[(k - p) & (HIST - 1)]) {
+            k--;
+        }
+        if (k == pos - HIST + p) {
+            return p;
+        }
+    }
+    return 0;
+}
+
 /* Run the DFA over `text`; *end gets the end of the longest viable prefix.
    Returns the final state (0 when the text stopped being viable), or -1
    with an exception set. */
@@ -87,8 +113,10 @@ run(const Runner *r, PyObject *text, Py_ssize_t *end)
     }
     const uint32_t *moves = r->moves;
     uint32_t off = r->start;
-    /* The rows one and two steps back (0: none yet), to spot short cycles. */
-    uint32_t back2 = 0, back3 = 0;
+    uint32_t hist[HIST];
+    /* Steps that changed state, counted to look for a period now and then
+       (every 8th), in texts longer than a chunk. */
+    unsigned steps = 0;
     if (off == 0) { /* a rule that matches nothing */
         *end = 0;
         return 0;
@@ -112,13 +140,40 @@ run(const Runner *r, PyObject *text, Py_ssize_t *end)
             }
         }
         Py_ssize_t i = 0;
+        if (n == length) {
+            /* A text of one chunk (a URL, say): loops skipped, no watch
+               for periods, whose bookkeeping would cost short texts more
+               than it could save them. */
+            while (i < n) {
+                uint32_t next = moves[off + class_of(r, buf[i])];
+                i++;
+                if (next == off) {
+                    while (i < n && moves[off + class_of(r, buf[i])] == off) {
+                        i++;
+                    }
+                    continue;
+                }
+                if (next == 0) {
+                    *end = i - 1;
+                    return 0;
+                }
+                off = next;
+            }
+            break;
+        }
         while (i < n) {
             uint32_t next = moves[off + class_of(r, buf[i])];
+            hist[(at + i) & (HIST - 1)] = off;
             i++;
             if (next == off) {
-                /* A loop: the row stays `off` for as long as it lasts. */
+                /* A loop: the row stays `off` for as long as it lasts, so
+                   the loads do not wait on each other. */
+                Py_ssize_t from = i;
                 while (i < n && moves[off + class_of(r, buf[i])] == off) {
                     i++;
+                }
+                for (Py_ssize_t k = i - from > HIST ? i - HIST : from; k < i; k++) {
+                    hist[(at + k) & (HIST - 1)] = off;
                 }
                 continue;
             }
@@ -126,28 +181,53 @@ run(const Runner *r, PyObject *text, Py_ssize_t *end)
                 *end = at + i - 1;
                 return 0;
             }
-            if (next == back2) {
-                /* The last two steps went off -> next -> off: a cycle of
-                   two (a percent-encoding's tail, say); follow it while it
-                   holds, its rows fixed. */
-                while (i + 1 < n && moves[next + class_of(r, buf[i])] == off &&
-                       moves[off + class_of(r, buf[i + 1])] == next) {
-                    i += 2;
-                }
-            }
-            else if (next == back3) {
-                /* A cycle of three (back3 -> back2 -> off -> back3): "%41"
-                   runs. */
-                uint32_t a = next, b = back2, c = off;
-                while (i + 2 < n && moves[a + class_of(r, buf[i])] == b &&
-                       moves[b + class_of(r, buf[i + 1])] == c &&
-                       moves[c + class_of(r, buf[i + 2])] == a) {
-                    i += 3;
-                }
-            }
-            back3 = back2;
-            back2 = off;
             off = next;
+            if ((++steps & 7) != 0 || at + i < HIST) {
+                continue;
+            }
+            /* Is the walk periodic ("%41" runs go around three states,
+               "u:p%20" runs six positions with a loop inside)?  Then
+               follow the cycle with its rows fixed while it holds: each
+               character's check is independent of the others'. */
+            Py_ssize_t pos = at + i;
+            hist[pos & (HIST - 1)] = off;
+            int p = period_at(hist, pos);
+            if (p == 0) {
+                continue;
+            }
+            /* The cycle repeated over a round of up to HIST characters:
+               row[k] is the row before the k-th character of a round,
+               row[k + 1] the one after it. */
+            uint32_t row[HIST + 1];
+            int round = HIST / p * p;
+            for (int k = 0; k <= round; k++) {
+                row[k] = hist[(pos - p + k % p) & (HIST - 1)];
+            }
+            Py_ssize_t from = i;
+            /* Whole rounds, the checks of a round or-ed together: one
+               branch a round, and no check waits on another. */
+            while (i + round <= n) {
+                uint32_t miss = 0;
+                for (int k = 0; k < round; k++) {
+                    miss |= moves[row[k] + class_of(r, buf[i + k])] ^ row[k + 1];
+                }
+                if (miss != 0) {
+                    break;
+                }
+                i += round;
+            }
+            /* Then character by character to where the cycle stops. */
+            int j = 0;
+            while (i < n && moves[row[j] + class_of(r, buf[i])] == row[j + 1]) {
+                i++;
+                if (++j == p) {
+                    j = 0;
+                }
+            }
+            off = row[j];
+            for (Py_ssize_t k = i - from > HIST ? i - HIST : from; k < i; k++) {
+                hist[(at + k) & (HIST - 1)] = row[(k - from) % p];
+            }
         }
     }
     *end = length;
