@@ -13,11 +13,15 @@
  *              state 0 is dead and loops on every class;
  *   accepting  one byte per state.
  *
+ * A second type, Entry, is a C-level front for a Python function that looks
+ * matchers up by name (urigrammar.validate): see its section below.
+ *
  * Built with the stable ABI (Py_LIMITED_API 3.10), so one wheel serves every
  * CPython from 3.10 on: the text is read with PyUnicode_AsUCS4 into a
  * bounded buffer, a chunk at a time, whatever its kind (1, 2 or 4 bytes a
  * character); a lone surrogate is a code point like any other.  No static
- * state is mutable: the Runner type lives in the module state.
+ * state is mutable: the Runner type lives in the module state, the Entry
+ * type in the module (its instances keep what they need).
  *
  * Speed (all generic, decided from the tables at construction):
  * - a code point's class: the 128-entry table below 128; above, a two-level
@@ -31,7 +35,8 @@
  *   when the rows of the last 16 characters repeat with a period of 2 to 8
  *   (a "%41" run goes around three states, "u:p%20" six positions with a
  *   loop inside), the cycle is followed with its rows fixed while it
- *   holds.  The period is looked for at every 8th change of state only.
+ *   holds.  The period is looked for at every 8th change of state, and
+ *   only in texts longer than one read chunk: a URL pays nothing for it.
   */
 
 #ifndef Py_LIMITED_API
