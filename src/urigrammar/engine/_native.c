@@ -601,10 +601,9 @@ static PyType_Spec Runner_spec = {
 #ifndef PY_VECTORCALL_ARGUMENTS_OFFSET
 #define PY_VECTORCALL_ARGUMENTS_OFFSET ((size_t)1 << (8 * sizeof(size_t) - 1))
 #endif
-PyAPI_FUNC(PyObject *) PyObject_Vectorcall(PyObject *callable, PyObject *const *args,
-                                           size_t nargsf, PyObject *kwnames);
-PyAPI_FUNC(PyObject *) PyVectorcall_Call(PyObject *callable, PyObject *tuple, PyObject *dict);
 #endif
+/* Nor does it call PyObject_Vectorcall or PyVectorcall_Call: CPython 3.10
+   does not export the first, and this one binary must load there too. */
 /* T_PYSSIZET and READONLY: structmember.h in every version (3.12 spells
    them Py_T_PYSSIZET and Py_READONLY in Python.h, and keeps these). */
 #include <structmember.h>
@@ -689,7 +688,32 @@ Entry_vectorcall(PyObject *obj, PyObject *const *args, size_t nargsf, PyObject *
         entry_fast(self, args[0], args[1], &out)) {
         return out;
     }
-    return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+    /* The fallback with the call as a tuple and a dict, as tp_call gets it:
+       its own cost dwarfs this. */
+    Py_ssize_t npos = (Py_ssize_t)nargs;
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_Size(kwnames);
+    PyObject *tuple = PyTuple_New(npos);
+    PyObject *dict = nkw > 0 ? PyDict_New() : NULL;
+    if (tuple == NULL || (nkw > 0 && dict == NULL)) {
+        Py_XDECREF(tuple);
+        Py_XDECREF(dict);
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < npos; k++) {
+        Py_INCREF(args[k]);
+        PyTuple_SetItem(tuple, k, args[k]);
+    }
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        if (PyDict_SetItem(dict, PyTuple_GetItem(kwnames, k), args[npos + k]) < 0) {
+            Py_DECREF(tuple);
+            Py_DECREF(dict);
+            return NULL;
+        }
+    }
+    out = PyObject_Call(self->fallback, tuple, dict);
+    Py_DECREF(tuple);
+    Py_XDECREF(dict);
+    return out;
 }
 
 static PyObject *
@@ -821,19 +845,20 @@ PyDoc_STRVAR(Entry_doc,
 "name is an exact str in the dict table and text a str, else\n"
 "fallback(*args, **kwargs).");
 
-/* Slots 0 and 1 (the call and the members) differ with vectorcall. */
-#define ENTRY_SLOTS(call, members)                                                        \
+/* The members (__vectorcalloffset__) differ with vectorcall. */
+#define ENTRY_SLOTS(members)                                                              \
     {                                                                                     \
-        {Py_tp_call, (call)}, {Py_tp_members, (members)}, {Py_tp_new, Entry_new},         \
+        {Py_tp_call, Entry_call}, {Py_tp_members, (members)}, {Py_tp_new, Entry_new},     \
             {Py_tp_traverse, Entry_traverse}, {Py_tp_clear, Entry_clear},                 \
             {Py_tp_dealloc, Entry_dealloc}, {Py_tp_methods, Entry_methods},               \
             {Py_tp_getset, Entry_getset}, {Py_tp_descr_get, Entry_get},                   \
             {Py_tp_doc, (void *)Entry_doc}, {0, NULL},                                    \
     }
 
-static PyType_Slot Entry_slots[] = ENTRY_SLOTS(Entry_call, Entry_members);
-static PyType_Slot Entry_slots_vectorcall[] =
-    ENTRY_SLOTS(PyVectorcall_Call, Entry_members_vectorcall);
+static PyType_Slot Entry_slots[] = ENTRY_SLOTS(Entry_members);
+/* With vectorcall, tp_call (for calls made with a tuple) stays Entry_call,
+   which answers every call as Entry_vectorcall does. */
+static PyType_Slot Entry_slots_vectorcall[] = ENTRY_SLOTS(Entry_members_vectorcall);
 
 #define ENTRY_FLAGS (Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_HAVE_GC)
 
