@@ -209,9 +209,26 @@ run(const Runner *r, PyObject *text, Py_ssize_t *end)
                 row[k] = hist[(pos - p + k % p) & (HIST - 1)];
             }
             Py_ssize_t from = i;
-            /* Whole rounds, the checks of a round or-ed together: one
+            /* Whole periods of three or two (a "%41" run, a "%4" tail)
+               with their rows in registers; */
+            if (p == 3) {
+                uint32_t a = row[0], b = row[1], c = row[2];
+                while (i + 3 <= n && moves[a + class_of(r, buf[i])] == b &&
+                       moves[b + class_of(r, buf[i + 1])] == c &&
+                       moves[c + class_of(r, buf[i + 2])] == a) {
+                    i += 3;
+                }
+            }
+            else if (p == 2) {
+                uint32_t a = row[0], b = row[1];
+                while (i + 2 <= n && moves[a + class_of(r, buf[i])] == b &&
+                       moves[b + class_of(r, buf[i + 1])] == a) {
+                    i += 2;
+                }
+            }
+            /* else whole rounds, the checks of a round or-ed together: one
                branch a round, and no check waits on another. */
-            while (i + round <= n) {
+            while (p > 3 && i + round <= n) {
                 uint32_t miss = 0;
                 for (int k = 0; k < round; k++) {
                     miss |= moves[row[k] + class_of(r, buf[i + k])] ^ row[k + 1];
