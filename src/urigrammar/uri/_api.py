@@ -184,7 +184,9 @@ def check(rule: str, text: str, *, engine: Engine = "compiled") -> None:
     """Raise ``URISyntaxError`` unless ``text`` matches ``rule``.  The error's
     offset is the end of the longest prefix of ``text`` that some string
     matching the rule starts with."""
-    if not validate(rule, text, engine=engine):
+    # The Python function itself: a keyword argument would send the C
+    # entry to it anyway, after packing the call.
+    if not _validate(rule, text, engine=engine):
         grammar, name = shipped_rule(rule)
         raise grammar.syntax_error(name, text)
 
