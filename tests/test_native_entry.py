@@ -55,11 +55,13 @@ def engine(request: pytest.FixtureRequest) -> Iterator[str]:
     if request.param == "native" and not _runner.NATIVE_AVAILABLE:
         pytest.skip("the extension is not built")
     before = _runner.engine()
-    _runner.use(request.param)
+    if before != request.param:
+        _runner.use(request.param)
     try:
         yield request.param
     finally:
-        _runner.use(before)
+        if _runner.engine() != before:
+            _runner.use(before)
 
 
 # Calls and what the Python function answers them: the entry must agree,
@@ -343,8 +345,8 @@ def test_periodic_walks_stop_exactly_where_the_text_stops_being_viable(unit: str
     assert runner.accepts(text)
     # Offsets in rounds followed in the first read chunk, on either side of
     # its seam with the second (2048), further on, and at the text's end.
-    for at in [*range(100, 120), *range(2044, 2070), 4000, len(text) - 4, len(text) - 1]:
-        for bad in (" ", "%", "G"):
+    for at in [*range(100, 112), *range(2044, 2060), 4000, len(text) - 4, len(text) - 1]:
+        for bad in (" ", "%"):
             broken = text[:at] + bad + text[at + 1 :]
             assert runner.accepts(broken) is (pattern.fullmatch(broken) is not None)
             assert runner.viable(broken) == grammar.viable_prefix(name, broken)
