@@ -13,11 +13,15 @@
  *              state 0 is dead and loops on every class;
  *   accepting  one byte per state.
  *
+ * A second type, Entry, is a C-level front for a Python function that looks
+ * matchers up by name (urigrammar.validate): see its section below.
+ *
  * Built with the stable ABI (Py_LIMITED_API 3.10), so one wheel serves every
  * CPython from 3.10 on: the text is read with PyUnicode_AsUCS4 into a
  * bounded buffer, a chunk at a time, whatever its kind (1, 2 or 4 bytes a
  * character); a lone surrogate is a code point like any other.  No static
- * state is mutable: the Runner type lives in the module state.
+ * state is mutable: the Runner type lives in the module state, the Entry
+ * type in the module (its instances keep what they need).
  *
  * Speed (all generic, decided from the tables at construction):
  * - a code point's class: the 128-entry table below 128; above, a two-level
@@ -27,9 +31,12 @@
  * - transitions hold the target's row offset (state * nclasses), not its
  *   number: one load and one add a character on the critical path;
  * - a state that loops on the class just read skips the run in a loop
- *   whose row is fixed, so its loads do not wait on each other; likewise a
- *   cycle of two or three states just completed (a "%41" run goes around
- *   three states) is followed with its rows fixed while it holds.
+ *   whose row is fixed, so its loads do not wait on each other; likewise,
+ *   when the rows of the last 16 characters repeat with a period of 2 to 8
+ *   (a "%41" run goes around three states, "u:p%20" six positions with a
+ *   loop inside), the cycle is followed with its rows fixed while it
+ *   holds.  The period is looked for at every 8th change of state, and
+ *   only in texts longer than one read chunk: a URL pays nothing for it.
   */
 
 #ifndef Py_LIMITED_API
@@ -60,6 +67,12 @@ typedef struct {
     Py_ssize_t nstates;
     uint32_t *moves;     /* moves[off + class]: the target's row offset; 0 is dead */
     uint8_t *accepting;  /* by state number (offset / nclasses) */
+    /* offset / nclasses without a division (tens of cycles, a sizeable
+       part of a short text's run): nclasses is 2**shift times an odd
+       number whose inverse modulo 2**32 is `inverse`, and an offset is an
+       exact multiple of nclasses. */
+    unsigned shift;
+    uint32_t inverse;
     uint32_t start;      /* the start state's row offset */
 } Runner;
 
@@ -86,6 +99,30 @@ class_of(const Runner *r, Py_UCS4 code)
     return map_class(&r->map, code);
 }
 
+/* The states read at the last HIST positions of the text, to spot a
+   periodic walk: hist[pos & (HIST - 1)] is the row the DFA was in before
+   reading the character at pos.  A period of up to MAX_PERIOD characters
+   is seen once HIST positions repeat it (two periods at least). */
+#define HIST 16
+#define MAX_PERIOD 8
+
+/* The shortest period p in 2..MAX_PERIOD of the rows at the HIST
+   positions up to pos (all written), or 0. */
+static int
+period_at(const uint32_t *hist, Py_ssize_t pos)
+{
+    for (int p = 2; p <= MAX_PERIOD; p++) {
+        Py_ssize_t k = pos;
+        while (k > pos - HIST + p && hist[k & (HIST - 1)] == hist[(k - p) & (HIST - 1)]) {
+            k--;
+        }
+        if (k == pos - HIST + p) {
+            return p;
+        }
+    }
+    return 0;
+}
+
 /* Run the DFA over `text`; *end gets the end of the longest viable prefix.
    Returns the final state (0 when the text stopped being viable), or -1
    with an exception set. */
@@ -99,8 +136,10 @@ run(const Runner *r, PyObject *text, Py_ssize_t *end)
     }
     const uint32_t *moves = r->moves;
     uint32_t off = r->start;
-    /* The rows one and two steps back (0: none yet), to spot short cycles. */
-    uint32_t back2 = 0, back3 = 0;
+    uint32_t hist[HIST];
+    /* Steps that changed state, counted to look for a period now and then
+       (every 8th), in texts longer than a chunk. */
+    unsigned steps = 0;
     if (off == 0) { /* a rule that matches nothing */
         *end = 0;
         return 0;
@@ -124,13 +163,40 @@ run(const Runner *r, PyObject *text, Py_ssize_t *end)
             }
         }
         Py_ssize_t i = 0;
+        if (n == length) {
+            /* A text of one chunk (a URL, say): loops skipped, no watch
+               for periods, whose bookkeeping would cost short texts more
+               than it could save them. */
+            while (i < n) {
+                uint32_t next = moves[off + class_of(r, buf[i])];
+                i++;
+                if (next == off) {
+                    while (i < n && moves[off + class_of(r, buf[i])] == off) {
+                        i++;
+                    }
+                    continue;
+                }
+                if (next == 0) {
+                    *end = i - 1;
+                    return 0;
+                }
+                off = next;
+            }
+            break;
+        }
         while (i < n) {
             uint32_t next = moves[off + class_of(r, buf[i])];
+            hist[(at + i) & (HIST - 1)] = off;
             i++;
             if (next == off) {
-                /* A loop: the row stays `off` for as long as it lasts. */
+                /* A loop: the row stays `off` for as long as it lasts, so
+                   the loads do not wait on each other. */
+                Py_ssize_t from = i;
                 while (i < n && moves[off + class_of(r, buf[i])] == off) {
                     i++;
+                }
+                for (Py_ssize_t k = i - from > HIST ? i - HIST : from; k < i; k++) {
+                    hist[(at + k) & (HIST - 1)] = off;
                 }
                 continue;
             }
@@ -138,32 +204,74 @@ run(const Runner *r, PyObject *text, Py_ssize_t *end)
                 *end = at + i - 1;
                 return 0;
             }
-            if (next == back2) {
-                /* The last two steps went off -> next -> off: a cycle of
-                   two (a percent-encoding's tail, say); follow it while it
-                   holds, its rows fixed. */
-                while (i + 1 < n && moves[next + class_of(r, buf[i])] == off &&
-                       moves[off + class_of(r, buf[i + 1])] == next) {
-                    i += 2;
-                }
+            off = next;
+            if ((++steps & 7) != 0 || at + i < HIST) {
+                continue;
             }
-            else if (next == back3) {
-                /* A cycle of three (back3 -> back2 -> off -> back3): "%41"
-                   runs. */
-                uint32_t a = next, b = back2, c = off;
-                while (i + 2 < n && moves[a + class_of(r, buf[i])] == b &&
+            /* Is the walk periodic ("%41" runs go around three states,
+               "u:p%20" runs six positions with a loop inside)?  Then
+               follow the cycle with its rows fixed while it holds: each
+               character's check is independent of the others'. */
+            Py_ssize_t pos = at + i;
+            hist[pos & (HIST - 1)] = off;
+            int p = period_at(hist, pos);
+            if (p == 0) {
+                continue;
+            }
+            /* The cycle repeated over a round of up to HIST characters:
+               row[k] is the row before the k-th character of a round,
+               row[k + 1] the one after it. */
+            uint32_t row[HIST + 1];
+            int round = HIST / p * p;
+            for (int k = 0; k <= round; k++) {
+                row[k] = hist[(pos - p + k % p) & (HIST - 1)];
+            }
+            Py_ssize_t from = i;
+            /* Whole periods of three or two (a "%41" run, a "%4" tail)
+               with their rows in registers; */
+            if (p == 3) {
+                uint32_t a = row[0], b = row[1], c = row[2];
+                while (i + 3 <= n && moves[a + class_of(r, buf[i])] == b &&
                        moves[b + class_of(r, buf[i + 1])] == c &&
                        moves[c + class_of(r, buf[i + 2])] == a) {
                     i += 3;
                 }
             }
-            back3 = back2;
-            back2 = off;
-            off = next;
+            else if (p == 2) {
+                uint32_t a = row[0], b = row[1];
+                while (i + 2 <= n && moves[a + class_of(r, buf[i])] == b &&
+                       moves[b + class_of(r, buf[i + 1])] == a) {
+                    i += 2;
+                }
+            }
+            /* else whole rounds, the checks of a round or-ed together: one
+               branch a round, and no check waits on another. */
+            while (p > 3 && i + round <= n) {
+                uint32_t miss = 0;
+                for (int k = 0; k < round; k++) {
+                    miss |= moves[row[k] + class_of(r, buf[i + k])] ^ row[k + 1];
+                }
+                if (miss != 0) {
+                    break;
+                }
+                i += round;
+            }
+            /* Then character by character to where the cycle stops. */
+            int j = 0;
+            while (i < n && moves[row[j] + class_of(r, buf[i])] == row[j + 1]) {
+                i++;
+                if (++j == p) {
+                    j = 0;
+                }
+            }
+            off = row[j];
+            for (Py_ssize_t k = i - from > HIST ? i - HIST : from; k < i; k++) {
+                hist[(at + k) & (HIST - 1)] = row[(k - from) % p];
+            }
         }
     }
     *end = length;
-    return (int)(off / (uint32_t)r->nclasses);
+    return (int)((off >> r->shift) * r->inverse);
 }
 
 static PyObject *
@@ -400,6 +508,16 @@ Runner_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->nclasses = nclasses;
     self->nstates = nstates;
     self->start = (uint32_t)(start * nclasses);
+    uint32_t odd = (uint32_t)nclasses;
+    for (self->shift = 0; (odd & 1) == 0; self->shift++) {
+        odd >>= 1;
+    }
+    /* Newton's iteration doubles the correct low bits each round: an odd
+       number is its own inverse modulo 8 (3 bits), so 4 rounds give 48. */
+    self->inverse = odd;
+    for (int round = 0; round < 4; round++) {
+        self->inverse *= 2 - odd * self->inverse;
+    }
     /* Check every index the run loop follows, so that no lookup can fall
        outside its table whatever the caller passed. */
     memcpy(self->map.ascii, ascii_table, 128);
@@ -1347,6 +1465,370 @@ static PyType_Spec Tagger_spec = {
     .slots = Tagger_slots,
 };
 
+/* ======================================================================
+ * Entry: a C-level hot path for a function that looks matchers up by name.
+ *
+ * Entry(table, fallback) is a callable over `table`, a dict from a name's
+ * exact spelling to a matcher: a Runner's bound `fullmatch`, or any
+ * callable taking the text and returning None when it does not match.
+ * entry(name, text) with name an exact str found in the table, text a str
+ * and no keyword arguments returns whether the matcher matches (a Runner
+ * runs right here, with no Python call at all); any other call -- a name
+ * not in the table, other types, keyword arguments, other counts -- is
+ * fallback(*args, **kwargs), the Python function that fills the table and
+ * owns every check and error.  So the entry never decides anything the
+ * fallback would decide differently: it only skips the fallback's own
+ * fast path.  Nothing here knows a name; the table is the caller's dict,
+ * read under the GIL (a matcher is held with a strong reference while it
+ * runs, so another thread emptying the dict cannot free it).
+ *
+ * Instances have a __dict__, so the Python side can give one the
+ * metadata of the function it stands for (functools.update_wrapper:
+ * __wrapped__, __doc__, __name__, __qualname__, __module__), and
+ * __reduce__ returns __qualname__: pickle then stores the entry as a
+ * reference to the module attribute it is bound to, as for a function.
+ *
+ * Calls: vectorcall, the protocol of CPython 3.8 on (PEP 590).  The
+ * limited API names it from 3.12 only, but a heap type's
+ * __vectorcalloffset__ member and Py_TPFLAGS_HAVE_VECTORCALL are honoured
+ * from 3.9 on, and on 3.10 and 3.11 the argument tuple of tp_call cost as
+ * much as the Python function the entry replaces (0.84-0.92 of a bare re
+ * call, against 0.53-0.59 with vectorcall, on 3.11).  tp_call stays for
+ * calls made with a tuple.
+ * ====================================================================== */
+
+#include <stddef.h> /* offsetof */
+
+/* The vectorcall protocol entered the limited API in 3.12.  This file is
+   built against 3.10's, so it declares the names it uses itself; the
+   running CPython (3.10 on) honours them (entry_exec checks the version,
+   and keeps tp_call alone below 3.10, which this build never loads on). */
+#if !defined(Py_LIMITED_API) || Py_LIMITED_API + 0 < 0x030C0000
+#ifndef Py_TPFLAGS_HAVE_VECTORCALL
+#define Py_TPFLAGS_HAVE_VECTORCALL (1UL << 11)
+#endif
+#ifndef PY_VECTORCALL_ARGUMENTS_OFFSET
+#define PY_VECTORCALL_ARGUMENTS_OFFSET ((size_t)1 << (8 * sizeof(size_t) - 1))
+#endif
+#endif
+/* Nor does it call PyObject_Vectorcall or PyVectorcall_Call: CPython 3.10
+   does not export the first, and this one binary must load there too. */
+/* T_PYSSIZET and READONLY: structmember.h in every version (3.12 spells
+   them Py_T_PYSSIZET and Py_READONLY in Python.h, and keeps these). */
+#include <structmember.h>
+
+typedef PyObject *(*entry_vectorcallfunc)(PyObject *, PyObject *const *, size_t, PyObject *);
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *table;       /* dict: spelling -> matcher */
+    PyObject *fallback;    /* called for everything else */
+    PyObject *runner_type; /* Runner, from the module state */
+    PyObject *dict;        /* the instance's __dict__ */
+    entry_vectorcallfunc vectorcall; /* read by CPython through __vectorcalloffset__ */
+} Entry;
+
+/* The fast path: 1 when it answered (*out the result, or NULL with an
+   exception set), 0 when the call is for the fallback. */
+static int
+entry_fast(Entry *self, PyObject *name, PyObject *text, PyObject **out)
+{
+    if (!PyUnicode_CheckExact(name) || !PyUnicode_Check(text)) {
+        return 0;
+    }
+    PyObject *matcher = PyDict_GetItemWithError(self->table, name);
+    if (matcher == NULL) {
+        if (PyErr_Occurred()) {
+            *out = NULL;
+            return 1;
+        }
+        return 0;
+    }
+    /* Held while in use: running can allocate, so collect, so run any
+       code, which may empty the table. */
+    Py_INCREF(matcher);
+    if (Py_IS_TYPE(matcher, &PyCFunction_Type) &&
+        PyCFunction_GetFunction(matcher) == Runner_fullmatch) {
+        PyObject *runner = PyCFunction_GetSelf(matcher);
+        if (runner != NULL && Py_IS_TYPE(runner, (PyTypeObject *)self->runner_type)) {
+            Runner *r = (Runner *)runner;
+            Py_ssize_t end;
+            int state = run(r, text, &end);
+            *out = state < 0 ? NULL : PyBool_FromLong(state > 0 && r->accepting[state]);
+            Py_DECREF(matcher);
+            return 1;
+        }
+    }
+    PyObject *found = PyObject_CallFunctionObjArgs(matcher, text, NULL);
+    Py_DECREF(matcher);
+    if (found == NULL) {
+        /* What the fallback's own fast path lets through to its checks. */
+        if (PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_KeyError)) {
+            PyErr_Clear();
+            return 0;
+        }
+        *out = NULL;
+        return 1;
+    }
+    *out = PyBool_FromLong(found != Py_None);
+    Py_DECREF(found);
+    return 1;
+}
+
+static PyObject *
+Entry_call(PyObject *obj, PyObject *args, PyObject *kwargs)
+{
+    Entry *self = (Entry *)obj;
+    PyObject *out;
+    if ((kwargs == NULL || PyDict_Size(kwargs) == 0) && PyTuple_Size(args) == 2 &&
+        entry_fast(self, PyTuple_GetItem(args, 0), PyTuple_GetItem(args, 1), &out)) {
+        return out;
+    }
+    return PyObject_Call(self->fallback, args, kwargs);
+}
+
+static PyObject *
+Entry_vectorcall(PyObject *obj, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Entry *self = (Entry *)obj;
+    PyObject *out;
+    size_t nargs = nargsf & ~PY_VECTORCALL_ARGUMENTS_OFFSET;
+    if (kwnames == NULL && nargs == 2 &&
+        entry_fast(self, args[0], args[1], &out)) {
+        return out;
+    }
+    /* The fallback with the call as a tuple and a dict, as tp_call gets it:
+       its own cost dwarfs this. */
+    Py_ssize_t npos = (Py_ssize_t)nargs;
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_Size(kwnames);
+    PyObject *tuple = PyTuple_New(npos);
+    PyObject *dict = nkw > 0 ? PyDict_New() : NULL;
+    if (tuple == NULL || (nkw > 0 && dict == NULL)) {
+        Py_XDECREF(tuple);
+        Py_XDECREF(dict);
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < npos; k++) {
+        Py_INCREF(args[k]);
+        PyTuple_SetItem(tuple, k, args[k]);
+    }
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        if (PyDict_SetItem(dict, PyTuple_GetItem(kwnames, k), args[npos + k]) < 0) {
+            Py_DECREF(tuple);
+            Py_DECREF(dict);
+            return NULL;
+        }
+    }
+    out = PyObject_Call(self->fallback, tuple, dict);
+    Py_DECREF(tuple);
+    Py_XDECREF(dict);
+    return out;
+}
+
+static PyObject *
+Entry_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"table", "fallback", NULL};
+    PyObject *table, *fallback;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!O:Entry", kwlist, &PyDict_Type, &table,
+                                     &fallback)) {
+        return NULL;
+    }
+    if (!PyCallable_Check(fallback)) {
+        PyErr_SetString(PyExc_TypeError, "fallback must be callable");
+        return NULL;
+    }
+    module_state *st = (module_state *)PyType_GetModuleState(type);
+    if (st == NULL) {
+        return NULL;
+    }
+    allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
+    Entry *self = (Entry *)alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    Py_INCREF(table);
+    self->table = table;
+    Py_INCREF(fallback);
+    self->fallback = fallback;
+    Py_INCREF(st->runner_type);
+    self->runner_type = st->runner_type;
+    self->dict = NULL;
+    self->vectorcall = Entry_vectorcall;
+    return (PyObject *)self;
+}
+
+static int
+Entry_traverse(PyObject *obj, visitproc visit, void *arg)
+{
+    Entry *self = (Entry *)obj;
+    Py_VISIT(Py_TYPE(obj));
+    Py_VISIT(self->table);
+    Py_VISIT(self->fallback);
+    Py_VISIT(self->runner_type);
+    Py_VISIT(self->dict);
+    return 0;
+}
+
+static int
+Entry_clear(PyObject *obj)
+{
+    Entry *self = (Entry *)obj;
+    Py_CLEAR(self->table);
+    Py_CLEAR(self->fallback);
+    Py_CLEAR(self->runner_type);
+    Py_CLEAR(self->dict);
+    return 0;
+}
+
+static void
+Entry_dealloc(PyObject *obj)
+{
+    PyTypeObject *type = Py_TYPE(obj);
+    PyObject_GC_UnTrack(obj);
+    Entry_clear(obj);
+    freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
+    tp_free(obj);
+    Py_DECREF(type);
+}
+
+/* Bound as a function is: looked up on an instance, a method of it
+   (types.MethodType, which the limited API does not offer from C); on a
+   class, or with no instance, the entry itself. */
+static PyObject *
+Entry_get(PyObject *self, PyObject *obj, PyObject *type)
+{
+    if (obj == NULL || obj == Py_None) {
+        Py_INCREF(self);
+        return self;
+    }
+    PyObject *types = PyImport_ImportModule("types");
+    if (types == NULL) {
+        return NULL;
+    }
+    PyObject *method_type = PyObject_GetAttrString(types, "MethodType");
+    Py_DECREF(types);
+    if (method_type == NULL) {
+        return NULL;
+    }
+    PyObject *bound = PyObject_CallFunctionObjArgs(method_type, self, obj, NULL);
+    Py_DECREF(method_type);
+    return bound;
+}
+
+PyDoc_STRVAR(Entry_reduce_doc,
+"__reduce__($self, /)\n--\n\n"
+"The entry's __qualname__: pickle stores it as a reference to the module\n"
+"attribute of that name, as it stores a function.");
+
+static PyObject *
+Entry_reduce(PyObject *self, PyObject *Py_UNUSED(ignored))
+{
+    return PyObject_GetAttrString(self, "__qualname__");
+}
+
+static PyMethodDef Entry_methods[] = {
+    {"__reduce__", Entry_reduce, METH_NOARGS, Entry_reduce_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef Entry_members[] = {
+    {"__dictoffset__", T_PYSSIZET, offsetof(Entry, dict), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyMemberDef Entry_members_vectorcall[] = {
+    {"__dictoffset__", T_PYSSIZET, offsetof(Entry, dict), READONLY, NULL},
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(Entry, vectorcall), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyGetSetDef Entry_getset[] = {
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyDoc_STRVAR(Entry_doc,
+"Entry(table, fallback)\n--\n\n"
+"A callable: entry(name, text) is whether table[name] matches text when\n"
+"name is an exact str in the dict table and text a str, else\n"
+"fallback(*args, **kwargs).");
+
+/* The members (__vectorcalloffset__) differ with vectorcall. */
+#define ENTRY_SLOTS(members)                                                              \
+    {                                                                                     \
+        {Py_tp_call, Entry_call}, {Py_tp_members, (members)}, {Py_tp_new, Entry_new},     \
+            {Py_tp_traverse, Entry_traverse}, {Py_tp_clear, Entry_clear},                 \
+            {Py_tp_dealloc, Entry_dealloc}, {Py_tp_methods, Entry_methods},               \
+            {Py_tp_getset, Entry_getset}, {Py_tp_descr_get, Entry_get},                   \
+            {Py_tp_doc, (void *)Entry_doc}, {0, NULL},                                    \
+    }
+
+static PyType_Slot Entry_slots[] = ENTRY_SLOTS(Entry_members);
+/* With vectorcall, tp_call (for calls made with a tuple) stays Entry_call,
+   which answers every call as Entry_vectorcall does. */
+static PyType_Slot Entry_slots_vectorcall[] = ENTRY_SLOTS(Entry_members_vectorcall);
+
+#define ENTRY_FLAGS (Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_HAVE_GC)
+
+static PyType_Spec Entry_spec = {
+    .name = "urigrammar.engine._native.Entry",
+    .basicsize = sizeof(Entry),
+    .itemsize = 0,
+    .flags = ENTRY_FLAGS,
+    .slots = Entry_slots,
+};
+
+static PyType_Spec Entry_spec_vectorcall = {
+    .name = "urigrammar.engine._native.Entry",
+    .basicsize = sizeof(Entry),
+    .itemsize = 0,
+    .flags = ENTRY_FLAGS | Py_TPFLAGS_HAVE_VECTORCALL,
+    .slots = Entry_slots_vectorcall,
+};
+
+/* 1 when the running CPython honours a heap type's vectorcall (3.10 on,
+   all this abi3 build loads on), 0 when not, -1 with an exception set. */
+static int
+vectorcall_is_limited(void)
+{
+    PyObject *running = PySys_GetObject("version_info"); /* borrowed */
+    PyObject *since = Py_BuildValue("(ii)", 3, 10);
+    if (running == NULL || since == NULL) {
+        Py_XDECREF(since);
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_RuntimeError, "sys.version_info is missing");
+        }
+        return -1;
+    }
+    int at_least = PyObject_RichCompareBool(running, since, Py_GE);
+    Py_DECREF(since);
+    return at_least;
+}
+
+/* The module's second exec slot: the Entry type, created after Runner's
+   (Entry_new reads Runner's type from the module state). */
+static int
+entry_exec(PyObject *module)
+{
+    int vectorcall = vectorcall_is_limited();
+    if (vectorcall < 0) {
+        return -1;
+    }
+    PyObject *type = PyType_FromModuleAndSpec(
+        module, vectorcall ? &Entry_spec_vectorcall : &Entry_spec, NULL);
+    if (type == NULL) {
+        return -1;
+    }
+    if (PyModule_AddObject(module, "Entry", type) < 0) {
+        Py_DECREF(type);
+        return -1;
+    }
+    return 0;
+}
+
+/* ====================================================================== */
+
 static int
 native_exec(PyObject *module)
 {
@@ -1398,6 +1880,7 @@ native_free(void *module)
 
 static PyModuleDef_Slot native_slots[] = {
     {Py_mod_exec, native_exec},
+    {Py_mod_exec, entry_exec},
     {0, NULL},
 };
 

@@ -1,7 +1,8 @@
 """Types of the optional C extension (``_native.c``): a DFA runner over
 classes of code points, from ``_dfa``'s tables (see ``_runner.pack``)."""
 
-from typing import Literal, final
+from collections.abc import Callable
+from typing import Any, Literal, final
 
 @final
 class Runner:
@@ -43,3 +44,10 @@ class Tagger:
     ) -> Tagger: ...
     def parse(self, text: str, /) -> tuple[object, ...] | None: ...
     def tags(self, text: str, /) -> list[int] | None: ...
+
+@final
+class Entry:
+    def __new__(
+        cls, table: dict[str, Callable[[str], object | None]], fallback: Callable[..., object]
+    ) -> Entry: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...

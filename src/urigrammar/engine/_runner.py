@@ -12,28 +12,35 @@ when urigrammar is imported forces the pure engine; ``engine()`` (and
 both): it empties every cache of matchers by rule name (``forget_on_switch``)
 so that the next validate builds its matcher on the new engine; a matcher
 already handed out keeps the engine it was made with.
+
+``fast_entry`` puts a C-level hot path in front of a Python function that
+looks matchers up by rule spelling (``uri._api.validate``): the
+extension's ``Entry``, which runs a native matcher without entering Python
+at all and calls the function for everything else.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import struct
 import weakref
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol, TypedDict
+from typing import TYPE_CHECKING, Protocol, TypedDict, TypeVar, cast
 
 from ._dfa import Tables, build_tables
 from ._ir import Expr
 from ._tagged import TaggedTables
 
 if TYPE_CHECKING:
-    from ._native import Runner, Tagger
+    from ._native import Entry, Runner, Tagger
 
 __all__ = [
     "NATIVE_AVAILABLE",
     "Plan",
     "active",
     "engine",
+    "fast_entry",
     "forget_on_switch",
     "native_matcher",
     "native_parser",
@@ -41,15 +48,19 @@ __all__ = [
 ]
 
 
-def _load() -> tuple[type[Runner], type[Tagger]] | tuple[None, None]:
+def _load() -> tuple[type[Runner] | None, type[Tagger] | None, type[Entry] | None]:
     try:
-        from ._native import Runner, Tagger
+        from ._native import Runner
     except ImportError:  # built without a C compiler: the pure engine
-        return None, None
-    return Runner, Tagger
+        return None, None, None
+    try:
+        from ._native import Entry, Tagger
+    except ImportError:  # a stale build from before Tagger and Entry: validate only
+        return Runner, None, None
+    return Runner, Tagger, Entry
 
 
-_RUNNER, _TAGGER = _load()
+_RUNNER, _TAGGER, _ENTRY = _load()
 
 #: Whether the extension was built and imports.
 NATIVE_AVAILABLE = _RUNNER is not None
@@ -223,3 +234,24 @@ def native_parser(
         return None
     parse: Callable[[str], tuple[object, ...] | None] = tagger.parse
     return parse
+
+
+F = TypeVar("F", bound=Callable[..., object])
+
+
+def fast_entry(table: dict[str, Callable[[str], object | None]], fallback: F) -> F:
+    """``fallback`` with a C-level hot path in front when the extension is
+    built and the pure engine was not forced at import: a callable that,
+    for ``(spelling, text)`` with ``spelling`` an exact ``str`` key of
+    ``table`` and ``text`` a ``str``, returns whether ``table[spelling]``
+    matches (a native matcher runs in C, any other is called), and calls
+    ``fallback(*args, **kwargs)`` for everything else.  ``fallback`` must
+    give the same answer for the same call, fill ``table``, and own every
+    check and error.  The entry carries ``fallback``'s metadata
+    (``__wrapped__``, ``__doc__``, ``__name__``, ``__qualname__``,
+    ``__module__``), so ``help``, ``inspect.signature`` and pickling (by
+    reference, as a function) see the function."""
+    if _ENTRY is None or _forced_pure:
+        return fallback
+    entry = functools.update_wrapper(_ENTRY(table, fallback), fallback)
+    return cast("F", entry)

@@ -29,7 +29,7 @@ from typing import Any, Literal, Protocol, TypeVar, cast
 from .._errors import URIError
 from ..engine import ABNF_MAX_LENGTH
 from ..engine._runner import active as native_active
-from ..engine._runner import forget_on_switch, native_parser
+from ..engine._runner import fast_entry, forget_on_switch, native_parser
 from ._components import Components, RefT
 from ._dialect import URI, Dialect, bidi_error
 from ._grammars import shipped_rule
@@ -185,7 +185,7 @@ def _parser(name: str, cls: type[Components] = Components, *, screen: bool = Tru
     return _parsers[key]
 
 
-def validate(rule: str, text: str, *, engine: Engine = "compiled") -> bool:
+def _validate(rule: str, text: str, *, engine: Engine = "compiled") -> bool:
     """Whether all of ``text`` matches the rule named ``rule``: a rule of
     any shipped grammar (RFC 3986, RFC 3987, ...; see ``_grammars``) or an
     RFC 5234 core rule.  Rule names are case-insensitive (RFC 5234 section
@@ -208,11 +208,22 @@ def validate(rule: str, text: str, *, engine: Engine = "compiled") -> bool:
     return grammar.abnf_parse(name, text) is not None
 
 
+# help(urigrammar.validate) and pickle see this name (pickle: this module's
+# attribute ``validate``).
+_validate.__name__ = _validate.__qualname__ = "validate"
+# With the extension, a C entry runs validate's hot path (a known rule
+# spelling and a str) without a Python frame, and calls _validate for
+# everything else: one Python function decides every other case.
+validate = fast_entry(_fast_validate, _validate)
+
+
 def check(rule: str, text: str, *, engine: Engine = "compiled") -> None:
     """Raise ``URISyntaxError`` unless ``text`` matches ``rule``.  The error's
     offset is the end of the longest prefix of ``text`` that some string
     matching the rule starts with."""
-    if not validate(rule, text, engine=engine):
+    # The Python function itself: a keyword argument would send the C
+    # entry to it anyway, after packing the call.
+    if not _validate(rule, text, engine=engine):
         grammar, name = shipped_rule(rule)
         raise grammar.syntax_error(name, text)
 
