@@ -437,3 +437,79 @@ def test_captures_inside_repetitions_on_a_user_grammar(source: str, alphabet: st
             assert tables.groups(text) == (None if match is None else match.groups()), text
             if c_tags is not None:
                 assert c_tags(text) == tables.tags(text), text
+
+
+# --- parse's C entry (engine._native.Entry in parse form) --------------------
+
+
+def _outcome(call: object, *args: object, **kwargs: object) -> object:
+    try:
+        return ("ok", call(*args, **kwargs))  # type: ignore[operator]
+    except (u.URIError, TypeError) as error:
+        return (type(error), str(error))
+
+
+PARSE_CALLS: list[tuple[tuple[object, ...], dict[str, object]]] = [
+    (("http://a/b?c#d",), {}),
+    (("//h:80",), {}),
+    (("http://a b",), {}),
+    ((b"http://a",), {}),
+    ((None,), {}),
+    (("a:b", "URI"), {}),
+    (("a:b", "relative-ref"), {}),
+    (("//a", "uri-REFERENCE"), {}),
+    (("//a", "no-such-rule"), {}),
+    (("//a",), {"rule": "relative-ref"}),
+    (("//a",), {"engine": "abnf"}),
+    (("//a",), {"engine": "other"}),
+    (("//a", 5), {}),
+    (("http://[::1]",), {}),
+    ((), {}),
+    (("a", "URI", "x"), {}),
+]
+
+
+@pytest.mark.parametrize(("args", "kwargs"), PARSE_CALLS)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_parse_entry_answers_as_the_function(
+    args: tuple[object, ...], kwargs: dict[str, object], engine: str
+) -> None:
+    before = _runner.engine()
+    _runner.use(engine)
+    try:
+        for parse in (u.parse, u.parse_iri):
+            function = getattr(parse, "__wrapped__", parse)
+            first = _outcome(parse, *args, **kwargs)
+            # Twice: the first call fills the table the entry reads.
+            assert _outcome(parse, *args, **kwargs) == first == _outcome(function, *args, **kwargs)
+            if first[0] == "ok":
+                assert type(first[1]) is type(_outcome(function, *args, **kwargs)[1])  # type: ignore[index]
+    finally:
+        _runner.use(before)
+
+
+@native
+def test_parse_runs_through_the_entry_on_the_native_engine() -> None:
+    from urigrammar.engine._native import Entry, Tagger
+
+    if _runner._forced_pure:
+        pytest.skip("URIGRAMMAR_PURE: the functions themselves")
+    before = _runner.engine()
+    try:
+        _runner.use("native")
+        assert type(u.parse) is Entry
+        u.parse("http://a")
+        table = _api._entry_tables[(u.URIReference, True)]
+        assert getattr(table["URI-reference"], "__self__", None).__class__ is Tagger
+        # The pure engine empties the tables: the entry then calls the function.
+        _runner.use("pure")
+        assert table == {}
+        assert tuple(u.parse("http://a")) == tuple(u.parse("http://a", engine="abnf"))
+        assert table == {}
+    finally:
+        _runner.use(before)
+
+
+def test_parse_functions_pickle_by_reference() -> None:
+    assert pickle.loads(pickle.dumps(u.parse)) is u.parse
+    assert pickle.loads(pickle.dumps(u.parse_iri)) is u.parse_iri

@@ -1524,6 +1524,11 @@ typedef struct {
     PyObject *table;       /* dict: spelling -> matcher */
     PyObject *fallback;    /* called for everything else */
     PyObject *runner_type; /* Runner, from the module state */
+    PyObject *tagger_type; /* Tagger, likewise */
+    /* NULL: entry(name, text) answers whether the matcher matches (validate).
+       A str: entry(text[, name]) returns what the matcher returns, name
+       defaulting to this, and the fallback answers a None (parse). */
+    PyObject *default_name;
     PyObject *dict;        /* the instance's __dict__ */
     entry_vectorcallfunc vectorcall; /* read by CPython through __vectorcalloffset__ */
 } Entry;
@@ -1575,14 +1580,73 @@ entry_fast(Entry *self, PyObject *name, PyObject *text, PyObject **out)
     return 1;
 }
 
+/* The fast path of the parse form: 1 when it answered (*out the
+   matcher's result, or NULL with an exception set), 0 when the call is for
+   the fallback, which also answers a text the rule does not match (its
+   error is its own). */
+static int
+entry_parse(Entry *self, PyObject *text, PyObject *name, PyObject **out)
+{
+    if (!PyUnicode_CheckExact(name) || !PyUnicode_Check(text)) {
+        return 0;
+    }
+    PyObject *matcher = PyDict_GetItemWithError(self->table, name);
+    if (matcher == NULL) {
+        if (PyErr_Occurred()) {
+            *out = NULL;
+            return 1;
+        }
+        return 0;
+    }
+    Py_INCREF(matcher); /* held while in use, as in entry_fast */
+    PyObject *found;
+    PyObject *tagger = NULL;
+    if (Py_IS_TYPE(matcher, &PyCFunction_Type) &&
+        PyCFunction_GetFunction(matcher) == Tagger_parse) {
+        tagger = PyCFunction_GetSelf(matcher);
+    }
+    if (tagger != NULL && Py_IS_TYPE(tagger, (PyTypeObject *)self->tagger_type)) {
+        found = Tagger_parse(tagger, text);
+    }
+    else {
+        found = PyObject_CallFunctionObjArgs(matcher, text, NULL);
+    }
+    Py_DECREF(matcher);
+    if (found == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_KeyError)) {
+            PyErr_Clear();
+            return 0;
+        }
+        *out = NULL;
+        return 1;
+    }
+    if (found == Py_None) {
+        Py_DECREF(found);
+        return 0;
+    }
+    *out = found;
+    return 1;
+}
+
 static PyObject *
 Entry_call(PyObject *obj, PyObject *args, PyObject *kwargs)
 {
     Entry *self = (Entry *)obj;
     PyObject *out;
-    if ((kwargs == NULL || PyDict_Size(kwargs) == 0) && PyTuple_Size(args) == 2 &&
-        entry_fast(self, PyTuple_GetItem(args, 0), PyTuple_GetItem(args, 1), &out)) {
-        return out;
+    Py_ssize_t nargs = PyTuple_Size(args);
+    if (kwargs == NULL || PyDict_Size(kwargs) == 0) {
+        if (self->default_name == NULL) {
+            if (nargs == 2 &&
+                entry_fast(self, PyTuple_GetItem(args, 0), PyTuple_GetItem(args, 1), &out)) {
+                return out;
+            }
+        }
+        else if ((nargs == 1 || nargs == 2) &&
+                 entry_parse(self, PyTuple_GetItem(args, 0),
+                             nargs == 2 ? PyTuple_GetItem(args, 1) : self->default_name,
+                             &out)) {
+            return out;
+        }
     }
     return PyObject_Call(self->fallback, args, kwargs);
 }
@@ -1593,9 +1657,16 @@ Entry_vectorcall(PyObject *obj, PyObject *const *args, size_t nargsf, PyObject *
     Entry *self = (Entry *)obj;
     PyObject *out;
     size_t nargs = nargsf & ~PY_VECTORCALL_ARGUMENTS_OFFSET;
-    if (kwnames == NULL && nargs == 2 &&
-        entry_fast(self, args[0], args[1], &out)) {
-        return out;
+    if (kwnames == NULL) {
+        if (self->default_name == NULL) {
+            if (nargs == 2 && entry_fast(self, args[0], args[1], &out)) {
+                return out;
+            }
+        }
+        else if ((nargs == 1 || nargs == 2) &&
+                 entry_parse(self, args[0], nargs == 2 ? args[1] : self->default_name, &out)) {
+            return out;
+        }
     }
     /* The fallback with the call as a tuple and a dict, as tp_call gets it:
        its own cost dwarfs this. */
@@ -1628,10 +1699,14 @@ Entry_vectorcall(PyObject *obj, PyObject *const *args, size_t nargsf, PyObject *
 static PyObject *
 Entry_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"table", "fallback", NULL};
-    PyObject *table, *fallback;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!O:Entry", kwlist, &PyDict_Type, &table,
-                                     &fallback)) {
+    static char *kwlist[] = {"table", "fallback", "default", NULL};
+    PyObject *table, *fallback, *default_name = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!O|O:Entry", kwlist, &PyDict_Type, &table,
+                                     &fallback, &default_name)) {
+        return NULL;
+    }
+    if (default_name != Py_None && !PyUnicode_CheckExact(default_name)) {
+        PyErr_SetString(PyExc_TypeError, "default must be None or a str");
         return NULL;
     }
     if (!PyCallable_Check(fallback)) {
@@ -1653,6 +1728,12 @@ Entry_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->fallback = fallback;
     Py_INCREF(st->runner_type);
     self->runner_type = st->runner_type;
+    Py_INCREF(st->tagger_type);
+    self->tagger_type = st->tagger_type;
+    if (default_name != Py_None) {
+        Py_INCREF(default_name);
+        self->default_name = default_name;
+    }
     self->dict = NULL;
     self->vectorcall = Entry_vectorcall;
     return (PyObject *)self;
@@ -1666,6 +1747,8 @@ Entry_traverse(PyObject *obj, visitproc visit, void *arg)
     Py_VISIT(self->table);
     Py_VISIT(self->fallback);
     Py_VISIT(self->runner_type);
+    Py_VISIT(self->tagger_type);
+    Py_VISIT(self->default_name);
     Py_VISIT(self->dict);
     return 0;
 }
@@ -1677,6 +1760,8 @@ Entry_clear(PyObject *obj)
     Py_CLEAR(self->table);
     Py_CLEAR(self->fallback);
     Py_CLEAR(self->runner_type);
+    Py_CLEAR(self->tagger_type);
+    Py_CLEAR(self->default_name);
     Py_CLEAR(self->dict);
     return 0;
 }
@@ -1749,10 +1834,11 @@ static PyGetSetDef Entry_getset[] = {
 };
 
 PyDoc_STRVAR(Entry_doc,
-"Entry(table, fallback)\n--\n\n"
+"Entry(table, fallback, default=None)\n--\n\n"
 "A callable: entry(name, text) is whether table[name] matches text when\n"
 "name is an exact str in the dict table and text a str, else\n"
-"fallback(*args, **kwargs).");
+"fallback(*args, **kwargs).  With a default name, entry(text[, name]) is\n"
+"what table[name] returns for text unless that is None, else the fallback's.");
 
 /* The members (__vectorcalloffset__) differ with vectorcall. */
 #define ENTRY_SLOTS(members)                                                              \

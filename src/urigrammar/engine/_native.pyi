@@ -48,6 +48,9 @@ class Tagger:
 @final
 class Entry:
     def __new__(
-        cls, table: dict[str, Callable[[str], object | None]], fallback: Callable[..., object]
+        cls,
+        table: dict[str, Callable[[str], object | None]],
+        fallback: Callable[..., object],
+        default: str | None = None,
     ) -> Entry: ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...

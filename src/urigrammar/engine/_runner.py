@@ -239,7 +239,9 @@ def native_parser(
 F = TypeVar("F", bound=Callable[..., object])
 
 
-def fast_entry(table: dict[str, Callable[[str], object | None]], fallback: F) -> F:
+def fast_entry(
+    table: dict[str, Callable[[str], object | None]], fallback: F, default: str | None = None
+) -> F:
     """``fallback`` with a C-level hot path in front when the extension is
     built and the pure engine was not forced at import: a callable that,
     for ``(spelling, text)`` with ``spelling`` an exact ``str`` key of
@@ -250,8 +252,14 @@ def fast_entry(table: dict[str, Callable[[str], object | None]], fallback: F) ->
     check and error.  The entry carries ``fallback``'s metadata
     (``__wrapped__``, ``__doc__``, ``__name__``, ``__qualname__``,
     ``__module__``), so ``help``, ``inspect.signature`` and pickling (by
-    reference, as a function) see the function."""
+    reference, as a function) see the function.
+
+    With a ``default`` rule spelling the entry stands for a parse function
+    instead: for ``(text)`` or ``(text, spelling)``, ``spelling`` defaulting
+    to ``default``, it returns what ``table[spelling]`` returns for
+    ``text`` unless that is ``None`` (a text the rule does not match), when
+    ``fallback`` answers, with its error."""
     if _ENTRY is None or _forced_pure:
         return fallback
-    entry = functools.update_wrapper(_ENTRY(table, fallback), fallback)
+    entry = functools.update_wrapper(_ENTRY(table, fallback, default), fallback)
     return cast("F", entry)

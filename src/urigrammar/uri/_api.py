@@ -110,6 +110,19 @@ _fast_parse = _FastTables()
 # Emptied when the engine switches: parse's hot path picks its matcher per engine.
 forget_on_switch(clear=_fast_parse.clear)
 
+# (class, screen) -> rule spelling -> the native tagger's parse: what the C
+# entry in front of that class's parse function runs (``fast_entry``);
+# only native matchers go in, since a regex's match needs its reader.
+_entry_tables: dict[tuple[type[Components], bool], dict[str, Callable[[str], Any]]] = {}
+
+
+def _clear_entry_tables() -> None:
+    for table in _entry_tables.values():
+        table.clear()
+
+
+forget_on_switch(clear=_clear_entry_tables)
+
 
 def _text(text: object) -> str:
     if not isinstance(text, str):
@@ -274,12 +287,18 @@ def _new_parser(cls: type[RefT], screen: bool) -> Parser[RefT]:
 
     # help(urigrammar.parse) shows these: the function is made here, once per class.
     parse.__qualname__ = "parse"
+    # pickle finds a function by module and name: the class's module binds
+    # its parse function as ``parse`` (urigrammar.uri._reference).
+    parse.__module__ = cls.__module__
     parse.__doc__ = (
         f"A ``{cls.__name__}``: the components of ``text`` (RFC 3986 section 4.1); "
         f"``rule`` is one of\n{', '.join(cls.dialect.parse_rules)}.  Raises "
         "``URISyntaxError`` for text the rule rejects."
     )
-    return parse
+    # With the extension, a C entry runs the hot path (a text, and a rule
+    # spelling seen before whose matcher is the native tagger) without a
+    # Python frame, and calls this function for everything else.
+    return fast_entry(_entry_tables.setdefault((cls, screen), {}), parse, default)
 
 
 def _parse_checked(
@@ -307,6 +326,8 @@ def _parse_checked(
     fullmatch, read = _parser(name, cls, screen=screen)
     if len(fast) < _FAST_ENTRIES:
         fast[rule] = (fullmatch, read)
+        if read is None:  # the tagger's parse: the C entry may run it
+            _entry_tables.setdefault((cls, screen), {})[rule] = fullmatch
     match = fullmatch(text)
     if match is None:
         raise grammar.syntax_error(name, text)
