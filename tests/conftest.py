@@ -167,3 +167,35 @@ def pure_engine() -> Iterator[None]:
         yield
     finally:
         _runner.use(before)
+
+
+# --- the command line's parser, built once ------------------------------------
+# main() builds its argparse tree on every call: a dozen subcommands' options,
+# their help through gettext, and the installed version from the package's
+# metadata, about 10 ms.  A real run pays that once per process; the tests
+# call main() in-process thousands of times (every CLI property example).
+# So main() here reuses the tree built for the same engine (the --version
+# line names it) and the same commands (a test may register more): parsing
+# leaves an argparse parser as it found it.  test_cli_core and
+# test_cli_hardening still run the console command in fresh processes.
+
+
+@pytest.fixture(autouse=True, scope="session")
+def cli_parsers_built_once() -> Iterator[None]:
+    from urigrammar.cli import _cli
+    from urigrammar.engine import _runner
+
+    build = _cli._parsers
+    built: dict[tuple[object, ...], tuple[object, ...]] = {}
+
+    def reuse():  # type: ignore[no-untyped-def]
+        key = (_runner.engine(), *((name, id(c)) for name, c in _cli.COMMANDS.items()))
+        if key not in built:
+            built[key] = (build(), tuple(_cli.COMMANDS.values()))  # keep the ids alive
+        return built[key][0]
+
+    _cli._parsers = reuse  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        _cli._parsers = build  # type: ignore[assignment]
