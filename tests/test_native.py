@@ -26,6 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import urigrammar as u
+from _budget import examples
 from urigrammar.engine import _runner
 from urigrammar.engine._compile import _inline
 from urigrammar.engine._dfa import Tables, build_tables
@@ -156,7 +157,7 @@ def mutated(draw: st.DrawFn, rule: str) -> str:
 
 
 @pytest.mark.parametrize("rule", RULES)
-@settings(max_examples=10)
+@settings(max_examples=examples(10))
 @given(data=st.data())
 def test_native_agrees_with_the_regex_on_every_rule(rule: str, data: st.DataObject) -> None:
     text = data.draw(st.one_of(mutated(rule), st.text(ANY_CHAR, max_size=6)))
@@ -170,7 +171,7 @@ def test_native_agrees_with_the_regex_on_every_rule(rule: str, data: st.DataObje
 
 
 @pytest.mark.parametrize("rule", TOP_RULES)
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(data=st.data())
 def test_validate_and_check_agree_across_engines(rule: str, data: st.DataObject) -> None:
     text = data.draw(mutated(rule))
