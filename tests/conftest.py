@@ -119,6 +119,13 @@ def pytest_report_header(config: pytest.Config) -> str:
 def pytest_configure(config: pytest.Config) -> None:
     from urigrammar.engine import _runner
 
+    # tox names each env's engine; a run of a few tests (`tox -e py310 --
+    # -k resolve`) stops here too when the env is on the other one (the
+    # full check, extension and all, is test_native's).
+    expected = os.environ.get("URIGRAMMAR_EXPECT_ENGINE")
+    if expected is not None and expected != STARTED_ON:
+        msg = f"URIGRAMMAR_EXPECT_ENGINE is {expected!r} but urigrammar runs on {STARTED_ON!r}"
+        raise pytest.UsageError(msg)
     if config.getoption("engines") == "both" and not _runner.NATIVE_AVAILABLE:
         msg = "--engines both: the native engine is not built (no C compiler at install time)"
         raise pytest.UsageError(msg)
