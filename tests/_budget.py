@@ -5,6 +5,7 @@ parametrized over many rules would run their full count on every Python in
 tox.  ``examples(N)`` scales ``N`` like the profile scales its default
 (``quick``, the other Pythons' profile, draws a quarter), so each Python
 still runs every test and ``py311`` (``default``) the full count.
+``stride()`` thins fixed tables of inputs the same way.
 """
 
 from __future__ import annotations
@@ -15,7 +16,17 @@ import os
 _SCALE = {"default": 1.0, "ci": 3.0, "dev": 0.2, "quick": 0.25}
 
 
+def _scale() -> float:
+    return _SCALE.get(os.environ.get("HYPOTHESIS_PROFILE", "default"), 1.0)
+
+
 def examples(count: int) -> int:
     """``count`` scaled by the active profile, at least 1."""
-    scale = _SCALE.get(os.environ.get("HYPOTHESIS_PROFILE", "default"), 1.0)
-    return max(1, round(count * scale))
+    return max(1, round(count * _scale()))
+
+
+def stride() -> int:
+    """Take every ``stride()``-th item of a fixed table of inputs (the URL
+    corpus): 1 (all) on the default and ``ci`` profiles, 4 on ``quick``,
+    5 on ``dev``, so tables shrink with the example counts."""
+    return max(1, round(1 / min(1.0, _scale())))

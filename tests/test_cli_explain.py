@@ -11,11 +11,13 @@ from __future__ import annotations
 import argparse
 import io
 import re
+import sys
 from dataclasses import dataclass
+from unittest import mock
 
 import pytest
 from abnf.parser import ABNFGrammarRule
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from urigrammar import UnknownRuleError, URISyntaxError, parse, validate
@@ -51,8 +53,14 @@ def run(*argv: str, out: io.StringIO | None = None) -> tuple[int, str, str]:
 
 
 def picture(text: str) -> list[str]:
-    # "--": a relative reference may start with "-" ("-a" is a path).
-    status, out, err = run("explain", "--", text)
+    # "--": a relative reference may start with "-" ("-a" is a path).  A
+    # lone "-" means standard input (as for every text command), so that one
+    # goes in through a stand-in stdin, as a shell's `echo - | ...` would.
+    if text == "-":
+        with mock.patch.object(sys, "stdin", io.StringIO("-\n")):
+            status, out, err = run("explain", "-")
+    else:
+        status, out, err = run("explain", "--", text)
     assert (status, err) == (0, "")
     return out.splitlines()
 
@@ -327,6 +335,7 @@ def test_every_brace_under_its_component(text: str) -> None:
 
 
 @given(from_rule("URI-reference"))
+@example("-")  # the path "-", which the command line reads as standard input
 def test_path_segments_are_listed(text: str) -> None:
     out = picture(text)
     listed = [line for line in out if line.startswith("  [")]

@@ -10,6 +10,7 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 import urigrammar as u
+from _budget import examples
 from urigrammar.strategies import from_rule
 
 APPENDIX_A = [
@@ -29,7 +30,7 @@ def test_rule_names_are_appendix_a_in_order() -> None:
 
 @pytest.mark.parametrize("rule", APPENDIX_A)
 @pytest.mark.parametrize("engine", ["compiled", "abnf"])
-@settings(max_examples=10)
+@settings(max_examples=examples(10))
 @given(data=st.data())
 def test_every_rule_validates_by_name(rule: str, engine: u.Engine, data: st.DataObject) -> None:
     sample = data.draw(from_rule(rule))
