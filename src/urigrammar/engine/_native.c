@@ -698,14 +698,21 @@ events_push(Events *ev, Py_ssize_t pos, uint16_t rec)
     return 0;
 }
 
-/* A block of records (1 to MAX_BLOCK) whose run twice in a row reads, backwards,
-   as its later run alone: the last one checked, and the verdict. */
+/* Blocks of records (1 to MAX_BLOCK) checked by block_collapses, with the
+   verdicts: a few, since compaction and cycle following each ask about
+   their own block, and a text may alternate between several. */
 #define MAX_BLOCK 3
+#define MEMO_ENTRIES 4
 
 typedef struct {
     int len;
     uint16_t recs[MAX_BLOCK];
     int collapses;
+} BlockVerdict;
+
+typedef struct {
+    BlockVerdict entries[MEMO_ENTRIES];
+    int next; /* the entry replaced next */
 } BlockMemo;
 
 /* Backwards through the records recs[0..len) (forward order) from thread
@@ -757,6 +764,33 @@ block_collapses(const Tagger *t, const uint16_t *recs, int len)
     return 1;
 }
 
+/* Whether the block recs[0..len) collapses, remembered in memo. */
+static int
+memo_collapses(const Tagger *t, BlockMemo *memo, const uint16_t *recs, int len)
+{
+    for (int e = 0; e < MEMO_ENTRIES; e++) {
+        BlockVerdict *v = &memo->entries[e];
+        if (v->len != len) {
+            continue;
+        }
+        int same = 1;
+        for (int i = 0; same && i < len; i++) {
+            same = v->recs[i] == recs[i];
+        }
+        if (same) {
+            return v->collapses;
+        }
+    }
+    BlockVerdict *v = &memo->entries[memo->next];
+    memo->next = (memo->next + 1) % MEMO_ENTRIES;
+    v->len = len;
+    for (int i = 0; i < len; i++) {
+        v->recs[i] = recs[i];
+    }
+    v->collapses = block_collapses(t, recs, len);
+    return v->collapses;
+}
+
 /* After a push: when the records end with the same block twice (records
    0, the identity, are never stored, so the runs need not be adjacent in
    the text) and the block collapses, drop its earlier run.  A "%41" run
@@ -776,18 +810,7 @@ events_compact(const Tagger *t, Events *ev, BlockMemo *memo)
         if (!same) {
             continue;
         }
-        int known = memo->len == len;
-        for (int i = 0; known && i < len; i++) {
-            known = memo->recs[i] == end[i - len];
-        }
-        if (!known) {
-            memo->len = len;
-            for (int i = 0; i < len; i++) {
-                memo->recs[i] = end[i - len];
-            }
-            memo->collapses = block_collapses(t, end - len, len);
-        }
-        if (memo->collapses) {
+        if (memo_collapses(t, memo, end - len, len)) {
             Py_ssize_t at = ev->n - 2 * len;
             for (int i = 0; i < len; i++) {
                 ev->pos[at + i] = ev->pos[at + len + i];
@@ -839,19 +862,8 @@ follow_cycle(const Tagger *t, const Py_UCS4 *buf, Py_ssize_t i, Py_ssize_t n, Py
             return i;
         }
     }
-    if (count > 0) {
-        int known = memo->len == count;
-        for (int j = 0; known && j < count; j++) {
-            known = memo->recs[j] == kept[j];
-        }
-        if (!known) {
-            memo->len = count;
-            memcpy(memo->recs, kept, (size_t)count * sizeof(uint16_t));
-            memo->collapses = block_collapses(t, kept, count);
-        }
-        if (!memo->collapses) {
-            return i;
-        }
+    if (count > 0 && !memo_collapses(t, memo, kept, count)) {
+        return i;
     }
     const uint32_t *moves = t->moves;
     const uint16_t *recs = t->recs;
@@ -894,7 +906,8 @@ tag_forward(const Tagger *t, PyObject *text, Events *ev, Py_ssize_t *final)
        last two steps, to spot a cycle just completed. */
     uint32_t back2 = 0, back3 = 0;
     uint16_t rec1 = 0, rec2 = 0;
-    BlockMemo memo = {0, {0}, 0};
+    BlockMemo memo;
+    memset(&memo, 0, sizeof memo); /* len 0: no entry matches a block */
     for (Py_ssize_t at = 0; at < length; at += CHUNK) {
         Py_ssize_t n = length - at < CHUNK ? length - at : CHUNK;
         if (at == 0 && n == length) {
