@@ -48,7 +48,9 @@ CALLS: list[tuple[tuple[object, ...], dict[str, object]]] = [
 ]
 
 
-def _outcome(call: Callable[..., object], args: tuple[object, ...], kw: dict[str, object]) -> object:
+def _outcome(
+    call: Callable[..., object], args: tuple[object, ...], kw: dict[str, object]
+) -> object:
     try:
         found = call(*args, **kw)
     except (u.URIError, TypeError) as error:

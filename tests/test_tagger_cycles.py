@@ -58,7 +58,9 @@ def test_a_broken_run_across_the_chunk_seam_gives_the_plain_walks_tags(
 @pytest.mark.parametrize("rule", ["URI-reference", "IRI-reference"])
 def test_every_break_at_every_offset_of_a_short_run(rule: str) -> None:
     tables, tags = rule_parts(rule)[0], tagger(rule).tags  # type: ignore[attr-defined]
-    for head, unit in itertools.product(["", "s://", "http://h/", "//u@h", "?"], ["a%41", "%4", "a:"]):
+    for head, unit in itertools.product(
+        ["", "s://", "http://h/", "//u@h", "?"], ["a%41", "%4", "a:"]
+    ):
         base = head + unit * 4
         for brk in BREAKS:
             for offset in range(len(base) + 1):
