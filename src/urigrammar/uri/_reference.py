@@ -342,9 +342,12 @@ def parse_iri(
     ``URISyntaxError`` for text the rule rejects, and for a bidirectional
     formatting character (section 4.1: IRIs MUST NOT contain them, though
     the ABNF admits them), naming it and its offset, unless ``allow_bidi``."""
-    if allow_bidi:
-        return _parse_iri_unscreened(text, rule, engine=engine)
-    return _parse_iri(text, rule, engine=engine)
+    parse = _parse_iri_unscreened if allow_bidi else _parse_iri
+    if engine == "compiled":
+        # Positionally: the C entry in front of the parse function
+        # (engine._runner.fast_entry) hands any keyword to the function.
+        return parse(text, rule)
+    return parse(text, rule, engine=engine)
 
 
 def _iri(ref: IRIReference | str, allow_bidi: bool) -> IRIReference:
