@@ -123,6 +123,23 @@ period_at(const uint32_t *hist, Py_ssize_t pos)
     return 0;
 }
 
+/* Characters at..at+n of text (of length `length`) into buf, whatever the
+   str's kind: 0, or -1 with an exception set. */
+static int
+read_chunk(PyObject *text, Py_ssize_t at, Py_ssize_t n, Py_ssize_t length, Py_UCS4 *buf)
+{
+    if (at == 0 && n == length) {
+        return PyUnicode_AsUCS4(text, buf, CHUNK, 0) == NULL ? -1 : 0;
+    }
+    PyObject *part = PyUnicode_Substring(text, at, at + n);
+    if (part == NULL) {
+        return -1;
+    }
+    Py_UCS4 *got = PyUnicode_AsUCS4(part, buf, CHUNK, 0);
+    Py_DECREF(part);
+    return got == NULL ? -1 : 0;
+}
+
 /* Run the DFA over `text`; *end gets the end of the longest viable prefix.
    Returns the final state (0 when the text stopped being viable), or -1
    with an exception set. */
@@ -146,21 +163,8 @@ run(const Runner *r, PyObject *text, Py_ssize_t *end)
     }
     for (Py_ssize_t at = 0; at < length; at += CHUNK) {
         Py_ssize_t n = length - at < CHUNK ? length - at : CHUNK;
-        if (at == 0 && n == length) {
-            if (PyUnicode_AsUCS4(text, buf, CHUNK, 0) == NULL) {
-                return -1;
-            }
-        }
-        else {
-            PyObject *part = PyUnicode_Substring(text, at, at + n);
-            if (part == NULL) {
-                return -1;
-            }
-            Py_UCS4 *got = PyUnicode_AsUCS4(part, buf, CHUNK, 0);
-            Py_DECREF(part);
-            if (got == NULL) {
-                return -1;
-            }
+        if (read_chunk(text, at, n, length, buf) < 0) {
+            return -1;
         }
         Py_ssize_t i = 0;
         if (n == length) {
@@ -387,10 +391,10 @@ u16_at(const char *data, Py_ssize_t i)
 }
 
 static PyObject *
-refuse(Runner *self, const char *why)
+refuse(void *self, const char *why)
 {
     PyErr_SetString(PyExc_ValueError, why);
-    Py_DECREF(self);
+    Py_DECREF((PyObject *)self);
     return NULL;
 }
 
@@ -467,6 +471,58 @@ check_intervals(const uint32_t *starts, const uint8_t *classes, Py_ssize_t ninte
     return 0;
 }
 
+/* The tables both DFA objects share, read into *map and *moves (which the
+   object's dealloc frees, set or not): 0, or -1 with an exception set,
+   ValueError for a table that would make the run index out of bounds. */
+static int
+read_tables(ClassMap *map, uint32_t **moves_out, const char *ascii_table,
+            const char *starts_data, const uint8_t *classes, Py_ssize_t nintervals,
+            const char *moves, Py_ssize_t nstates, Py_ssize_t nclasses)
+{
+    memcpy(map->ascii, ascii_table, 128);
+    for (Py_ssize_t i = 0; i < 128; i++) {
+        if (map->ascii[i] >= nclasses) {
+            PyErr_SetString(PyExc_ValueError, "ascii: a class index out of range");
+            return -1;
+        }
+    }
+    uint32_t *starts = PyMem_Malloc((size_t)nintervals * sizeof(uint32_t));
+    if (starts == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nintervals; i++) {
+        starts[i] = u32_at(starts_data, i);
+    }
+    int ok = check_intervals(starts, classes, nintervals, nclasses);
+    if (ok < 0) {
+        PyErr_SetString(PyExc_ValueError, "starts must start at 0 and increase within "
+                                          "0..0x10FFFF, and classes stay below nclasses");
+    }
+    else {
+        ok = build_pages(map, nclasses, starts, classes, nintervals);
+    }
+    PyMem_Free(starts);
+    if (ok < 0) {
+        return -1;
+    }
+    uint32_t *out = *moves_out = PyMem_Malloc((size_t)(nstates * nclasses) * sizeof(uint32_t));
+    if (out == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nstates * nclasses; i++) {
+        uint16_t target = u16_at(moves, i);
+        if (target >= nstates || (i < nclasses && target != 0)) {
+            PyErr_SetString(PyExc_ValueError,
+                            "moves: a target out of range, or a dead state that moves");
+            return -1;
+        }
+        out[i] = (uint32_t)(target * nclasses);
+    }
+    return 0;
+}
+
 static PyObject *
 Runner_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
@@ -520,45 +576,15 @@ Runner_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     /* Check every index the run loop follows, so that no lookup can fall
        outside its table whatever the caller passed. */
-    memcpy(self->map.ascii, ascii_table, 128);
-    for (Py_ssize_t i = 0; i < 128; i++) {
-        if (self->map.ascii[i] >= nclasses) {
-            return refuse(self, "ascii: a class index out of range");
-        }
-    }
-    uint32_t *starts = PyMem_Malloc((size_t)nintervals * sizeof(uint32_t));
-    if (starts == NULL) {
-        Py_DECREF(self);
-        return PyErr_NoMemory();
-    }
-    for (Py_ssize_t i = 0; i < nintervals; i++) {
-        starts[i] = u32_at(starts_data, i);
-    }
-    int ok = check_intervals(starts, classes, nintervals, nclasses);
-    if (ok == 0 && build_pages(&self->map, nclasses, starts, classes, nintervals) < 0) {
-        ok = -2;
-    }
-    PyMem_Free(starts);
-    if (ok == -1) {
-        return refuse(self, "starts must start at 0 and increase within 0..0x10FFFF, "
-                            "and classes stay below nclasses");
-    }
-    if (ok == -2) {
+    if (read_tables(&self->map, &self->moves, ascii_table, starts_data, classes, nintervals,
+                    moves, nstates, nclasses) < 0) {
         Py_DECREF(self);
         return NULL;
     }
-    self->moves = PyMem_Malloc((size_t)(nstates * nclasses) * sizeof(uint32_t));
     self->accepting = PyMem_Malloc((size_t)nstates);
-    if (self->moves == NULL || self->accepting == NULL) {
+    if (self->accepting == NULL) {
         Py_DECREF(self);
         return PyErr_NoMemory();
-    }
-    for (Py_ssize_t i = 0; i < nstates * nclasses; i++) {
-        uint16_t target = u16_at(moves, i);
-        if (target >= nstates || (i < nclasses && target != 0)) {
-            return refuse(self, "moves: a target out of range, or a dead state that moves");
-        }
-        self->moves[i] = (uint32_t)(target * nclasses);
     }
     memcpy(self->accepting, PyBytes_AsString(accepting), (size_t)nstates);
     return (PyObject *)self;
@@ -910,21 +936,8 @@ tag_forward(const Tagger *t, PyObject *text, Events *ev, Py_ssize_t *final)
     memset(&memo, 0, sizeof memo); /* len 0: no entry matches a block */
     for (Py_ssize_t at = 0; at < length; at += CHUNK) {
         Py_ssize_t n = length - at < CHUNK ? length - at : CHUNK;
-        if (at == 0 && n == length) {
-            if (PyUnicode_AsUCS4(text, buf, CHUNK, 0) == NULL) {
-                return -1;
-            }
-        }
-        else {
-            PyObject *part = PyUnicode_Substring(text, at, at + n);
-            if (part == NULL) {
-                return -1;
-            }
-            Py_UCS4 *got = PyUnicode_AsUCS4(part, buf, CHUNK, 0);
-            Py_DECREF(part);
-            if (got == NULL) {
-                return -1;
-            }
+        if (read_chunk(text, at, n, length, buf) < 0) {
+            return -1;
         }
         Py_ssize_t i = 0;
         while (i < n) {
@@ -1171,14 +1184,6 @@ copy_table(PyObject *obj, const char *what, Py_ssize_t itemsize, Py_ssize_t coun
     return out;
 }
 
-static PyObject *
-refuse_tagger(Tagger *self, const char *why)
-{
-    PyErr_SetString(PyExc_ValueError, why);
-    Py_DECREF(self);
-    return NULL;
-}
-
 /* Reads the plan: a tuple of (default, ((capture, constant or None), ...)). */
 static int
 read_plan(Tagger *self, PyObject *plan)
@@ -1301,44 +1306,10 @@ Tagger_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->nstart = nstart;
     self->ntags = ntags;
     self->start = (uint32_t)nclasses; /* state 1 */
-    memcpy(self->map.ascii, ascii_table, 128);
-    for (Py_ssize_t i = 0; i < 128; i++) {
-        if (self->map.ascii[i] >= nclasses) {
-            return refuse_tagger(self, "ascii: a class index out of range");
-        }
-    }
-    uint32_t *starts = PyMem_Malloc((size_t)nintervals * sizeof(uint32_t));
-    if (starts == NULL) {
-        Py_DECREF(self);
-        return PyErr_NoMemory();
-    }
-    for (Py_ssize_t i = 0; i < nintervals; i++) {
-        starts[i] = u32_at(starts_data, i);
-    }
-    int ok = check_intervals(starts, classes, nintervals, nclasses);
-    if (ok == 0 && build_pages(&self->map, nclasses, starts, classes, nintervals) < 0) {
-        ok = -2;
-    }
-    PyMem_Free(starts);
-    if (ok == -1) {
-        return refuse_tagger(self, "starts must start at 0 and increase within 0..0x10FFFF, "
-                                   "and classes stay below nclasses");
-    }
-    if (ok == -2) {
+    if (read_tables(&self->map, &self->moves, ascii_table, starts_data, classes, nintervals,
+                    moves, nstates, nclasses) < 0) {
         Py_DECREF(self);
         return NULL;
-    }
-    self->moves = PyMem_Malloc((size_t)(nstates * nclasses) * sizeof(uint32_t));
-    if (self->moves == NULL) {
-        Py_DECREF(self);
-        return PyErr_NoMemory();
-    }
-    for (Py_ssize_t i = 0; i < nstates * nclasses; i++) {
-        uint16_t target = u16_at(moves, i);
-        if (target >= nstates || (i < nclasses && target != 0)) {
-            return refuse_tagger(self, "moves: a target out of range, or a dead state that moves");
-        }
-        self->moves[i] = (uint32_t)(target * nclasses);
     }
     self->recs = copy_table(recs_obj, "recs", 2, nstates * nclasses);
     self->rec_first = copy_table(rec_first_obj, "rec_first", 4, nrecords + 1);
@@ -1358,43 +1329,43 @@ Tagger_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     /* Every index the passes follow without a check of their own. */
     for (Py_ssize_t i = 0; i < nstates * nclasses; i++) {
         if (self->recs[i] >= nrecords) {
-            return refuse_tagger(self, "recs: a record out of range");
+            return refuse(self, "recs: a record out of range");
         }
     }
     if (self->rec_first[0] != 0 || self->rec_first[nrecords] != (uint32_t)nthreads) {
-        return refuse_tagger(self, "rec_first must run from 0 to the thread count");
+        return refuse(self, "rec_first must run from 0 to the thread count");
     }
     for (Py_ssize_t r = 0; r < nrecords; r++) {
         if (self->rec_first[r] > self->rec_first[r + 1]) {
-            return refuse_tagger(self, "rec_first must not decrease");
+            return refuse(self, "rec_first must not decrease");
         }
     }
     for (Py_ssize_t i = 0; i < nthreads; i++) {
         if (self->rec_tagset[i] >= ntagsets) {
-            return refuse_tagger(self, "rec_tagset: a tag set out of range");
+            return refuse(self, "rec_tagset: a tag set out of range");
         }
     }
     if (self->set_first[0] != 0 || self->set_first[ntagsets] != (uint32_t)nsettags) {
-        return refuse_tagger(self, "set_first must run from 0 to the tag count");
+        return refuse(self, "set_first must run from 0 to the tag count");
     }
     for (Py_ssize_t i = 0; i < ntagsets; i++) {
         if (self->set_first[i] > self->set_first[i + 1]) {
-            return refuse_tagger(self, "set_first must not decrease");
+            return refuse(self, "set_first must not decrease");
         }
     }
     for (Py_ssize_t i = 0; i < nsettags; i++) {
         if (self->set_tags[i] >= ntags) {
-            return refuse_tagger(self, "set_tags: a tag out of range");
+            return refuse(self, "set_tags: a tag out of range");
         }
     }
     for (Py_ssize_t i = 0; i < nstart; i++) {
         if (self->start_tags[i] >= ntagsets) {
-            return refuse_tagger(self, "start_tags: a tag set out of range");
+            return refuse(self, "start_tags: a tag set out of range");
         }
     }
     for (Py_ssize_t i = 0; i < nstates; i++) {
         if (self->finals[i] < -1 || self->finals[i] > UINT16_MAX) {
-            return refuse_tagger(self, "finals: a thread out of range");
+            return refuse(self, "finals: a thread out of range");
         }
     }
     if (read_plan(self, plan) < 0) {
