@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import urigrammar as u
 from _budget import examples
+from _edits import edited as near
 from urigrammar.strategies import from_rule
 from urigrammar.uri._grammars import shipped_rule
 
@@ -25,21 +26,9 @@ EDIT_CHARS = st.one_of(
 COMPILABLE = list(u.RFC3986.all_names)
 
 
-@st.composite
-def edited(draw: st.DrawFn, rule: str) -> str:
-    text = draw(from_rule(rule))
-    how = draw(st.sampled_from(["keep", "insert", "delete", "replace"]))
-    if how == "keep":
-        return text
-    i = draw(st.integers(0, len(text)))
-    if how == "insert":
-        return text[:i] + draw(EDIT_CHARS) + text[i:]
-    if not text:
-        return text
-    i = min(i, len(text) - 1)
-    if how == "delete":
-        return text[:i] + text[i + 1 :]
-    return text[:i] + draw(EDIT_CHARS) + text[i + 1 :]
+def edited(rule: str) -> st.SearchStrategy[str]:
+    """A string of ``rule`` with at most one edit."""
+    return near(rule, EDIT_CHARS, most=1)
 
 
 def test_every_rule_is_regular_and_compiles() -> None:

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import urigrammar as u
 from _budget import examples
+from _edits import edited
 from urigrammar.strategies import from_rule
 from urigrammar.uri._grammars import shipped_rule
 
@@ -162,21 +163,8 @@ EDITS = st.one_of(
 )
 
 
-@st.composite
-def mutated(draw: st.DrawFn, rule: str) -> str:
-    text = draw(from_rule(rule))
-    for _ in range(draw(st.integers(0, 2))):
-        i = draw(st.integers(0, len(text)))
-        how = draw(st.sampled_from(["insert", "delete", "replace"]))
-        if how == "insert" or not text:
-            text = text[:i] + draw(EDITS) + text[i:]
-        elif how == "delete":
-            i = min(i, len(text) - 1)
-            text = text[:i] + text[i + 1 :]
-        else:
-            i = min(i, len(text) - 1)
-            text = text[:i] + draw(EDITS) + text[i + 1 :]
-    return text
+def mutated(rule: str) -> st.SearchStrategy[str]:
+    return edited(rule, EDITS)
 
 
 @given(mutated("IRI-reference"))

@@ -27,11 +27,11 @@ from hypothesis import strategies as st
 
 import urigrammar as u
 from _budget import examples
+from _edits import edited
 from urigrammar.engine import _runner
 from urigrammar.engine._compile import _inline
 from urigrammar.engine._dfa import Tables, build_tables
 from urigrammar.engine._ir import Ref
-from urigrammar.strategies import from_rule
 from urigrammar.uri._grammars import shipped_rule
 
 native = pytest.mark.skipif(not _runner.NATIVE_AVAILABLE, reason="the extension is not built")
@@ -142,18 +142,8 @@ ANY_CHAR = st.one_of(
 )
 
 
-@st.composite
-def mutated(draw: st.DrawFn, rule: str) -> str:
-    text = draw(from_rule(rule))
-    for _ in range(draw(st.integers(0, 2))):
-        at = draw(st.integers(0, len(text)))
-        how = draw(st.sampled_from(["insert", "delete", "replace"]))
-        if how == "insert":
-            text = text[:at] + draw(ANY_CHAR) + text[at:]
-        elif text:
-            at = min(at, len(text) - 1)
-            text = text[:at] + ("" if how == "delete" else draw(ANY_CHAR)) + text[at + 1 :]
-    return text
+def mutated(rule: str) -> st.SearchStrategy[str]:
+    return edited(rule, ANY_CHAR)
 
 
 @pytest.mark.parametrize("rule", RULES)

@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 import urigrammar as u
 from _budget import examples
+from _edits import edited
 from urigrammar.engine import _runner
 from urigrammar.engine._compile import CompiledRule, _inline
 from urigrammar.engine._ir import Ref
@@ -135,18 +136,8 @@ ANY_CHAR = st.one_of(
 )
 
 
-@st.composite
-def mutated(draw: st.DrawFn, rule: str) -> str:
-    text = draw(from_rule(rule))
-    for _ in range(draw(st.integers(0, 3))):
-        at = draw(st.integers(0, len(text)))
-        how = draw(st.sampled_from(["insert", "delete", "replace"]))
-        if how == "insert":
-            text = text[:at] + draw(ANY_CHAR) + text[at:]
-        elif text:
-            at = min(at, len(text) - 1)
-            text = text[:at] + ("" if how == "delete" else draw(ANY_CHAR)) + text[at + 1 :]
-    return text
+def mutated(rule: str) -> st.SearchStrategy[str]:
+    return edited(rule, ANY_CHAR, most=3)
 
 
 @pytest.mark.parametrize("rule", PARSE_RULES)
