@@ -26,6 +26,7 @@ Python, the reference the tests compare against.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -168,14 +169,21 @@ def _determinize(
 
 
 def _minimize(
-    moves: list[list[int]], accepting: list[bool], budget: int
+    moves: list[list[int]],
+    initial: Sequence[Hashable],
+    budget: int,
+    labels: Sequence[tuple[int, ...]] = (),
 ) -> tuple[list[int], int] | None:
     """Moore's refinement: the block of each state, and the block count;
     ``None`` when the rounds would visit more than ``budget`` cells.
-    Blocks are numbered so that the dead state's block is 0 and the start
-    state's (state 1) is 1, unless they coincide."""
-    block = [1 if final else 0 for final in accepting]
-    count = len(set(block))
+    States start in one block per value of ``initial`` (acceptance, here)
+    and part when their targets' blocks differ, or their ``labels`` (what
+    else a run reads of a transition: ``_tagged``'s records).  Blocks are
+    numbered so that the dead state's block is 0 and the start state's
+    (state 1) is 1, unless they coincide."""
+    first: dict[Hashable, int] = {}
+    block = [first.setdefault(value, len(first)) for value in initial]
+    count = len(first)
     per_round = len(moves) * (len(moves[0]) + 1 if moves else 1)
     while True:
         budget -= per_round
@@ -185,7 +193,7 @@ def _minimize(
         refined = []
         of = block.__getitem__
         for state, row in enumerate(moves):
-            key = (block[state], *map(of, row))
+            key = (block[state], *map(of, row), *(labels[state] if labels else ()))
             refined.append(signature.setdefault(key, len(signature)))
         if len(signature) == count:
             break

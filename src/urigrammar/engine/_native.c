@@ -1069,6 +1069,18 @@ tag_run(const Tagger *t, PyObject *text, Py_ssize_t *values)
     return found;
 }
 
+/* tag_run on a method's argument: 1 with values filled when it is a str
+   the DFA accepts, 0 when it is not accepted, -1 with an exception set
+   (TypeError for anything but a str). */
+static int
+tag_text(const Tagger *t, PyObject *arg, Py_ssize_t *values)
+{
+    if (check_str(arg) == NULL) {
+        return -1;
+    }
+    return tag_run(t, arg, values);
+}
+
 PyDoc_STRVAR(tags_doc,
 "tags(text, /)\n--\n\n"
 "Each tag's position (-1: never set) in the reading of text, as a list,\n"
@@ -1079,15 +1091,9 @@ Tagger_tags(PyObject *self, PyObject *arg)
 {
     Tagger *t = (Tagger *)self;
     Py_ssize_t values[MAX_TAGS];
-    if (check_str(arg) == NULL) {
-        return NULL;
-    }
-    int found = tag_run(t, arg, values);
+    int found = tag_text(t, arg, values);
     if (found <= 0) {
-        if (found < 0) {
-            return NULL;
-        }
-        Py_RETURN_NONE;
+        return found < 0 ? NULL : Py_NewRef(Py_None);
     }
     PyObject *out = PyList_New(t->ntags);
     if (out == NULL) {
@@ -1114,15 +1120,9 @@ Tagger_parse(PyObject *self, PyObject *arg)
 {
     Tagger *t = (Tagger *)self;
     Py_ssize_t values[MAX_TAGS];
-    if (check_str(arg) == NULL) {
-        return NULL;
-    }
-    int found = tag_run(t, arg, values);
+    int found = tag_text(t, arg, values);
     if (found <= 0) {
-        if (found < 0) {
-            return NULL;
-        }
-        Py_RETURN_NONE;
+        return found < 0 ? NULL : Py_NewRef(Py_None);
     }
     PyObject *out = PyTuple_New(t->nslots);
     if (out == NULL) {

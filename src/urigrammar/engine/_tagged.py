@@ -46,7 +46,7 @@ import bisect
 from dataclasses import dataclass
 
 from ._charset import CharSet
-from ._dfa import MAX_BUILD_WORK, MAX_CLASSES, MAX_DFA_STATES, _partition
+from ._dfa import MAX_BUILD_WORK, MAX_CLASSES, MAX_DFA_STATES, _minimize, _partition
 from ._ir import Alt, Cap, Chars, Expr, Ref, Seq
 
 __all__ = ["MAX_TAGS", "TaggedTables", "build_tagged"]
@@ -302,43 +302,25 @@ def _collapses(record: tuple[tuple[int, int], ...], sets: list[tuple[int, ...]])
 def _merge(
     moves: list[int], recs: list[int], finals: list[int], widths: list[int], width: int
 ) -> tuple[list[int], list[int], list[int]] | None:
-    """Moore's refinement over the tagged DFA: two states are one when
-    they have as many threads, the same accepting thread, and on every
+    """``_dfa``'s Moore refinement over the tagged DFA: two states are one
+    when they have as many threads, the same accepting thread, and on every
     class the same record to equivalent targets, since a run reads nothing
     else of a state.  (Most states differ only in the order of threads that
     never decide anything.)  ``None`` past ``MAX_BUILD_WORK``."""
-    count = len(finals)
-    first: dict[tuple[int, int], int] = {}
-    block = [first.setdefault((finals[s], widths[s]), len(first)) for s in range(count)]
-    blocks = len(first)
-    budget = MAX_BUILD_WORK
-    while True:
-        budget -= count * (width + 1)
-        if budget < 0:
-            return None
-        signature: dict[tuple[int, ...], int] = {}
-        refined = []
-        for state in range(count):
-            row = range(state * width, state * width + width)
-            key = (block[state], *(block[moves[i]] for i in row), *(recs[i] for i in row))
-            refined.append(signature.setdefault(key, len(signature)))
-        if len(signature) == blocks:
-            break
-        block, blocks = refined, len(signature)
-    # Renumber: the dead state 0 and the start state 1 keep their numbers.
-    names: dict[int, int] = {block[0]: 0}
-    names.setdefault(block[1], 1)
-    assert names[block[1]] == 1, "the start state is not dead"
-    for b in block:
-        names.setdefault(b, len(names))
-    small_moves = [0] * (len(names) * width)
-    small_recs = [0] * (len(names) * width)
-    small_finals = [-1] * len(names)
-    for state in range(count):
-        new = names[block[state]]
+    rows = [moves[at : at + width] for at in range(0, len(moves), width)]
+    labels = [tuple(recs[at : at + width]) for at in range(0, len(recs), width)]
+    found = _minimize(rows, list(zip(finals, widths, strict=True)), MAX_BUILD_WORK, labels)
+    if found is None:
+        return None
+    block, count = found
+    assert block[1] == 1, "the start state is not dead"
+    small_moves = [0] * (count * width)
+    small_recs = [0] * (count * width)
+    small_finals = [-1] * count
+    for state, new in enumerate(block):
         small_finals[new] = finals[state]
         for c in range(width):
-            small_moves[new * width + c] = names[block[moves[state * width + c]]]
+            small_moves[new * width + c] = block[moves[state * width + c]]
             small_recs[new * width + c] = recs[state * width + c]
     return small_moves, small_recs, small_finals
 
