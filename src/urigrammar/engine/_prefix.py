@@ -5,8 +5,8 @@ matcher in linear time for any regular rule.
 continuation can lead to a match: the end of the longest *viable prefix*.
 Neither engine says that directly (``abnf`` reports where its longest
 partial parse stopped, a regex says nothing), so it is computed here from
-the same ``_ir`` form as the compiled engine: a Thompson automaton of the
-inlined rule, run as a lazily built DFA.  Every automaton state can still
+the same ``_ir`` form as the compiled engine: the Thompson automaton of the
+inlined rule (``_nfa``), run as a lazily built DFA.  Every automaton state can still
 reach acceptance (each sub-expression of the grammar matches something), so
 the text stays viable exactly while the state set is not empty.
 
@@ -26,7 +26,8 @@ import re
 import threading
 
 from ._charset import CharSet
-from ._ir import Alt, Cap, Chars, Expr, Ref, Seq
+from ._ir import Expr
+from ._nfa import Thompson
 
 __all__ = ["Automaton"]
 
@@ -40,10 +41,11 @@ class Automaton:
     """The viable-prefix automaton of one inlined rule."""
 
     def __init__(self, body: Expr) -> None:
-        self.edges: list[tuple[CharSet, int] | None] = []  # char edge
-        self.eps: list[list[int]] = []
-        start, self.accept = self._build(body)
-        self.start = self._closure({start})
+        nfa = Thompson(body)
+        self.edges: list[tuple[CharSet, int] | None] = nfa.edges
+        self.eps: list[list[int]] = nfa.eps
+        self.accept = nfa.accept
+        self.start = self._closure({nfa.start})
         # Every character any edge consumes: one outside it ends every
         # viable prefix, and is answered without a cache entry (else each
         # distinct code point of junk would add one).
@@ -56,58 +58,6 @@ class Automaton:
         self._cached = 0
         self._loops: dict[frozenset[int], re.Pattern[str] | None] = {}
         self._lock = threading.Lock()
-
-    def _state(self) -> int:
-        self.edges.append(None)
-        self.eps.append([])
-        return len(self.edges) - 1
-
-    def _build(self, node: Expr) -> tuple[int, int]:
-        if isinstance(node, Cap):
-            return self._build(node.expr)
-        start = self._state()
-        if isinstance(node, Chars):
-            end = self._state()
-            self.edges[start] = (node.chars, end)
-            return start, end
-        if isinstance(node, Seq):
-            end = start
-            for item in node.items:
-                s, e = self._build(item)
-                self.eps[end].append(s)
-                end = e
-            return start, end
-        if isinstance(node, Alt):
-            end = self._state()
-            for item in node.items:
-                s, e = self._build(item)
-                self.eps[start].append(s)
-                self.eps[e].append(end)
-            return start, end
-        if isinstance(node, Ref):
-            raise TypeError(f"rule reference {node.name!r} was not inlined")
-        end = start
-        for _ in range(node.lo):
-            s, e = self._build(node.item)
-            self.eps[end].append(s)
-            end = e
-        if node.hi is None:
-            # Thompson's star, with states of its own at both ends: an
-            # epsilon edge straight to the item's end would also lead back
-            # into the item through the loop edge.
-            s, e = self._build(node.item)
-            final = self._state()
-            self.eps[end] += (s, final)
-            self.eps[e] += (s, final)
-            return start, final
-        final = self._state()
-        self.eps[end].append(final)
-        for _ in range(node.hi - node.lo):
-            s, e = self._build(node.item)
-            self.eps[end].append(s)
-            self.eps[e].append(final)
-            end = e
-        return start, final
 
     def _closure(self, states: set[int]) -> frozenset[int]:
         todo = list(states)

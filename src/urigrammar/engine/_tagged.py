@@ -47,7 +47,8 @@ from dataclasses import dataclass
 
 from ._charset import CharSet
 from ._dfa import MAX_BUILD_WORK, MAX_CLASSES, MAX_DFA_STATES, _minimize, _partition
-from ._ir import Alt, Cap, Chars, Expr, Ref, Seq
+from ._ir import Expr
+from ._nfa import Thompson
 
 __all__ = ["MAX_TAGS", "TaggedTables", "build_tagged"]
 
@@ -58,95 +59,12 @@ MAX_TAGS = 254
 MAX_THREADS = 4096
 
 
-class _Automaton:
-    """A Thompson automaton with ordered epsilon edges and tag states."""
+class _Automaton(Thompson):
+    """The Thompson automaton (``_nfa``) with the Pike VM's closure."""
 
     def __init__(self, body: Expr) -> None:
-        self.edges: list[tuple[CharSet, int] | None] = []
-        self.eps: list[list[int]] = []
-        self.tag: list[int] = []
-        self.names: list[str] = []
-        self._caps: dict[int, int] = {}
+        super().__init__(body)
         self._closures: dict[int, list[tuple[int, frozenset[int]]]] = {}
-        #: Whether a capture lies inside a repetition of more than one
-        #: iteration, where the regex's groups are not the Pike VM's.
-        self.repeated_capture = False
-        self._number(body)
-        self.start, self.accept = self._build(body)
-
-    def _number(self, node: Expr, repeated: bool = False) -> None:
-        """Number the captures in pre-order (each repetition's item once),
-        as the compiled regex numbers its groups."""
-        if isinstance(node, Cap):
-            self.repeated_capture |= repeated
-            self._caps[id(node)] = len(self.names)
-            self.names.append(node.name)
-            self._number(node.expr, repeated)
-        elif isinstance(node, (Seq, Alt)):
-            for item in node.items:
-                self._number(item, repeated)
-        elif isinstance(node, Chars):
-            return
-        elif isinstance(node, Ref):
-            raise TypeError(f"rule reference {node.name!r} was not inlined")
-        else:
-            self._number(node.item, repeated or node.hi != 1)
-
-    def _state(self, tag: int = -1) -> int:
-        self.edges.append(None)
-        self.eps.append([])
-        self.tag.append(tag)
-        return len(self.edges) - 1
-
-    def _build(self, node: Expr) -> tuple[int, int]:
-        if isinstance(node, Cap):
-            number = self._caps[id(node)]
-            start = self._state(2 * number)
-            inner_start, inner_end = self._build(node.expr)
-            end = self._state(2 * number + 1)
-            self.eps[start].append(inner_start)
-            self.eps[inner_end].append(end)
-            return start, end
-        start = self._state()
-        if isinstance(node, Chars):
-            end = self._state()
-            self.edges[start] = (node.chars, end)
-            return start, end
-        if isinstance(node, Seq):
-            end = start
-            for item in node.items:
-                s, e = self._build(item)
-                self.eps[end].append(s)
-                end = e
-            return start, end
-        if isinstance(node, Alt):
-            end = self._state()
-            for item in node.items:  # in priority order
-                s, e = self._build(item)
-                self.eps[start].append(s)
-                self.eps[e].append(end)
-            return start, end
-        assert not isinstance(node, Ref)  # _number refused it
-        end = start
-        for _ in range(node.lo):
-            s, e = self._build(node.item)
-            self.eps[end].append(s)
-            end = e
-        final = self._state()
-        if node.hi is None:
-            # Greedy: another iteration comes before leaving the loop.
-            loop = self._state()
-            self.eps[end].append(loop)
-            s, e = self._build(node.item)
-            self.eps[loop] += (s, final)
-            self.eps[e].append(loop)
-            return start, final
-        for _ in range(node.hi - node.lo):
-            s, e = self._build(node.item)
-            self.eps[end] += (s, final)
-            end = e
-        self.eps[end].append(final)
-        return start, final
 
     def closure(self, seeds: list[tuple[int, int]]) -> list[tuple[int, int, frozenset[int]]]:
         """The threads reached from ``seeds`` ((source thread, state), in
