@@ -70,110 +70,54 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     return None
 
 
-# --- both engines (issue 14) ---------------------------------------------------
-# Every test runs on the engine urigrammar starts with: "native" (the C
-# extension's DFA runner) when it is built, "pure" (the regexes and the
-# automaton) when it is not or when URIGRAMMAR_PURE is set.  tox gives each
-# CPython env one engine (tox.ini: py311 and py313 native, py310 and py312
-# pure, forced by URIGRAMMAR_PURE with the extension built), so a tox run
-# takes every test through both engines without running anything twice in
-# one env, and test_native's guard fails an env on the wrong engine.
-# `pytest --engines both` runs every test twice in one session, once per
-# engine, as yarl runs its tests with and without its C quoter: the switch
-# is `_runner.use`, and URIGRAMMAR_PURE for the subprocesses a test starts.
-# test_native.py is left out: it compares the engines itself.
-ENGINE_FREE_MODULES = frozenset({"test_native"})
-
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption(
-        "--engines",
-        choices=("active", "both"),
-        default="active",
-        help="active: every test on the engine urigrammar starts with (URIGRAMMAR_PURE=1 "
-        "forces pure); both: every test once on the native engine and once on the pure one",
-    )
-
-
-def _started_on() -> str:
-    from urigrammar.engine import _runner
-
-    return _runner.engine()
-
-
-# The engine the process started on, before any test switches it.
-STARTED_ON = _started_on()
+# --- both back ends ----------------------------------------------------------
+# The back end is a value (urigrammar.engine.Backend): every test that
+# depends on it takes it as a parameter, the way yarl's tests take both of
+# its quoters, so one pytest run on one Python covers both.  ``backend`` is
+# each back end this installation has (native and pure, or pure alone when
+# the extension was not built); ``on`` is the public functions whose
+# answers depend on the back end, bound to one.  Nothing switches a global.
 
 
 def pytest_report_header(config: pytest.Config) -> str:
-    from urigrammar.engine import _runner
+    from urigrammar.engine import BACKENDS, default_backend
 
-    built = "built" if _runner.NATIVE_AVAILABLE else "not built"
-    forced = os.environ.get("URIGRAMMAR_PURE", "")
     return (
-        f"urigrammar engine: {STARTED_ON} (extension {built}, URIGRAMMAR_PURE={forced!r}, "
-        f"--engines {config.getoption('engines')})"
+        f"urigrammar back ends: {', '.join(b.name for b in BACKENDS)} "
+        f"(default {default_backend().name})"
     )
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    from urigrammar.engine import _runner
+    from urigrammar.engine import BACKENDS
 
-    # tox names each env's engine; a run of a few tests (`tox -e py310 --
-    # -k resolve`) stops here too when the env is on the other one (the
-    # full check, extension and all, is test_native's).
-    expected = os.environ.get("URIGRAMMAR_EXPECT_ENGINE")
-    if expected is not None and expected != STARTED_ON:
-        msg = f"URIGRAMMAR_EXPECT_ENGINE is {expected!r} but urigrammar runs on {STARTED_ON!r}"
-        raise pytest.UsageError(msg)
-    if config.getoption("engines") == "both" and not _runner.NATIVE_AVAILABLE:
-        msg = "--engines both: the native engine is not built (no C compiler at install time)"
+    # tox's envs say which back ends they expect; a wheel that lacks the
+    # extension where it should have it stops the run here.
+    expected = os.environ.get("URIGRAMMAR_EXPECT_BACKENDS")
+    found = ",".join(b.name for b in BACKENDS)
+    if expected is not None and expected != found:
+        msg = f"URIGRAMMAR_EXPECT_BACKENDS is {expected!r} but this install has {found!r}"
         raise pytest.UsageError(msg)
 
 
-def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if metafunc.config.getoption("engines") != "both":
-        return
-    if metafunc.module.__name__.rpartition(".")[2] in ENGINE_FREE_MODULES:
-        return
-    metafunc.parametrize("engine_under_test", ["native", "pure"], indirect=True)
+def _backends() -> list[object]:
+    from urigrammar.engine import BACKENDS
+
+    return list(BACKENDS)
 
 
-@pytest.fixture(autouse=True)
-def engine_under_test(
-    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[str]:
-    """The engine the test runs on: its parameter under ``--engines both``,
-    else the one the process started on, untouched."""
-    wanted: str | None = getattr(request, "param", None)
-    if wanted is None:
-        yield STARTED_ON
-        return
-    from urigrammar.engine import _runner
-
-    if wanted == "pure":
-        monkeypatch.setenv("URIGRAMMAR_PURE", "1")
-    else:
-        monkeypatch.delenv("URIGRAMMAR_PURE", raising=False)
-    before = _runner.engine()
-    _runner.use(wanted)
-    try:
-        yield wanted
-    finally:
-        _runner.use(before)
+@pytest.fixture(params=_backends(), ids=lambda b: b.name)
+def backend(request: pytest.FixtureRequest) -> object:
+    """Each back end, in turn."""
+    return request.param
 
 
-@pytest.fixture
-def pure_engine() -> Iterator[None]:
-    """The pure engine for one test (one about the regexes and the automaton)."""
-    from urigrammar.engine import _runner
+@pytest.fixture(params=_backends(), ids=lambda b: b.name)
+def on(request: pytest.FixtureRequest) -> object:
+    """``validate``, ``check``, ``parse`` and ``parse_iri`` on each back end."""
+    from _backends import On
 
-    before = _runner.engine()
-    _runner.use("pure")
-    try:
-        yield
-    finally:
-        _runner.use(before)
+    return On(request.param)
 
 
 # --- the command line's parser, built once ------------------------------------
@@ -181,8 +125,7 @@ def pure_engine() -> Iterator[None]:
 # their help through gettext, and the installed version from the package's
 # metadata, about 10 ms.  A real run pays that once per process; the tests
 # call main() in-process thousands of times (every CLI property example).
-# So main() here reuses the tree built for the same engine (the --version
-# line names it) and the same commands (a test may register more): parsing
+# So main() here reuses the tree built for the same commands (a test may register more): parsing
 # leaves an argparse parser as it found it.  test_cli_core and
 # test_cli_hardening still run the console command in fresh processes.
 
@@ -190,13 +133,12 @@ def pure_engine() -> Iterator[None]:
 @pytest.fixture(autouse=True, scope="session")
 def cli_parsers_built_once() -> Iterator[None]:
     from urigrammar.cli import _cli
-    from urigrammar.engine import _runner
 
     build = _cli._parsers
     built: dict[tuple[object, ...], tuple[object, ...]] = {}
 
     def reuse():  # type: ignore[no-untyped-def]
-        key = (_runner.engine(), *((name, id(c)) for name, c in _cli.COMMANDS.items()))
+        key = tuple((name, id(c)) for name, c in _cli.COMMANDS.items())
         if key not in built:
             built[key] = (build(), tuple(_cli.COMMANDS.values()))  # keep the ids alive
         return built[key][0]

@@ -1,7 +1,8 @@
-"""The package's layers (issue 10): ``engine/`` (ABNF, knows no URI) below
-``uri/`` (the model) below ``template/`` (RFC 6570, issue 12) below
-``cli/`` (the command line), and no import cycle among urigrammar's own
-modules.
+"""The package's layers: ``engine/`` (ABNF, knows no URI) below
+``shipped/`` (the RFCs' grammars) below ``uri/`` (the model) below
+``template/`` (RFC 6570) below ``cli/`` (the command line), no import
+cycle among urigrammar's own modules, and a package's private modules
+imported only from inside it: its siblings go through its ``__init__``.
 
 Read from the source with ``ast``, not by importing: every ``from .`` /
 ``from ..`` / ``import urigrammar...`` counts, at module level and inside
@@ -80,17 +81,21 @@ def _graph() -> dict[str, set[str]]:
 GRAPH = _graph()
 
 
-#: The one module at the top of the package that every layer may import:
-#: the root of the error hierarchy, which imports nothing of urigrammar.
+#: The modules at the top of the package that every layer may import: the
+#: root of the error hierarchy and the version, which import nothing of
+#: urigrammar.
 BASE = "urigrammar._errors"
+BASES = (BASE, "urigrammar._version")
+
+#: The layers, lowest first.
+LAYERS = ("engine", "shipped", "uri", "template", "cli")
 
 
 def _layer(module: str) -> str:
-    if module == BASE:
+    if module in BASES:
         return "base"
     parts = module.split(".")
-    layers = ("engine", "uri", "template", "cli")
-    return parts[1] if len(parts) > 1 and parts[1] in layers else "top"
+    return parts[1] if len(parts) > 1 and parts[1] in LAYERS else "top"
 
 
 def test_the_graph_is_read() -> None:
@@ -118,22 +123,27 @@ def test_no_import_cycle() -> None:
         visit(module, [])
 
 
-@pytest.mark.parametrize("module", sorted(m for m in GRAPH if _layer(m) == "engine"))
-def test_engine_knows_no_uri_and_no_cli(module: str) -> None:
-    above = {t for t in GRAPH[module] if _layer(t) in ("uri", "template", "cli", "top")}
+@pytest.mark.parametrize(
+    "module", sorted(m for m in GRAPH if _layer(m) in ("engine", "shipped", "uri", "template"))
+)
+def test_each_layer_imports_only_those_below(module: str) -> None:
+    mine = LAYERS.index(_layer(module))
+    allowed = {"base", *LAYERS[: mine + 1]}
+    above = {t for t in GRAPH[module] if _layer(t) not in allowed}
     assert not above, f"{module} imports {sorted(above)}"
 
 
-@pytest.mark.parametrize("module", sorted(m for m in GRAPH if _layer(m) == "uri"))
-def test_uri_knows_no_cli(module: str) -> None:
-    above = {t for t in GRAPH[module] if _layer(t) in ("template", "cli", "top")}
-    assert not above, f"{module} imports {sorted(above)}"
-
-
-@pytest.mark.parametrize("module", sorted(m for m in GRAPH if _layer(m) == "template"))
-def test_template_sits_on_engine_and_uri(module: str) -> None:
-    other = {t for t in GRAPH[module] if _layer(t) not in ("engine", "uri", "template", "base")}
-    assert not other, f"{module} imports {sorted(other)}"
+@pytest.mark.parametrize("module", sorted(m for m in GRAPH if _layer(m) in LAYERS))
+def test_siblings_import_a_package_through_its_init(module: str) -> None:
+    # engine._grammar may import engine._program; uri._api may import
+    # engine (its __init__), never engine._program.
+    package = ".".join(module.split(".")[:2])
+    private = sorted(
+        t
+        for t in GRAPH[module]
+        if _layer(t) in LAYERS and not t.startswith(package) and t.count(".") > 1
+    )
+    assert not private, f"{module} imports another package's private modules {private}"
 
 
 @pytest.mark.parametrize("module", sorted(m for m in GRAPH if _layer(m) == "cli"))

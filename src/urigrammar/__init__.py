@@ -1,10 +1,13 @@
-"""urigrammar: URIs exactly as RFC 3986 defines them, driven by its grammar.
+"""urigrammar: URIs, IRIs and URI Templates exactly as RFC 3986, RFC 3987
+and RFC 6570 define them, driven by their own grammars.
 
-The grammar is RFC 3986 Appendix A, loaded at import from ``rfc3986.abnf``
-by the ``abnf`` package; no rule is restated in Python.  Text flows
-``_grammar`` (the rules) -> ``_compile`` or ``abnf`` (an engine) -> a rule
-tree -> ``_visitor`` (the one place rule names meet fields) ->
-``URIReference``.  See ``docs/design.md`` for the why.
+The grammars are the RFCs' ABNF, kept verbatim in ``grammar/*.abnf`` and
+compiled into programs (``urigrammar.engine``) that ship with the wheel;
+nothing is read at import, and no rule is restated in Python.  Layers,
+each importing only those below it: ``engine`` (any ABNF grammar) ->
+``shipped`` (the RFCs' grammars) -> ``uri`` (the model: parse, resolve,
+normalize, build, IRIs) -> ``template`` (RFC 6570) -> ``cli``.  See
+``docs/design.md`` for the why.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from ._errors import (
     URISyntaxError,
 )
 from .engine import Grammar, load_grammar
+from .shipped import RFC3986, RFC3987, RFC6570, RFC6570_PUBLISHED, shipped_names, shipped_rule
 from .template import ExpansionError, ReservedOperatorError, TemplateError, URITemplate
 from .uri._api import (
     ABNF_MAX_LENGTH,
@@ -33,7 +37,6 @@ from .uri._api import (
 from .uri._components import MAX_PORT_DIGITS
 from .uri._dialect import BIDI_FORMATTING
 from .uri._encode import encode_rules, percent_decode, percent_decode_bytes, percent_encode
-from .uri._grammars import RFC3986, RFC3987, RFC6570, RFC6570_PUBLISHED, shipped_names, shipped_rule
 from .uri._normalize import ORIGIN_SCHEMES, SCHEME_RULES, Origin, SchemeRule
 from .uri._reference import (
     IRI_PARSE_RULES,
@@ -126,10 +129,9 @@ def __getattr__(name: str) -> object:
     if name == "ENCODE_RULES":
         return encode_rules()
     if name == "ENGINE":
-        # Read each time: the tests switch engines at run time.
-        from .engine import _runner
+        from .engine import default_backend
 
-        return _runner.engine()
+        return default_backend().name
     msg = f"module {__name__!r} has no attribute {name!r}"
     raise AttributeError(msg)
 

@@ -19,9 +19,8 @@ from functools import cache
 
 from hypothesis import strategies as st
 
-from .engine import Grammar
-from .engine._ir import Alt, Chars, Expr, Rep, Seq
-from .uri._grammars import shipped_rule
+from .engine import Alt, Chars, Expr, Grammar, Rep, Seq
+from .shipped import shipped_rule
 
 __all__ = ["from_rule", "uri_references"]
 

@@ -51,18 +51,22 @@ if TYPE_CHECKING:
     from ._grammar import Grammar
 
 __all__ = [
+    "END",
     "MAX_STATES",
     "CompiledRule",
+    "Emitted",
+    "Emitter",
     "RuleNode",
     "Unsupported",
-    "compile_rule",
+    "compile_body",
     "expanded_size",
+    "inline_rule",
     "linear",
     "merge_alternatives",
 ]
 
 _POSSESSIVE = sys.version_info >= (3, 11)
-_END = CharSet.of((-1,))  # in a follow set: the end of the text
+END = CharSet.of((-1,))  # in a follow set: the end of the text
 _NONE = CharSet()
 
 
@@ -179,10 +183,11 @@ def _not_inlined(node: Ref) -> TypeError:
     return TypeError(f"rule reference {node.name!r} was not inlined")
 
 
-class _Emitter:
+class Emitter:
     """Analysis (nullable, FIRST, determinism) and regex emission."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, possessive: bool = _POSSESSIVE) -> None:
+        self.possessive = possessive
         self.groups: list[tuple[str, int]] = []  # (rule name, parent group)
         self._open: list[int] = [0]
         self._nullable: dict[int, bool] = {}
@@ -316,7 +321,7 @@ class _Emitter:
             else f"{{{lo},{hi}}}"
         )
         inner_follow = self.first(node.item) | follow if hi != 1 else follow
-        possessive = _POSSESSIVE and lo != hi and self.deterministic(node, follow)
+        possessive = self.possessive and lo != hi and self.deterministic(node, follow)
         item = node.item
         runs = [b for b in item.items if isinstance(b, Chars)] if isinstance(item, Alt) else []
         if possessive and hi is None and lo <= 1 and runs:
@@ -370,28 +375,44 @@ class CompiledRule:
         return root
 
 
-def compile_rule(
+@dataclass(frozen=True)
+class Emitted:
+    """A rule body's regex source and what the analysis says of it."""
+
+    source: str
+    groups: tuple[tuple[str, int], ...]
+    linear: bool
+    deterministic: bool
+
+
+def inline_rule(
     grammar: Grammar,
     name: str,
     captures: frozenset[str] = frozenset(),
     leaves: frozenset[str] = frozenset(),
-) -> CompiledRule:
-    """Compile rule ``name``; rules in ``captures`` become tree nodes, and
-    nothing inside a rule of ``leaves`` does."""
-    canonical = grammar.canonical(name)
-    body = _inline(grammar, Ref(canonical), captures - {canonical}, (), leaves)
+) -> Expr:
+    """Rule ``name`` (canonical) with its references inlined; rules in
+    ``captures`` kept as ``Cap`` nodes, nothing inside a rule of ``leaves``.
+    ``GrammarError`` when it expands past ``MAX_STATES``."""
+    body = _inline(grammar, Ref(name), captures, (), leaves)
     states = expanded_size(body)
     if states > MAX_STATES:
         msg = (
-            f"rule {canonical!r} is too large: it expands to about {states:,} "
+            f"rule {name!r} is too large: it expands to about {states:,} "
             f"automaton states (at most {MAX_STATES:,})"
         )
-        raise GrammarError(msg, rule=canonical)
-    emitter = _Emitter()
-    source = emitter.emit(body, _END)
-    safe = linear(emitter, body, _END, inside=False)
-    decided = emitter.deterministic(body, _END)
-    return CompiledRule(canonical, re.compile(source), tuple(emitter.groups), safe, decided)
+        raise GrammarError(msg, rule=name)
+    return body
+
+
+def compile_body(name: str, body: Expr, *, possessive: bool = _POSSESSIVE) -> Emitted:
+    """The regex of an inlined rule body, with possessive quantifiers where
+    they change no answer (Python 3.11 on) or without any."""
+    emitter = Emitter(possessive=possessive)
+    source = emitter.emit(body, END)
+    safe = linear(emitter, body, END, inside=False)
+    decided = emitter.deterministic(body, END)
+    return Emitted(source, tuple(emitter.groups), safe, decided)
 
 
 # The most counts a non-deterministic bounded repetition may choose among
@@ -418,7 +439,7 @@ def expanded_size(node: Expr) -> int:
     return expanded_size(node.item) * max(copies, 1) + 1
 
 
-def linear(emitter: _Emitter, node: Expr, follow: CharSet, *, inside: bool) -> bool:
+def linear(emitter: Emitter, node: Expr, follow: CharSet, *, inside: bool) -> bool:
     """Whether the regex for ``node`` backtracks only a bounded number of
     times per character.
 

@@ -17,53 +17,53 @@ corrected rule and imports the published grammar, kept verbatim.
 Each grammar has a namespace of its own, so two grammars that define the
 same name never interfere, and loading one never changes another.
 
-Matching: a rule that does not reach itself through its references is
-regular.  It compiles to one regex (``_compile``), used where the regex
-cannot backtrack (or, in a vetted grammar, backtracks a bounded number of
-times: see ``matcher``); otherwise the viable-prefix automaton (``_prefix``)
-matches it, one step per character.  Error offsets come from that automaton
-too.  A rule that
-does reach itself (RFC 5322's ``comment``) is not regular and is matched by
-the ``abnf`` engine, whose time and memory grow quadratically, so it takes
-at most ``ABNF_MAX_LENGTH`` characters and raises ``InputTooLongError``
-beyond: a text too long to decide is never called invalid.
+Matching: each rule compiles once into a ``Program`` (``_program``, which
+says what runs it), kept in the grammar's one cache of programs.  A rule
+that does not reach itself through its references is regular: a DFA, a
+regex or the lazy automaton, linear on any input.  A rule that does (RFC
+5322's ``comment``) is matched by the ``abnf`` engine, whose time and
+memory grow quadratically, so it takes at most ``ABNF_MAX_LENGTH``
+characters and raises ``InputTooLongError`` beyond: a text too long to
+decide is never called invalid.  The back end (``_backend``) is the
+default one unless a call names another.
 
 Loading is lazy when asked (the grammars urigrammar ships): nothing is read
-until a rule is first used, which keeps ``import urigrammar`` cheap.
+until a rule is first used, which keeps ``import urigrammar`` cheap.  A
+grammar with a ``Store`` (``_cache``) first looks there for its rules and
+programs, compiled before from the same grammar texts (``_artifact``), and
+reads its text with ``abnf`` only when that fails.
 """
 
 from __future__ import annotations
 
 import difflib
+import hashlib
+import logging
 import threading
 from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
 from .._errors import GrammarError, InputTooLongError, UnknownRuleError, URISyntaxError
-from ._compile import (
-    MAX_STATES,
-    CompiledRule,
-    compile_rule,
-    expanded_size,
-    merge_alternatives,
-)
+from ._artifact import Lineage, decode, encode
+from ._backend import Backend, default_backend
+from ._cache import Store
+from ._compile import CompiledRule, merge_alternatives
 from ._ir import Alt, Expr, Ref, Rep, Seq, refs
-from ._prefix import Automaton
-from ._reader import RuleText, core_rules
-from ._runner import active as _native_active
-from ._runner import forget_on_switch, native_matcher
-from ._tagged import TaggedTables, build_tagged
+from ._program import Program, build_program
+from ._reader import RuleText, core_rules, read_rules
+from ._tagged import TaggedTables
 
 __all__ = ["ABNF_MAX_LENGTH", "Grammar"]
+
+LOG = logging.getLogger("urigrammar.cache")
 
 #: The longest text the ``abnf`` engine takes: at this length one parse
 #: can already take about 0.4 s and several hundred MB (``'/' * 2048``
 #: against RFC 3986's ``path``).
 ABNF_MAX_LENGTH = 2048
 
-# How many spellings of rule names ``validate`` remembers on its fast path.
-_FAST_ENTRIES = 256
+_NONE: frozenset[str] = frozenset()
 
 
 @cache
@@ -98,6 +98,7 @@ class _Table:
     def __init__(self, own: list[RuleText], imports: Sequence[Grammar], label: str) -> None:
         core = _core()
         self.own: dict[str, RuleText] = {}
+        self._reach: dict[str, dict[str, None]] = {}
         for rule in own:
             key = rule.name.casefold()
             if key in core:
@@ -145,9 +146,32 @@ class _Table:
         assert rule.expr is not None
         return rule.expr
 
+    def reach(self, key: str) -> dict[str, None]:
+        """The folded names of the rules ``key`` uses, directly or not, in
+        first-use order (a walk with its own stack: a chain of rules may be
+        longer than Python's)."""
+        found = self._reach.get(key)
+        if found is None:
+            found = {}
+            todo = [key]
+            while todo:
+                for used in refs(self.expr(todo.pop(0))):
+                    folded = used.casefold()
+                    if folded not in found:
+                        found[folded] = None
+                        todo.append(folded)
+            self._reach[key] = found
+        return found
+
+    def regular(self, key: str) -> bool:
+        """Whether the rule never reaches itself through its references."""
+        reached = self.reach(key)
+        return key not in reached and all(rule not in self.reach(rule) for rule in reached)
+
 
 class Grammar:
-    """An ABNF grammar: validate and check text against its rules by name.
+    """An ABNF grammar: validate, check and parse text against its rules by
+    name.
 
     Build one with ``urigrammar.load_grammar``; urigrammar's own grammars
     (``urigrammar.RFC3986``) are ``Grammar`` objects too.
@@ -155,29 +179,28 @@ class Grammar:
 
     def __init__(
         self,
-        read: Callable[[], list[RuleText]],
+        text: Callable[[], str],
         *,
         name: str,
         imports: Sequence[Grammar] = (),
         lazy: bool = False,
         vetted: bool = False,
+        store: Store | None = None,
     ) -> None:
         self.name = name
         self.imports = tuple(imports)
-        # Which regexes to trust (see ``matcher``): only LL(1) ones, unless
-        # the grammar's backtracking was vetted (urigrammar's own grammars,
-        # whose long-input shapes bench/bench_length.py and the tests time).
+        # Which regexes to trust (see ``Program.serves``): only LL(1) ones,
+        # unless the grammar's backtracking was vetted (urigrammar's own
+        # grammars, whose long-input shapes bench/bench_length.py and the
+        # tests time).
         self._vetted = vetted
-        self._read = read
+        self._text = text
+        self._store = store
+        self._source: str | None = None
         self._loaded: _Table | None = None
         self._lock = threading.Lock()
-        self._compiled: dict[tuple[str, frozenset[str], frozenset[str]], CompiledRule] = {}
-        self._automata: dict[str, Automaton] = {}
-        self._natives: dict[str, Callable[[str], object | None] | None] = {}
-        self._tagged: dict[tuple[str, frozenset[str], frozenset[str]], TaggedTables | None] = {}
-        self._regular: dict[str, bool] = {}
-        self._fast: dict[str, Callable[[str], Any]] = {}
-        forget_on_switch(self)
+        #: The one cache: every program built or loaded, by key.
+        self._programs: dict[tuple[str, tuple[str, ...], tuple[str, ...]], Program] = {}
         self._abnf: Any = None
         if not lazy:
             self._table()
@@ -185,29 +208,63 @@ class Grammar:
     def __repr__(self) -> str:
         return f"<Grammar {self.name}>"
 
+    @property
+    def vetted(self) -> bool:
+        """Whether this grammar's regexes may backtrack a bounded number of
+        times and still be trusted as linear (see ``_compile.linear``)."""
+        return self._vetted
+
+    def text(self) -> str:
+        """The grammar's ABNF text, as it was read."""
+        if self._source is None:
+            self._source = self._text()
+        return self._source
+
+    @property
+    def lineage(self) -> Lineage:
+        """(name, sha256 of the text) of this grammar and of its imports,
+        depth first: what its compiled programs depend on."""
+        digest = hashlib.sha256(self.text().encode("utf-8")).hexdigest()
+        out: list[tuple[str, str]] = [(self.name, digest)]
+        for grammar in self.imports:
+            out.extend(grammar.lineage)
+        return tuple(out)
+
     def _table(self) -> _Table:
         table = self._loaded
         if table is None:
             with self._lock:
                 if self._loaded is None:
-                    self._loaded = _Table(self._read(), self.imports, self.name)
+                    self._loaded = self._load()
                 table = self._loaded
         return table
 
-    def clear_caches(self) -> None:
-        """Forget every compiled matcher and automaton (they are rebuilt on
-        next use); the rules themselves stay loaded."""
-        with self._lock:
-            self._compiled.clear()
-            self._automata.clear()
-            self._natives.clear()
-            self._tagged.clear()
-            self._fast.clear()
+    def _load(self) -> _Table:
+        """The rules, from the store when it holds them for these grammar
+        texts, else read from the text by ``abnf`` (and stored)."""
+        store = self._store
+        if store is not None:
+            data = store.read()
+            if data is not None:
+                found = decode(data, self.lineage)
+                if isinstance(found, str):
+                    LOG.info("urigrammar: compiling %s again: %s is %s", self.name, store, found)
+                else:
+                    rules, programs = found
+                    table = _Table(rules, self.imports, self.name)
+                    for program in programs:
+                        self._programs[program.key] = program
+                    return table
+        table = _Table(read_rules(self.text()), self.imports, self.name)
+        if store is not None and store.writable:
+            store.write(encode(self.lineage, list(table.own.values()), []))
+        return table
 
-    def forget_matchers(self) -> None:
-        """Forget the matchers remembered by rule spelling (the engine
-        switched: ``_runner.use``); compiled patterns and DFAs stay."""
-        self._fast.clear()
+    def clear_caches(self) -> None:
+        """Forget every compiled program (they are rebuilt on next use); the
+        rules themselves stay loaded."""
+        with self._lock:
+            self._programs.clear()
 
     # --- names and text ---------------------------------------------------
 
@@ -245,7 +302,7 @@ class Grammar:
         names = self._table().names
         close = difflib.get_close_matches(name.casefold(), list(names), n=3, cutoff=0.6)
         hint = ", ".join(repr(names[c]) for c in close)
-        msg = f"unknown rule {name!r}" + (f"; did you mean {hint}?" if hint else "")
+        msg = f"unknown rule {name!r} in {self.name}" + (f"; did you mean {hint}?" if hint else "")
         raise UnknownRuleError(msg, rule=name)
 
     def source(self, name: str) -> str | None:
@@ -259,145 +316,110 @@ class Grammar:
 
     def references(self, name: str) -> tuple[str, ...]:
         """The rules ``name`` uses, directly or not, in first-use order."""
-        seen: dict[str, None] = {}
-        todo = [self.canonical(name)]
-        while todo:
-            for used in refs(self.expr(todo.pop(0))):
-                canonical = self.canonical(used)
-                if canonical not in seen:
-                    seen[canonical] = None
-                    todo.append(canonical)
-        return tuple(seen)
+        table = self._table()
+        return tuple(table.names[key] for key in table.reach(self.canonical(name).casefold()))
 
     def is_regular(self, name: str) -> bool:
         """Whether the rule never reaches itself through its references, so
         that it compiles to a linear-time matcher.  A rule that does (a
         nested comment, say) is matched by the ``abnf`` engine instead, on
         at most ``ABNF_MAX_LENGTH`` characters."""
+        return self._table().regular(self.canonical(name).casefold())
+
+    # --- programs -----------------------------------------------------------
+
+    def program(
+        self, name: str, captures: frozenset[str] = _NONE, leaves: frozenset[str] = _NONE
+    ) -> Program:
+        """Rule ``name`` compiled (``_program``), its ``captures`` kept as
+        groups, nothing inside a rule of ``leaves``: built once, or loaded
+        from the grammar's store."""
         canonical = self.canonical(name)
-        found = self._regular.get(canonical)
+        key = (canonical, tuple(sorted(captures)), tuple(sorted(leaves)))
+        found = self._programs.get(key)
         if found is None:
-            used = self.references(canonical)
-            found = canonical not in used and all(
-                rule not in self.references(rule) for rule in used
-            )
-            self._regular[canonical] = found
+            found = build_program(self, canonical, captures, leaves)
+            with self._lock:
+                found = self._programs.setdefault(key, found)
+            store = self._store
+            if store is not None and store.writable:
+                table = self._table()
+                programs = list(self._programs.values())
+                store.write(encode(self.lineage, list(table.own.values()), programs))
         return found
 
-    # --- matching ---------------------------------------------------------
+    def programs(self) -> tuple[Program, ...]:
+        """Every program built or loaded so far."""
+        return tuple(self._programs.values())
 
     def compiled(
-        self,
-        name: str,
-        captures: frozenset[str] = frozenset(),
-        leaves: frozenset[str] = frozenset(),
+        self, name: str, captures: frozenset[str] = _NONE, leaves: frozenset[str] = _NONE
     ) -> CompiledRule:
         """The rule as a regex; ``captures`` become groups (see ``_compile``)."""
-        key = (self.canonical(name), captures, leaves)
-        found = self._compiled.get(key)
+        program = self.program(name, captures, leaves)
+        found: CompiledRule | None = program.made.get("compiled")
         if found is None:
-            found = compile_rule(self, key[0], captures, leaves)
-            self._compiled[key] = found
+            found = CompiledRule(
+                program.rule,
+                program.pattern(),
+                program.groups,
+                program.linear,
+                program.deterministic,
+            )
+            found = program.made.setdefault("compiled", found)
         return found
 
     def tagged(
-        self,
-        name: str,
-        captures: frozenset[str] = frozenset(),
-        leaves: frozenset[str] = frozenset(),
+        self, name: str, captures: frozenset[str] = _NONE, leaves: frozenset[str] = _NONE
     ) -> TaggedTables | None:
         """The rule's tagged DFA (``_tagged``), its captures numbered as
         ``compiled(name, captures, leaves)``'s groups; ``None`` when it is
-        over the caps.  Built once per key."""
-        key = (self.canonical(name), captures, leaves)
-        if key not in self._tagged:
-            from ._compile import _inline
+        over the caps."""
+        return self.program(name, captures, leaves).tagged
 
-            compiled = self.compiled(*key)
-            body = _inline(self, Ref(key[0]), captures - {key[0]}, (), leaves)
-            found = build_tagged(body)
-            if found is not None and list(found.names) != [n for n, _ in compiled.groups]:
-                found = None  # never expected: the regex's groups are the oracle
-            self._tagged[key] = found
-        return self._tagged[key]
+    # --- matching ---------------------------------------------------------
 
-    def validate(self, rule: str, text: str) -> bool:
+    def validate(self, rule: str, text: str, *, backend: Backend | None = None) -> bool:
         """Whether all of ``text`` matches ``rule``.  Raises
         ``InputTooLongError`` for a non-regular rule and a text longer than
         ``ABNF_MAX_LENGTH``: such a text is not decided, never "invalid"."""
-        fast = self._fast.get(rule)
-        if fast is not None and isinstance(text, str):
-            return fast(text) is not None
-        name = self.canonical(rule)
+        program = self.program(rule)
         if not isinstance(text, str):
             msg = f"text must be str, not {type(text).__name__}"
             raise TypeError(msg)
-        if not self.is_regular(name):
-            return self.abnf_parse(name, text) is not None
-        matcher = self.matcher(name)
-        if len(self._fast) < _FAST_ENTRIES:
-            self._fast[rule] = matcher
-        return matcher(text) is not None
+        if not program.regular:
+            return self.abnf_parse(program.rule, text) is not None
+        return (backend or default_backend()).matcher(program)(text) is not None
 
-    def matcher(self, name: str) -> Callable[[str], object | None]:
+    def matcher(
+        self, name: str, *, backend: Backend | None = None
+    ) -> Callable[[str], object | None]:
         """For a regular rule: a function of a text that returns ``None``
-        exactly when the rule does not match all of it, in linear time.
+        exactly when the rule does not match all of it, in linear time
+        (what runs it: ``Program.serves``)."""
+        return (backend or default_backend()).matcher(self.program(name))
 
-        That is the regex's ``fullmatch`` where the regex cannot backtrack
-        past one character (every choice decided by the next character), and
-        the automaton's run otherwise.  A grammar built ``vetted`` also trusts
-        a regex whose choices are bounded and outside every repetition
-        (``_compile.linear``): the retries are then a number set by the
-        grammar, which for a grammar nobody vetted could be exponential in
-        its size (twenty optional elements in a row)."""
-        canonical = self.canonical(name)
-        compiled = self.compiled(canonical)
-        if _native_active():
-            native = self._native(canonical)
-            if native is not None:
-                return native
-        if compiled.deterministic or (self._vetted and compiled.linear):
-            return compiled.pattern.fullmatch
-        automaton = self._automaton(canonical)
-
-        def accepts(text: str) -> object | None:
-            return True if automaton.accepts(text) else None
-
-        return accepts
-
-    def _native(self, canonical: str) -> Callable[[str], object | None] | None:
-        """The native runner's ``fullmatch`` for a regular rule (``_runner``),
-        or ``None`` when its DFA is over the caps; built once per rule."""
-        if canonical not in self._natives:
-            from ._compile import _inline
-
-            body = _inline(self, Ref(canonical), frozenset(), ())
-            self._natives[canonical] = native_matcher(body)
-        return self._natives[canonical]
-
-    def check(self, rule: str, text: str) -> None:
+    def check(self, rule: str, text: str, *, backend: Backend | None = None) -> None:
         """Raise ``URISyntaxError`` unless ``text`` matches ``rule``; its
         offset is the end of the longest prefix of ``text`` that some string
         matching the rule starts with."""
-        if not self.validate(rule, text):
+        if not self.validate(rule, text, backend=backend):
             raise self.syntax_error(self.canonical(rule), text)
 
     def viable_prefix(self, name: str, text: str) -> int:
         """The length of the longest prefix of ``text`` that some string the
-        (regular) rule matches starts with."""
-        return self._automaton(self.canonical(name)).viable(text)
-
-    def _automaton(self, canonical: str) -> Automaton:
-        automaton = self._automata.get(canonical)
+        (regular) rule matches starts with: the DFA run in Python, or the
+        lazy automaton when the rule has no DFA."""
+        program = self.program(name)
+        if program.dfa is not None:
+            return program.dfa.run(text)[0]
+        automaton = program.made.get("automaton")
         if automaton is None:
-            from ._compile import _inline
+            from ._prefix import Automaton
 
-            body = _inline(self, Ref(canonical), frozenset(), ())
-            if expanded_size(body) > MAX_STATES:
-                self.compiled(canonical)  # raises the GrammarError that says so
-            automaton = Automaton(body)
-            self._automata[canonical] = automaton
-        return automaton
+            assert program.body is not None
+            automaton = program.made.setdefault("automaton", Automaton(program.body))
+        return automaton.viable(text)  # type: ignore[no-any-return]
 
     def syntax_error(self, name: str, text: str) -> URISyntaxError:
         """The error for a ``text`` that ``name`` does not match."""
@@ -433,6 +455,30 @@ class Grammar:
                     self._abnf = self._define_abnf_rules()
         return self._abnf.get(canonical)
 
+    def _nodes(self) -> list[Any]:
+        """``abnf``'s rule nodes of this grammar and its imports, as the
+        namespace resolves them (a grammar loaded from its store has none:
+        its text is read again, once)."""
+        table = self._table()
+        nodes: list[Any] = []
+        own = {rule.name.casefold(): rule for rule in read_rules(self.text())}
+        for key, rule in table.rules.items():
+            found = own.get(key) if key in table.own else None
+            if found is None:
+                found = rule if rule.nodes else self._imported(key)
+            nodes.extend(found.nodes)
+        return nodes
+
+    def _imported(self, key: str) -> RuleText:
+        for grammar in self.imports:
+            table = grammar._table()
+            if key in table.rules:
+                if key in table.own:
+                    return next(r for r in read_rules(grammar.text()) if r.name.casefold() == key)
+                return grammar._imported(key)
+        msg = f"rule {key!r} is in no import"
+        raise GrammarError(msg, rule=key)
+
     def _define_abnf_rules(self) -> Any:
         from abnf.parser import ABNFGrammarNodeVisitor, Rule
 
@@ -440,9 +486,8 @@ class Grammar:
         # so this grammar's names never mix with another's.
         rule_cls: Any = type(f"Rules_{id(self):x}", (Rule,), {"__module__": __name__})
         visitor = ABNFGrammarNodeVisitor(rule_cls=rule_cls)
-        for rule in self._table().rules.values():
-            for node in rule.nodes:
-                visitor.visit(node)
+        for node in self._nodes():
+            visitor.visit(node)
         return rule_cls
 
     def abnf_parse(self, name: str, text: str) -> Any:

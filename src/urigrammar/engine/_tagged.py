@@ -45,7 +45,6 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
-from ._charset import CharSet
 from ._dfa import MAX_BUILD_WORK, MAX_CLASSES, MAX_DFA_STATES, _minimize, _partition
 from ._ir import Expr
 from ._nfa import Thompson

@@ -21,7 +21,7 @@ import re
 from collections.abc import Mapping
 from functools import cache
 
-from ..uri._encode import encode_except
+from ..shipped import encode_except
 from ._errors import ExpansionError
 from ._sets import Operator, allowed, hexdig
 from ._syntax import Expression, Part, VarSpec

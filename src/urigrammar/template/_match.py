@@ -39,10 +39,8 @@ from functools import cache
 from typing import NamedTuple
 
 from .._errors import InputTooLongError
-from ..engine._charset import CharSet
-from ..engine._compile import _END, _Emitter, _inline
-from ..engine._ir import Alt, Cap, Chars, Expr, Ref, Rep, Seq
-from ..uri._grammars import RFC6570
+from ..engine import END, Alt, Cap, Chars, CharSet, Emitter, Expr, Rep, Seq, inline_rule
+from ..shipped import RFC6570
 from ._errors import ExpansionError
 from ._expand import expand_parts
 from ._read import COMMA, EQUALS, Matched, Reading, agree, ambiguous_reading, read
@@ -55,7 +53,7 @@ __all__ = ["Matched", "Matcher"]
 @cache
 def _pct() -> Expr:
     # pct-encoded, as the grammar has it, in the compiler's form.
-    return _inline(RFC6570, Ref("pct-encoded"), frozenset(), ())
+    return inline_rule(RFC6570, RFC6570.canonical("pct-encoded"))
 
 
 def _alphabet(expression: Expression) -> frozenset[str]:
@@ -103,11 +101,11 @@ class Matcher:
             body: Expr = run if not first else Alt((Seq((_char(first), run)), Seq(())))
             items.append(Cap(str(index), body))
         tree = Seq(tuple(items))
-        emitter = _Emitter()
-        self.pattern = re.compile(emitter.emit(tree, _END))
+        emitter = Emitter()
+        self.pattern = re.compile(emitter.emit(tree, END))
         self.groups = tuple(int(name) for name, _parent in emitter.groups)
         #: Level 1: whether a URI splits into the parts one way at most.
-        self.deterministic = emitter.deterministic(tree, _END)
+        self.deterministic = emitter.deterministic(tree, END)
         self.ambiguous = not self.deterministic or any(
             ambiguous_reading(p.expression) for p in self.parts if isinstance(p, _Slot)
         )

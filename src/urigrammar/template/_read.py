@@ -20,7 +20,7 @@ from functools import cache
 from typing import NamedTuple
 
 from .._errors import URIError
-from ..uri._encode import percent_decode
+from ..shipped import percent_decode
 from ._errors import ExpansionError
 from ._expand import expand_parts
 from ._sets import Operator, allowed, hexdig

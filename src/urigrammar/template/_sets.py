@@ -16,10 +16,8 @@ from __future__ import annotations
 from functools import cache
 from typing import NamedTuple
 
-from ..engine import Grammar
-from ..engine._charset import CharSet
-from ..engine._ir import Alt, Chars, Expr, Ref
-from ..uri._grammars import RFC6570
+from ..engine import Alt, Chars, CharSet, Expr, Grammar, Ref
+from ..shipped import RFC6570
 
 __all__ = [
     "NO_OPERATOR",

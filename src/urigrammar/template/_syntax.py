@@ -24,7 +24,7 @@ from functools import cache
 from typing import NamedTuple
 
 from ..engine import Grammar
-from ..uri._encode import encode_except
+from ..shipped import encode_except
 from ._errors import ReservedOperatorError
 from ._sets import OPERATORS, Operator, uri_chars
 

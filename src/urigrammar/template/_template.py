@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..uri._grammars import RFC6570
+from ..shipped import RFC6570
 from ._expand import expand_parts
 from ._match import Matched, Matcher
 from ._syntax import Expression, Part, read_template

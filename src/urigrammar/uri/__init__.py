@@ -1,5 +1,5 @@
 """The URI model, on the engine, bottom to top: the value
-(``_components``), RFC 3986's shipped grammar (``_grammars``), the rule ->
+(``_components``), the shipped grammars (``urigrammar.shipped``), the rule ->
 field map (``_visitor``), percent-encoding (``_encode``), parsing and
 validation into a given class (``_api``), then the operations on values:
 resolution (``_resolve``), normalization and comparison (``_normalize``),

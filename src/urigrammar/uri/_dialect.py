@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from .._errors import URISyntaxError
 from ..engine import Grammar
-from ._grammars import RFC3986, RFC3987
+from ..shipped import RFC3986, RFC3987
 
 __all__ = ["BIDI_FORMATTING", "IRI", "URI", "Dialect", "bidi_error"]
 

@@ -4,11 +4,18 @@ and the lookup of a rule name across all of them.
 ``grammar/rfc3986.abnf`` holds RFC 3986 Appendix A verbatim,
 ``grammar/rfc3987.abnf`` RFC 3987 section 2.2 and ``grammar/rfc6570.abnf``
 RFC 6570 section 2 (with ``grammar/rfc6570-errata.abnf``, the overlay that
-applies erratum 6937); each is package data in a
-wheel (``urigrammar/<file>``), and a source checkout without an install
-falls back to the file at the top of the repository.  Each grammar is read
-on first use, not at import: reading a grammar with ``abnf``'s ABNF parser
-costs about a third of a second, which ``import urigrammar`` should not pay.
+applies erratum 6937).  Each is package data in a wheel
+(``urigrammar/<file>``); a source checkout without an install falls back
+to the file at the top of the repository.
+
+Each grammar's rules and programs are compiled when the wheel is built
+(``hatch_build.py`` runs ``python -m urigrammar.shipped``) into
+``urigrammar/compiled/<file>.json``.  At first use the grammar reads that
+file, and ``abnf`` never reads the grammar, when its header names the
+sha256 of the grammar texts found now (``engine._artifact``); otherwise
+(an edited grammar, a damaged file, a source checkout) it is compiled
+from the text, and the grammar file stays the only source.  Nothing is
+read at import.
 
 ``SHIPPED`` orders the grammars for lookup by rule name (``shipped_rule``):
 a name is the first grammar's that defines it.  RFC 3987 restates some of
@@ -23,73 +30,76 @@ import difflib
 from pathlib import Path
 
 from .._errors import UnknownRuleError
-from ..engine import Grammar
-from ..engine._reader import RuleText, read_rules
+from ..engine import Grammar, PackageStore
 
 __all__ = [
+    "COMPILED",
     "GRAMMAR",
     "RFC3986",
     "RFC3987",
     "RFC6570",
     "RFC6570_PUBLISHED",
     "SHIPPED",
+    "grammar_path",
     "grammar_text",
     "shipped_names",
     "shipped_rule",
 ]
 
+_PACKAGE = Path(__file__).resolve().parents[1]
 
-def grammar_text(file_name: str = "rfc3986.abnf") -> str:
-    """The text of a shipped grammar file, from package data or the source tree."""
-    import importlib.resources  # only on first use: it is slow to import
+#: Where the wheel keeps each grammar's compiled form.
+COMPILED = _PACKAGE / "compiled"
 
-    packaged = importlib.resources.files("urigrammar").joinpath(file_name)
+
+def grammar_path(file_name: str) -> Path:
+    """Where a shipped grammar file is: package data, or the source tree."""
+    packaged = _PACKAGE / file_name
     if packaged.is_file():
-        return packaged.read_text(encoding="utf-8")
+        return packaged
     # An editable install or a bare checkout: the file stays at the top of
     # the repository, where it is committed, and is copied into the wheel.
-    source = Path(__file__).resolve().parents[3] / "grammar" / file_name
-    return source.read_text(encoding="utf-8")
+    return _PACKAGE.parents[1] / "grammar" / file_name
 
 
-def _shipped(file_name: str) -> list[RuleText]:
-    return read_rules(grammar_text(file_name))
+def grammar_text(file_name: str = "rfc3986.abnf") -> str:
+    """The text of a shipped grammar file."""
+    return grammar_path(file_name).read_text(encoding="utf-8")
+
+
+def _shipped(file_name: str, name: str, *imports: Grammar) -> Grammar:
+    return Grammar(
+        lambda: grammar_text(file_name),
+        name=name,
+        imports=imports,
+        lazy=True,
+        vetted=True,
+        store=PackageStore(COMPILED / f"{file_name}.json"),
+    )
 
 
 #: RFC 3986 Appendix A.  Vetted: its regexes backtrack only at bounded
 #: choices outside repetitions (host, IPv6address, dec-octet), and
 #: bench/bench_length.py and the tests time every shape of long input.
-RFC3986 = Grammar(lambda: _shipped("rfc3986.abnf"), name="RFC 3986", lazy=True, vetted=True)
+RFC3986 = _shipped("rfc3986.abnf", "RFC 3986")
 
 #: The grammar the URI model (parse, build, encode, ...) works from.
 GRAMMAR = RFC3986
 
 #: RFC 3987 section 2.2.  Vetted like RFC 3986: the same shapes of regex,
 #: over wider classes (bench/bench_length.py times its long inputs).
-RFC3987 = Grammar(lambda: _shipped("rfc3987.abnf"), name="RFC 3987", lazy=True, vetted=True)
+RFC3987 = _shipped("rfc3987.abnf", "RFC 3987")
 
 #: RFC 6570 section 2 as published.  Its literals take ucschar and iprivate
 #: from RFC 3987 and pct-encoded (and the sets the expansion reads:
 #: unreserved, reserved) from RFC 3986.  Vetted: every rule is LL(1), its
 #: regexes never backtrack (the tests check ``deterministic``).
-RFC6570_PUBLISHED = Grammar(
-    lambda: _shipped("rfc6570.abnf"),
-    name="RFC 6570 (as published)",
-    imports=(RFC3986, RFC3987),
-    lazy=True,
-    vetted=True,
-)
+RFC6570_PUBLISHED = _shipped("rfc6570.abnf", "RFC 6570 (as published)", RFC3986, RFC3987)
 
 #: RFC 6570 with erratum 6937 (the apostrophe in literals): the overlay
 #: file defines only the corrected ``literals`` and imports the published
 #: grammar, which it overrides there.  The grammar urigrammar uses.
-RFC6570 = Grammar(
-    lambda: _shipped("rfc6570-errata.abnf"),
-    name="RFC 6570",
-    imports=(RFC6570_PUBLISHED,),
-    lazy=True,
-    vetted=True,
-)
+RFC6570 = _shipped("rfc6570-errata.abnf", "RFC 6570", RFC6570_PUBLISHED)
 
 #: Every grammar a rule may be named from at the top level, in lookup order.
 SHIPPED: tuple[Grammar, ...] = (RFC3986, RFC3987, RFC6570)

@@ -1,0 +1,211 @@
+"""The per-user cache of compiled user grammars: a directory nobody else
+can write, files written whole or not at all.
+
+Where: ``URIGRAMMAR_CACHE_DIR`` when set, else the platform's user cache
+directory (``$XDG_CACHE_HOME/urigrammar`` or ``~/.cache/urigrammar`` on
+Linux and other POSIX systems, ``~/Library/Caches/urigrammar`` on macOS,
+``%LOCALAPPDATA%\\urigrammar\\Cache`` on Windows).
+
+Trust.  A compiled grammar decides what a program accepts, so a file that
+another user could have written must never be read.  Before each use the
+directory is checked: created with mode 0700 when missing, then, by
+``lstat``, not a symbolic link, a directory, owned by the current user
+and not writable by group or others.  Files are opened without following
+symbolic links (``O_NOFOLLOW``) and checked the same way through the open
+descriptor.  A file is written to a new temporary file in the same
+directory (``mkstemp``: created exclusively, mode 0600) and renamed over
+the old one, so a reader sees the old file or the new one, never half of
+either, and two writers leave one of their files.  Anything that fails a
+check is ignored, never trusted: the reason is logged on the
+``urigrammar.cache`` logger, and the grammar is compiled from its text.
+
+The files hold data only (``_artifact``): nothing in them can run code.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import stat
+import sys
+import tempfile
+from pathlib import Path
+
+__all__ = ["CacheStore", "PackageStore", "Store", "cache_dir", "clear", "problem", "read", "write"]
+
+LOG = logging.getLogger("urigrammar.cache")
+
+_SUFFIX = ".json"
+
+
+def cache_dir() -> Path:
+    """The cache directory, whether or not it exists yet."""
+    chosen = os.environ.get("URIGRAMMAR_CACHE_DIR")
+    if chosen:
+        return Path(chosen)
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+        return Path(local) / "urigrammar" / "Cache"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "urigrammar"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache"
+    return base / "urigrammar"
+
+
+def _unsafe(info: os.stat_result, what: str) -> str | None:
+    """Why a file or directory with this ``stat`` cannot be trusted."""
+    getuid = getattr(os, "getuid", None)
+    if getuid is not None and info.st_uid != getuid():
+        return f"{what} is owned by user {info.st_uid}, not by this user ({getuid()})"
+    if getuid is not None and info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return f"{what} is writable by group or others (mode {stat.filemode(info.st_mode)})"
+    return None
+
+
+def problem(directory: Path, *, create: bool = True) -> str | None:
+    """Why ``directory`` cannot be used as the cache, or ``None`` when it
+    can; created (mode 0700) when missing and ``create``."""
+    if create and not os.path.lexists(directory):
+        try:
+            directory.parent.mkdir(parents=True, exist_ok=True)
+            directory.mkdir(mode=0o700)
+        except FileExistsError:
+            pass  # made by another process meanwhile: checked below
+        except OSError as exc:
+            return f"cannot create {directory}: {exc.strerror or exc}"
+    try:
+        info = os.lstat(directory)
+    except OSError as exc:
+        return f"{directory}: {exc.strerror or exc}"
+    if stat.S_ISLNK(info.st_mode):
+        return f"{directory} is a symbolic link"
+    if not stat.S_ISDIR(info.st_mode):
+        return f"{directory} is not a directory"
+    return _unsafe(info, str(directory))
+
+
+def _checked(directory: Path) -> Path | None:
+    reason = problem(directory)
+    if reason is not None:
+        LOG.warning("urigrammar: not using the cache: %s", reason)
+        return None
+    return directory
+
+
+def read(directory: Path, name: str) -> bytes | None:
+    """The file ``name`` of the cache, or ``None`` (missing, or refused:
+    the reason is logged)."""
+    if _checked(directory) is None:
+        return None
+    path = directory / (name + _SUFFIX)
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:  # ELOOP: a symbolic link
+        LOG.warning("urigrammar: not reading %s: %s", path, exc.strerror or exc)
+        return None
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(file.fileno())
+        reason = (
+            f"{path} is not a regular file"
+            if not stat.S_ISREG(info.st_mode)
+            else _unsafe(info, str(path))
+        )
+        if reason is not None:
+            LOG.warning("urigrammar: not reading the cache: %s", reason)
+            return None
+        return file.read()
+
+
+def write(directory: Path, name: str, data: bytes) -> bool:
+    """Put ``data`` in the cache as ``name``, atomically; whether it was."""
+    if _checked(directory) is None:
+        return False
+    try:
+        fd, temporary = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=_SUFFIX)
+    except OSError as exc:
+        LOG.warning("urigrammar: cannot write to the cache: %s", exc.strerror or exc)
+        return False
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+        os.replace(temporary, directory / (name + _SUFFIX))
+    except OSError as exc:
+        LOG.warning("urigrammar: cannot write to the cache: %s", exc.strerror or exc)
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        return False
+    return True
+
+
+def clear(directory: Path) -> int:
+    """Remove the cache's files (compiled grammars and leftover temporary
+    files); how many.  A directory that fails the checks is left alone:
+    ``OSError`` with the reason."""
+    reason = problem(directory, create=False)
+    if reason is not None:
+        if not os.path.lexists(directory):
+            return 0
+        raise OSError(reason)
+    removed = 0
+    for entry in os.scandir(directory):
+        if entry.name.endswith(_SUFFIX) and entry.is_file(follow_symlinks=False):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(entry.path)
+                removed += 1
+    return removed
+
+
+class Store:
+    """Where one grammar's compiled form (``_artifact``) is kept."""
+
+    #: Whether new programs are written back.
+    writable = False
+
+    def read(self) -> bytes | None:
+        """The file's bytes, or ``None`` when there is none to be trusted."""
+        raise NotImplementedError
+
+    def write(self, data: bytes) -> bool:
+        """Keep ``data`` as the file; whether it was kept."""
+        return False
+
+
+class PackageStore(Store):
+    """A file shipped inside the package, computed when the wheel was built
+    (``hatch_build.py``): read only."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __str__(self) -> str:
+        return str(self.path)
+
+    def read(self) -> bytes | None:
+        try:
+            return self.path.read_bytes()
+        except OSError:
+            return None  # not built (a source checkout): compiled on use
+
+
+class CacheStore(Store):
+    """An entry of the per-user cache: read and written."""
+
+    writable = True
+
+    def __init__(self, directory: Path, name: str) -> None:
+        self.directory = directory
+        self.name = name
+
+    def __str__(self) -> str:
+        return str(self.directory / (self.name + _SUFFIX))
+
+    def read(self) -> bytes | None:
+        return read(self.directory, self.name)
+
+    def write(self, data: bytes) -> bool:
+        return write(self.directory, self.name, data)

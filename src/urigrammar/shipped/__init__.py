@@ -1,0 +1,47 @@
+"""The RFCs' grammars that urigrammar ships (``_grammars``), compiled with
+the wheel, and percent-encoding's mechanics over them (``_percent``): the
+layer between the engine, which knows no grammar, and the URI model."""
+
+from __future__ import annotations
+
+from ._grammars import (
+    COMPILED,
+    GRAMMAR,
+    RFC3986,
+    RFC3987,
+    RFC6570,
+    RFC6570_PUBLISHED,
+    SHIPPED,
+    grammar_path,
+    grammar_text,
+    shipped_names,
+    shipped_rule,
+)
+from ._percent import (
+    check_errors,
+    decode_where,
+    encode_except,
+    hexdig,
+    percent_decode,
+    percent_decode_bytes,
+)
+
+__all__ = [
+    "COMPILED",
+    "GRAMMAR",
+    "RFC3986",
+    "RFC3987",
+    "RFC6570",
+    "RFC6570_PUBLISHED",
+    "SHIPPED",
+    "check_errors",
+    "decode_where",
+    "encode_except",
+    "grammar_path",
+    "grammar_text",
+    "hexdig",
+    "percent_decode",
+    "percent_decode_bytes",
+    "shipped_names",
+    "shipped_rule",
+]
