@@ -1,4 +1,12 @@
-"""Hatch build hook: compile the optional C extension ``urigrammar.engine._native``.
+"""Hatch build hook: compile the shipped grammars into programs, and the
+optional C extension ``urigrammar.engine._native``.
+
+Programs: ``python -m urigrammar._precompute`` (run from ``src/`` in a
+subprocess) writes each shipped grammar's rules and programs as data
+(``urigrammar/compiled/*.json``), which the wheel carries, as
+``compileall`` writes ``.pyc`` files: a process then loads a rule in
+milliseconds instead of reading the grammar with ``abnf``.  Should that
+step fail, the wheel is still built and urigrammar compiles on first use.
 
 The wheel stays one command (``pip install .``) and never needs a compiler:
 when compiling fails for any reason (no compiler, no Python headers,
@@ -17,6 +25,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 import sysconfig
 import tempfile
@@ -61,10 +70,34 @@ class NativeBuildHook(BuildHookInterface):  # type: ignore[misc]
             shutil.rmtree(self._work, ignore_errors=True)
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
-        if self.target_name != "wheel" or os.environ.get("URIGRAMMAR_NO_EXTENSION"):
+        if self.target_name != "wheel":
             return
         root = Path(self.root)
-        work = self._work = Path(tempfile.mkdtemp(prefix="urigrammar-native-"))
+        work = self._work = Path(tempfile.mkdtemp(prefix="urigrammar-build-"))
+        self._programs(root, work, version, build_data)
+        if not os.environ.get("URIGRAMMAR_NO_EXTENSION"):
+            self._extension(root, work, version, build_data)
+
+    def _programs(self, root: Path, work: Path, version: str, build_data: dict[str, Any]) -> None:
+        # An editable install reads src/ (the files are ignored by git).
+        out = (
+            root / "src" / "urigrammar" / "compiled" if version == "editable" else work / "compiled"
+        )
+        env = dict(os.environ, URIGRAMMAR_PURE="1", PYTHONPATH=str(root / "src"))
+        command = [sys.executable, "-m", "urigrammar._precompute", str(out)]
+        done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            self.app.display_warning(
+                "urigrammar: the shipped grammars were not compiled ahead of time "
+                f"({done.stderr.strip().splitlines()[-1:] or done.returncode}); "
+                "urigrammar compiles them on first use"
+            )
+            return
+        if version != "editable":
+            for path in sorted(out.glob("*.json")):
+                build_data["force_include"][str(path)] = f"urigrammar/compiled/{path.name}"
+
+    def _extension(self, root: Path, work: Path, version: str, build_data: dict[str, Any]) -> None:
         try:
             built = _compile(root, work)
         except (Exception, SystemExit) as exc:  # distutils errors, or none of a compiler
@@ -72,7 +105,6 @@ class NativeBuildHook(BuildHookInterface):  # type: ignore[misc]
                 f"urigrammar: the C extension did not build ({type(exc).__name__}: {exc}); "
                 "the wheel is pure Python and urigrammar runs on its regex engine"
             )
-            shutil.rmtree(work, ignore_errors=True)
             return
         target = "urigrammar/engine/_native" + SUFFIX
         if version == "editable":

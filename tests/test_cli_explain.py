@@ -24,7 +24,7 @@ from urigrammar import UnknownRuleError, URISyntaxError, parse, validate
 from urigrammar.cli import _cli
 from urigrammar.cli._cmd_explain import COMMANDS, _place
 from urigrammar.strategies import from_rule
-from urigrammar.uri._grammars import GRAMMAR, grammar_text
+from urigrammar.shipped import GRAMMAR, grammar_text
 
 EXAMPLE = "foo://example.com:8042/over/there?name=ferret#nose"
 

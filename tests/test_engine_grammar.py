@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import urigrammar as u
 from _budget import examples
 from urigrammar.strategies import from_rule
-from urigrammar.uri._grammars import shipped_rule
+from urigrammar.shipped import shipped_rule
 
 # RFC 3987 section 2.2's ucschar, as a grammar nobody needs to trust us on.
 UCS = """\

@@ -12,7 +12,7 @@ import urigrammar as u
 from _budget import examples
 from _edits import edited as near
 from urigrammar.strategies import from_rule
-from urigrammar.uri._grammars import shipped_rule
+from urigrammar.shipped import shipped_rule
 
 # The URI alphabet, "%", a space and some non-ASCII, as the issue asks.
 EDIT_CHARS = st.one_of(

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import urigrammar as u
-from urigrammar.uri._grammars import GRAMMAR, grammar_text, shipped_rule
+from urigrammar.shipped import GRAMMAR, grammar_text, shipped_rule
 from urigrammar.uri._visitor import CAPTURES, READS, ComponentVisitor
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -20,7 +20,7 @@ import urigrammar as u
 from _budget import examples
 from _edits import edited
 from urigrammar.strategies import from_rule
-from urigrammar.uri._grammars import shipped_rule
+from urigrammar.shipped import shipped_rule
 
 VECTORS = json.loads(
     (Path(__file__).parent / "vectors" / "rfc3987.json").read_text(encoding="utf-8")

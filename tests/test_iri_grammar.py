@@ -13,7 +13,7 @@ from _budget import examples
 from urigrammar.engine._compile import _inline
 from urigrammar.engine._ir import Ref
 from urigrammar.strategies import from_rule
-from urigrammar.uri._grammars import grammar_text, shipped_rule
+from urigrammar.shipped import grammar_text, shipped_rule
 
 # Section 2.2's second group: "The following rules are the same as those in
 # [RFC3986]".  Read from the file, after the comment that opens the group.

@@ -32,7 +32,7 @@ from urigrammar.engine import _runner
 from urigrammar.engine._compile import _inline
 from urigrammar.engine._dfa import Tables, build_tables
 from urigrammar.engine._ir import Ref
-from urigrammar.uri._grammars import shipped_rule
+from urigrammar.shipped import shipped_rule
 
 native = pytest.mark.skipif(not _runner.NATIVE_AVAILABLE, reason="the extension is not built")
 

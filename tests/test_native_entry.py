@@ -34,7 +34,7 @@ from urigrammar.engine._compile import _inline
 from urigrammar.engine._dfa import build_tables
 from urigrammar.engine._ir import Ref
 from urigrammar.uri import _api
-from urigrammar.uri._grammars import shipped_rule
+from urigrammar.shipped import shipped_rule
 
 native = pytest.mark.skipif(not _runner.NATIVE_AVAILABLE, reason="the extension is not built")
 

@@ -37,7 +37,7 @@ from urigrammar.engine._tagged import TaggedTables, build_tagged
 from urigrammar.strategies import from_rule
 from urigrammar.uri import _api
 from urigrammar.uri._dialect import IRI, URI
-from urigrammar.uri._grammars import shipped_rule
+from urigrammar.shipped import shipped_rule
 from urigrammar.uri._visitor import CAPTURES, LEAVES, plan
 
 native = pytest.mark.skipif(not _runner.NATIVE_AVAILABLE, reason="the extension is not built")

@@ -19,7 +19,7 @@ from urigrammar.engine._charset import CharSet
 from urigrammar.engine._compile import _inline
 from urigrammar.engine._ir import Alt, Chars, Ref
 from urigrammar.template._sets import OPERATORS, chars_of
-from urigrammar.uri._grammars import grammar_text, shipped_rule
+from urigrammar.shipped import grammar_text, shipped_rule
 
 VECTORS = json.loads(
     (Path(__file__).parent / "vectors" / "rfc6570.json").read_text(encoding="utf-8")
@@ -445,7 +445,7 @@ def test_import_reads_no_grammar() -> None:
     # 3987's, which naming the IRI parse rules once did.
     code = (
         "import urigrammar, sys\n"
-        "from urigrammar.uri._grammars import SHIPPED\n"
+        "from urigrammar.shipped import SHIPPED\n"
         "assert all(g._loaded is None for g in SHIPPED)\n"
         "t = urigrammar.URITemplate\n"
         "rules = urigrammar.IRI_PARSE_RULES\n"

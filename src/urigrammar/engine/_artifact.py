@@ -1,22 +1,27 @@
 """A grammar's compiled form on disk: its rules and programs, as data only.
 
-One file per grammar, in two lines of JSON::
+One file per grammar: a line of JSON, the header, then the body::
 
-    {"format": 1, "urigrammar": "0.1.0", "grammars": [[name, sha256], ...], "body": sha256}
-    {"rules": [[name, expr or null, [source line, ...]], ...], "programs": [program, ...]}
+    {"format": 2, "urigrammar": "0.1.0", "grammars": [[name, sha256], ...],
+     "body": sha256, "rules": [offset, length], "core": [offset, length],
+     "programs": [[rule, [captures], [leaves], offset, length], ...]}
+    <the rules as JSON><RFC 5234's core rules as JSON><each program as JSON>...
 
 The header names the format, the version of urigrammar that wrote it, and
 the sha256 of every grammar text the rules and programs came from: the
 grammar's own, then its imports', depth first.  ``body`` is the sha256 of
-the second line's bytes, so a file damaged in place is told from a good
-one.  JSON runs no code when read (no pickle); every value is checked
-against its expected shape (``Program.from_data``, ``expr_from_data``).
+everything after the header's line, so a file damaged in place is told
+from a good one.  The body is an index of JSON pieces, so a process reads
+the rules and only the programs it uses: a first ``validate`` decodes one
+program, not a megabyte.  JSON runs no code when read (no pickle); every
+value is checked against its expected shape (``Program.from_data``,
+``expr_from_data``) when it is decoded.
 
-``read`` returns ``None`` with the reason for anything but a file whose
-header matches exactly what the caller expects: missing, truncated,
-damaged, of another format or version, or from other grammar texts.  The
-caller then compiles from the grammar text, so a bad file costs time,
-never a wrong answer.
+``decode`` returns the reason for anything but a file whose header matches
+exactly what the caller expects: missing, truncated, damaged, of another
+format or version, or from other grammar texts.  The caller then compiles
+from the grammar text, so a bad file costs time, never a wrong answer; a
+program that fails its own checks later is compiled afresh the same way.
 """
 
 from __future__ import annotations
@@ -30,72 +35,147 @@ from .._version import VERSION
 from ._program import Program, expr_from_data, expr_to_data
 from ._reader import RuleText
 
-__all__ = ["FORMAT", "Lineage", "Loaded", "decode", "encode"]
+__all__ = ["FORMAT", "Key", "Lineage", "Loaded", "decode", "encode", "piece", "program_from"]
 
 #: The layout of the file; a reader takes only its own.
-FORMAT = 1
+FORMAT = 2
 
 #: (grammar name, sha256 of its text) for a grammar and its imports.
 Lineage = tuple[tuple[str, str], ...]
 
-#: What a good file holds: the grammar's own rules, and programs.
-Loaded = tuple[list[RuleText], list[Program]]
+#: A program's key: rule, captures and leaves (``Program.key``).
+Key = tuple[str, tuple[str, ...], tuple[str, ...]]
+
+#: What a good file holds: the grammar's own rules, the core rules as they
+#: were compiled (so that loading needs nothing of ``abnf``), and each
+#: program's JSON piece, decoded on use (``program_from``).
+Loaded = tuple[list[RuleText], list[RuleText], dict[Key, bytes]]
 
 
-def header(lineage: Lineage, body: bytes) -> dict[str, Any]:
-    return {
+def _json(value: object) -> bytes:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+
+
+def piece(program: Program) -> bytes:
+    """A program's piece of a file."""
+    return _json(program.to_data())
+
+
+def _rules(rules: Sequence[RuleText]) -> bytes:
+    return _json(
+        [
+            [rule.name, None if rule.expr is None else expr_to_data(rule.expr), rule.source]
+            for rule in rules
+        ]
+    )
+
+
+def encode(
+    lineage: Lineage,
+    rules: Sequence[RuleText],
+    core: Sequence[RuleText],
+    programs: dict[Key, bytes],
+) -> bytes:
+    """The file for a grammar's ``rules``, the ``core`` rules and its
+    programs' pieces (``piece``)."""
+    pieces = [_rules(rules), _rules(core)]
+    index: list[list[Any]] = []
+    offset = len(pieces[0]) + len(pieces[1])
+    for (rule, captures, leaves), one in programs.items():
+        index.append([rule, list(captures), list(leaves), offset, len(one)])
+        pieces.append(one)
+        offset += len(one)
+    body = b"".join(pieces)
+    head = {
         "format": FORMAT,
         "urigrammar": VERSION,
         "grammars": [list(pair) for pair in lineage],
         "body": hashlib.sha256(body).hexdigest(),
+        "rules": [0, len(pieces[0])],
+        "core": [len(pieces[0]), len(pieces[1])],
+        "programs": index,
     }
-
-
-def encode(lineage: Lineage, rules: Sequence[RuleText], programs: Sequence[Program]) -> bytes:
-    """The file for a grammar's ``rules`` and ``programs``."""
-    body = json.dumps(
-        {
-            "rules": [
-                [rule.name, None if rule.expr is None else expr_to_data(rule.expr), rule.source]
-                for rule in rules
-            ],
-            "programs": [program.to_data() for program in programs],
-        },
-        separators=(",", ":"),
-        ensure_ascii=True,
-    ).encode("ascii")
-    head = json.dumps(header(lineage, body), separators=(",", ":")).encode("ascii")
-    return head + b"\n" + body + b"\n"
+    return _json(head) + b"\n" + body
 
 
 def decode(data: bytes, lineage: Lineage) -> Loaded | str:
-    """The rules and programs of a file written by ``encode`` for exactly
-    ``lineage``, or why it cannot be used."""
-    head, newline, rest = data.partition(b"\n")
-    if not newline or not rest.endswith(b"\n"):
+    """The rules and program pieces of a file written by ``encode`` for
+    exactly ``lineage``, or why it cannot be used."""
+    head, newline, body = data.partition(b"\n")
+    if not newline:
         return "truncated"
-    body = rest[:-1]
     try:
         found = json.loads(head)
     except (ValueError, RecursionError):
-        return "damaged header"
-    expected = header(lineage, body)
+        return "damaged (its header is not JSON)"
     if not isinstance(found, dict):
-        return "damaged header"
-    for key in ("format", "urigrammar", "grammars"):
-        if found.get(key) != expected[key]:
-            return f"written for another {key} ({found.get(key)!r}, not {expected[key]!r})"
-    if found.get("body") != expected["body"]:
-        return "damaged (its checksum does not match)"
+        return "damaged (its header is not a record)"
+    expected = {
+        "format": FORMAT,
+        "urigrammar": VERSION,
+        "grammars": [list(pair) for pair in lineage],
+    }
+    for key, value in expected.items():
+        if found.get(key) != value:
+            return f"written for another {key} ({found.get(key)!r}, not {value!r})"
+    if found.get("body") != hashlib.sha256(body).hexdigest():
+        return "damaged or truncated (its checksum does not match)"
     try:
-        content = json.loads(body)
-        if not isinstance(content, dict) or set(content) != {"rules", "programs"}:
-            return "damaged body"
-        rules = [_rule(item) for item in content["rules"]]
-        programs = [Program.from_data(item) for item in content["programs"]]
+        start, length = _span(found.get("rules"), len(body))
+        rules = [_rule(item) for item in _list(json.loads(body[start : start + length]))]
+        start, length = _span(found.get("core"), len(body))
+        core = [_rule(item) for item in _list(json.loads(body[start : start + length]))]
+        pieces: dict[Key, bytes] = {}
+        for item in _list(found.get("programs")):
+            rule, captures, leaves, *span = _list(item)
+            key = (_text(rule), _texts(captures), _texts(leaves))
+            start, length = _span(span, len(body))
+            pieces[key] = body[start : start + length]
     except (ValueError, TypeError, RecursionError) as exc:
-        return f"damaged body ({exc})"
-    return rules, programs
+        return f"damaged ({exc})"
+    return rules, core, pieces
+
+
+def program_from(piece: bytes) -> Program:
+    """A program from its piece of a file; ``ValueError`` when it is not one."""
+    try:
+        data = json.loads(piece)
+    except RecursionError:
+        msg = "a program nested too deeply to read"
+        raise ValueError(msg) from None
+    return Program.from_data(data)
+
+
+def _list(value: object) -> list[Any]:
+    if not isinstance(value, list):
+        msg = "a list expected"
+        raise ValueError(msg)
+    return value
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        msg = "a string expected"
+        raise ValueError(msg)
+    return value
+
+
+def _texts(value: object) -> tuple[str, ...]:
+    return tuple(_text(item) for item in _list(value))
+
+
+def _span(value: object, size: int) -> tuple[int, int]:
+    pair = _list(value)
+    if (
+        len(pair) != 2
+        or not all(isinstance(n, int) and not isinstance(n, bool) for n in pair)
+        or pair[0] < 0
+        or pair[1] < 0
+        or pair[0] + pair[1] > size
+    ):
+        msg = "a span outside the file"
+        raise ValueError(msg)
+    return pair[0], pair[1]
 
 
 def _rule(item: object) -> RuleText:

@@ -41,11 +41,10 @@ import hashlib
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from functools import cache
 from typing import Any
 
 from .._errors import GrammarError, InputTooLongError, UnknownRuleError, URISyntaxError
-from ._artifact import Lineage, decode, encode
+from ._artifact import Key, Lineage, decode, encode, piece, program_from
 from ._backend import Backend, default_backend
 from ._cache import Store
 from ._compile import CompiledRule, merge_alternatives
@@ -66,10 +65,23 @@ ABNF_MAX_LENGTH = 2048
 _NONE: frozenset[str] = frozenset()
 
 
-@cache
+class _Core:
+    """RFC 5234's core rules, by folded name: from the first compiled
+    grammar loaded (``_artifact``), else read off ``abnf``'s own."""
+
+    rules: dict[str, RuleText] | None = None
+
+
 def _core() -> dict[str, RuleText]:
     """RFC 5234's core rules with their references inlined (they are not
     recursive), so that ``HEXDIG`` reads as one class and ``CRLF`` as two."""
+    found = _Core.rules
+    if found is None:
+        found = _Core.rules = _read_core()
+    return found
+
+
+def _read_core() -> dict[str, RuleText]:
     raw = {rule.name.casefold(): rule for rule in core_rules()}
 
     def inline(expr: Expr) -> Expr:
@@ -200,7 +212,10 @@ class Grammar:
         self._loaded: _Table | None = None
         self._lock = threading.Lock()
         #: The one cache: every program built or loaded, by key.
-        self._programs: dict[tuple[str, tuple[str, ...], tuple[str, ...]], Program] = {}
+        self._programs: dict[Key, Program] = {}
+        #: Programs as the store holds them, decoded on first use (and, for
+        #: a store that is written, every program's piece: what it writes).
+        self._pieces: dict[Key, bytes] = {}
         self._abnf: Any = None
         if not lazy:
             self._table()
@@ -250,14 +265,13 @@ class Grammar:
                 if isinstance(found, str):
                     LOG.info("urigrammar: compiling %s again: %s is %s", self.name, store, found)
                 else:
-                    rules, programs = found
-                    table = _Table(rules, self.imports, self.name)
-                    for program in programs:
-                        self._programs[program.key] = program
-                    return table
+                    rules, core, self._pieces = found
+                    if _Core.rules is None:
+                        _Core.rules = {rule.name.casefold(): rule for rule in core}
+                    return _Table(rules, self.imports, self.name)
         table = _Table(read_rules(self.text()), self.imports, self.name)
         if store is not None and store.writable:
-            store.write(encode(self.lineage, list(table.own.values()), []))
+            store.write(encode(self.lineage, list(table.own.values()), list(_core().values()), {}))
         return table
 
     def clear_caches(self) -> None:
@@ -265,6 +279,8 @@ class Grammar:
         rules themselves stay loaded."""
         with self._lock:
             self._programs.clear()
+            if self._store is None or not self._store.writable:
+                self._pieces.clear()
 
     # --- names and text ---------------------------------------------------
 
@@ -338,14 +354,37 @@ class Grammar:
         key = (canonical, tuple(sorted(captures)), tuple(sorted(leaves)))
         found = self._programs.get(key)
         if found is None:
+            found = self._stored(key)
+        if found is None:
             found = build_program(self, canonical, captures, leaves)
-            with self._lock:
-                found = self._programs.setdefault(key, found)
             store = self._store
             if store is not None and store.writable:
-                table = self._table()
-                programs = list(self._programs.values())
-                store.write(encode(self.lineage, list(table.own.values()), programs))
+                with self._lock:
+                    self._pieces[key] = piece(found)
+                    pieces = dict(self._pieces)
+                own = list(self._table().own.values())
+                store.write(encode(self.lineage, own, list(_core().values()), pieces))
+        with self._lock:
+            return self._programs.setdefault(key, found)
+
+    def _stored(self, key: Key) -> Program | None:
+        """The store's program for ``key``, decoded; ``None`` when it has
+        none, or one that fails its checks (the reason is logged)."""
+        stored = self._pieces.get(key)
+        if stored is None:
+            return None
+        if self._store is None or not self._store.writable:
+            self._pieces.pop(key, None)  # read once: nothing writes it back
+        try:
+            found = program_from(stored)
+        except ValueError as exc:
+            LOG.warning("urigrammar: compiling %s's %s again: %s", self.name, key[0], exc)
+            return None
+        if found.key != key:
+            LOG.warning(
+                "urigrammar: compiling %s's %s again: a program of another rule", self.name, key[0]
+            )
+            return None
         return found
 
     def programs(self) -> tuple[Program, ...]:

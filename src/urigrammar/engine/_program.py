@@ -62,8 +62,9 @@ class Program:
     regular: bool
     #: Whether the grammar's backtracking was vetted (``Grammar``).
     vetted: bool
-    #: The inlined rule (``_ir``); ``None`` when not regular.
-    body: Expr | None = None
+    #: The inlined rule (``_ir``), or its JSON values (``expr_to_data``),
+    #: read on first use of ``body``; ``None`` when not regular.
+    ir: Expr | list[Any] | None = None
     #: The regex, with possessive quantifiers (Python 3.11 on).
     regex: str = ""
     #: The same language without them, for Python 3.10.
@@ -79,6 +80,18 @@ class Program:
     #: What the back ends made of it (matchers, compiled patterns), by
     #: back end and purpose: a memo, not part of the value.
     made: dict[Hashable, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def body(self) -> Expr | None:
+        """The inlined rule (``_ir``), decoded on first use: only the lazy
+        automaton and the analyses need it, so a loaded program that runs
+        from its DFA or regex never pays for it."""
+        if not isinstance(self.ir, list):
+            return self.ir
+        found = self.made.get("body")
+        if found is None:
+            found = self.made.setdefault("body", expr_from_data(self.ir))
+        return found  # type: ignore[no-any-return]
 
     @property
     def key(self) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
@@ -118,7 +131,9 @@ class Program:
             "leaves": list(self.leaves),
             "regular": self.regular,
             "vetted": self.vetted,
-            "body": None if self.body is None else expr_to_data(self.body),
+            "body": self.ir
+            if not isinstance(self.ir, (Chars, Seq, Alt, Rep, Ref, Cap))
+            else expr_to_data(self.ir),
             "regex": self.regex,
             "regex_plain": self.regex_plain,
             "groups": [list(g) for g in self.groups],
@@ -132,7 +147,7 @@ class Program:
     def from_data(cls, data: object) -> Program:
         """A program from ``to_data``'s values; ``ValueError`` for anything
         that is not exactly that shape."""
-        d = _dict(data, {f.name for f in fields(cls)} - {"made"})
+        d = _dict(data, ({f.name for f in fields(cls)} - {"made", "ir"}) | {"body"})
         groups = tuple((_str(name), _int(parent)) for name, parent in _pairs(d["groups"]))
         return cls(
             rule=_str(d["rule"]),
@@ -140,7 +155,7 @@ class Program:
             leaves=tuple(_str(c) for c in _list(d["leaves"])),
             regular=_bool(d["regular"]),
             vetted=_bool(d["vetted"]),
-            body=None if d["body"] is None else expr_from_data(d["body"]),
+            ir=None if d["body"] is None else _list(d["body"]),
             regex=_str(d["regex"]),
             regex_plain=_str(d["regex_plain"]),
             groups=groups,
@@ -178,7 +193,7 @@ def build_program(
         *key,
         regular=True,
         vetted=vetted,
-        body=body,
+        ir=body,
         regex=compiled.source,
         regex_plain=plain.source,
         groups=compiled.groups,

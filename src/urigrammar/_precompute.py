@@ -1,0 +1,89 @@
+"""Compile the shipped grammars ahead of time, as ``compileall`` does for
+``.py`` files: ``python -m urigrammar._precompute DIRECTORY``.
+
+The wheel's build hook (``hatch_build.py``) runs this, and the wheel
+carries what it writes as ``urigrammar/compiled/<grammar file>.json``
+(``engine._artifact``: data only, headed by the sha256 of the grammar
+texts).  Which programs: every rule of every shipped grammar as
+``validate`` runs it, and whatever a first use of ``parse``,
+``parse_iri``, the templates and percent-encoding compiles, found by
+making those calls here rather than by listing their programs a second
+time.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from . import (
+    RFC3986,
+    RFC3987,
+    RFC6570,
+    RFC6570_PUBLISHED,
+    URITemplate,
+    encode_rules,
+    parse,
+    parse_iri,
+    percent_encode,
+)
+from .engine import Grammar
+from .engine._artifact import encode, piece
+from .engine._grammar import _core
+from .shipped import COMPILED, grammar_path
+from .uri._dialect import IRI, URI
+
+__all__ = ["GRAMMARS", "main", "precompute"]
+
+#: Each shipped grammar and the file it is read from.
+GRAMMARS: tuple[tuple[Grammar, str], ...] = (
+    (RFC3986, "rfc3986.abnf"),
+    (RFC3987, "rfc3987.abnf"),
+    (RFC6570_PUBLISHED, "rfc6570.abnf"),
+    (RFC6570, "rfc6570-errata.abnf"),
+)
+
+
+def _first_uses() -> None:
+    """What a process's first calls compile, beyond ``validate``."""
+    for rule in URI.parse_rules:
+        parse("http://example.com/" if "relative" not in rule else "/a", rule)
+    for rule in IRI.parse_rules:
+        parse_iri("http://example.com/" if "relative" not in rule else "/a", rule)
+    template = URITemplate("http://example.com{/path*}{?q,r}{#f}{+x}{.y}{;z}{&w}")
+    template.expand(path=["a", "b"], q="1", f="g", x="/x", y="y", z="z", w="w")
+    template.match("http://example.com/a?q=1")
+    for rule in encode_rules():
+        percent_encode("a b", rule)
+
+
+def precompute(directory: Path) -> list[Path]:
+    """Write every shipped grammar's compiled form into ``directory``."""
+    for grammar, _ in GRAMMARS:
+        for name in grammar.all_names:
+            grammar.program(name)
+    _first_uses()
+    directory.mkdir(parents=True, exist_ok=True)
+    core = list(_core().values())
+    written = []
+    for grammar, file_name in GRAMMARS:
+        table = grammar._table()
+        pieces = {program.key: piece(program) for program in grammar.programs()}
+        data = encode(grammar.lineage, list(table.own.values()), core, pieces)
+        path = directory / f"{file_name}.json"
+        path.write_bytes(data)
+        written.append(path)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    directory = Path(args[0]) if args else COMPILED
+    for path in precompute(directory):
+        source = grammar_path(path.name.removesuffix(".json"))
+        print(f"{source} -> {path} ({path.stat().st_size:,} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
