@@ -22,7 +22,6 @@ from . import (
     RFC6570,
     RFC6570_PUBLISHED,
     URITemplate,
-    encode_rules,
     parse,
     parse_iri,
     percent_encode,
@@ -32,6 +31,7 @@ from .engine._artifact import encode, piece
 from .engine._grammar import _core
 from .shipped import COMPILED, grammar_path
 from .uri._dialect import IRI, URI
+from .uri._encode import encode_rules
 
 __all__ = ["GRAMMARS", "main", "precompute"]
 

@@ -115,9 +115,9 @@ def decode(data: bytes, lineage: Lineage) -> Loaded | str:
         "urigrammar": VERSION,
         "grammars": [list(pair) for pair in lineage],
     }
-    for key, value in expected.items():
-        if found.get(key) != value:
-            return f"written for another {key} ({found.get(key)!r}, not {value!r})"
+    for field, value in expected.items():
+        if found.get(field) != value:
+            return f"written for another {field} ({found.get(field)!r}, not {value!r})"
     if found.get("body") != hashlib.sha256(body).hexdigest():
         return "damaged or truncated (its checksum does not match)"
     try:
@@ -128,9 +128,8 @@ def decode(data: bytes, lineage: Lineage) -> Loaded | str:
         pieces: dict[Key, bytes] = {}
         for item in _list(found.get("programs")):
             rule, captures, leaves, *span = _list(item)
-            key = (_text(rule), _texts(captures), _texts(leaves))
             start, length = _span(span, len(body))
-            pieces[key] = body[start : start + length]
+            pieces[_text(rule), _texts(captures), _texts(leaves)] = body[start : start + length]
     except (ValueError, TypeError, RecursionError) as exc:
         return f"damaged ({exc})"
     return rules, core, pieces
