@@ -22,38 +22,90 @@ from ._errors import (
     URIError,
     URISyntaxError,
 )
-from .engine import Grammar, load_grammar
-from .shipped import RFC3986, RFC3987, RFC6570, RFC6570_PUBLISHED, shipped_names, shipped_rule
-from .template import ExpansionError, ReservedOperatorError, TemplateError, URITemplate
-from .uri._api import (
-    ABNF_MAX_LENGTH,
-    PARSE_RULES,
-    Engine,
-    TreeNode,
-    check,
-    parse_tree,
-    validate,
-)
-from .uri._components import MAX_PORT_DIGITS
-from .uri._dialect import BIDI_FORMATTING
-from .uri._encode import encode_rules, percent_decode, percent_decode_bytes, percent_encode
-from .uri._normalize import ORIGIN_SCHEMES, SCHEME_RULES, Origin, SchemeRule
-from .uri._reference import (
-    IRI_PARSE_RULES,
-    IRIReference,
-    Reference,
-    URIReference,
-    build,
-    equivalent,
-    normalize,
-    parse,
-    parse_iri,
-    relativize,
-    resolve,
-    to_iri,
-    to_uri,
-)
-from .uri._resolve import remove_dot_segments
+from ._version import VERSION as __version__
+
+if TYPE_CHECKING:
+    from .engine import Grammar, cache_dir, cache_problem, clear_cache, load_grammar
+    from .shipped import RFC3986, RFC3987, RFC6570, RFC6570_PUBLISHED
+    from .template import ExpansionError, ReservedOperatorError, TemplateError, URITemplate
+    from .uri._api import (
+        ABNF_MAX_LENGTH,
+        PARSE_RULES,
+        Engine,
+        TreeNode,
+        check,
+        parse_tree,
+        validate,
+    )
+    from .uri._components import MAX_PORT_DIGITS
+    from .uri._dialect import BIDI_FORMATTING
+    from .uri._encode import percent_decode, percent_decode_bytes, percent_encode
+    from .uri._normalize import ORIGIN_SCHEMES, SCHEME_RULES, Origin, SchemeRule
+    from .uri._reference import (
+        IRI_PARSE_RULES,
+        IRIReference,
+        Reference,
+        URIReference,
+        build,
+        equivalent,
+        normalize,
+        parse,
+        parse_iri,
+        relativize,
+        resolve,
+        to_iri,
+        to_uri,
+    )
+    from .uri._resolve import remove_dot_segments
+
+# Everything but the errors is imported on first use (PEP 562): a run of
+# the command line that validates one text imports the engine and the
+# parse model, never the templates, normalization or the compiler.
+_LAZY: dict[str, tuple[str, str]] = {
+    "Grammar": (".engine", "Grammar"),
+    "cache_dir": (".engine", "cache_dir"),
+    "cache_problem": (".engine", "cache_problem"),
+    "clear_cache": (".engine", "clear_cache"),
+    "load_grammar": (".engine", "load_grammar"),
+    "RFC3986": (".shipped", "RFC3986"),
+    "RFC3987": (".shipped", "RFC3987"),
+    "RFC6570": (".shipped", "RFC6570"),
+    "RFC6570_PUBLISHED": (".shipped", "RFC6570_PUBLISHED"),
+    "ExpansionError": (".template", "ExpansionError"),
+    "ReservedOperatorError": (".template", "ReservedOperatorError"),
+    "TemplateError": (".template", "TemplateError"),
+    "URITemplate": (".template", "URITemplate"),
+    "ABNF_MAX_LENGTH": (".uri._api", "ABNF_MAX_LENGTH"),
+    "PARSE_RULES": (".uri._api", "PARSE_RULES"),
+    "Engine": (".uri._api", "Engine"),
+    "TreeNode": (".uri._api", "TreeNode"),
+    "check": (".uri._api", "check"),
+    "parse_tree": (".uri._api", "parse_tree"),
+    "validate": (".uri._api", "validate"),
+    "MAX_PORT_DIGITS": (".uri._components", "MAX_PORT_DIGITS"),
+    "BIDI_FORMATTING": (".uri._dialect", "BIDI_FORMATTING"),
+    "percent_decode": (".uri._encode", "percent_decode"),
+    "percent_decode_bytes": (".uri._encode", "percent_decode_bytes"),
+    "percent_encode": (".uri._encode", "percent_encode"),
+    "ORIGIN_SCHEMES": (".uri._normalize", "ORIGIN_SCHEMES"),
+    "SCHEME_RULES": (".uri._normalize", "SCHEME_RULES"),
+    "Origin": (".uri._normalize", "Origin"),
+    "SchemeRule": (".uri._normalize", "SchemeRule"),
+    "IRI_PARSE_RULES": (".uri._reference", "IRI_PARSE_RULES"),
+    "IRIReference": (".uri._reference", "IRIReference"),
+    "Reference": (".uri._reference", "Reference"),
+    "URIReference": (".uri._reference", "URIReference"),
+    "build": (".uri._reference", "build"),
+    "equivalent": (".uri._reference", "equivalent"),
+    "normalize": (".uri._reference", "normalize"),
+    "parse": (".uri._reference", "parse"),
+    "parse_iri": (".uri._reference", "parse_iri"),
+    "relativize": (".uri._reference", "relativize"),
+    "resolve": (".uri._reference", "resolve"),
+    "to_iri": (".uri._reference", "to_iri"),
+    "to_uri": (".uri._reference", "to_uri"),
+    "remove_dot_segments": (".uri._resolve", "remove_dot_segments"),
+}
 
 __all__ = [
     "ABNF_MAX_LENGTH",
@@ -64,6 +116,7 @@ __all__ = [
     "MAX_PORT_DIGITS",
     "ORIGIN_SCHEMES",
     "PARSE_RULES",
+    "PURE_REASON",
     "RFC3986",
     "RFC3987",
     "RFC6570",
@@ -88,8 +141,12 @@ __all__ = [
     "URISyntaxError",
     "URITemplate",
     "UnknownRuleError",
+    "__version__",
     "build",
+    "cache_dir",
+    "cache_problem",
     "check",
+    "clear_cache",
     "equivalent",
     "grammar_of",
     "load_grammar",
@@ -116,6 +173,9 @@ if TYPE_CHECKING:
     RULE_NAMES: tuple[str, ...]
     #: The rules ``percent_encode`` takes.
     ENCODE_RULES: tuple[str, ...]
+    #: Why the back end is pure (no C compiler when it was installed, or
+    #: ``URIGRAMMAR_PURE``), in words; ``None`` when it is native.
+    PURE_REASON: str | None
     #: The engine validating regular rules: ``"native"`` (the C extension's
     #: DFA runner) or ``"pure"`` (regexes; no compiler at install time, or
     #: ``URIGRAMMAR_PURE=1``).
@@ -123,11 +183,27 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> object:
+    found = _LAZY.get(name)
+    if found is not None:
+        import importlib
+
+        module, attribute = found
+        value = getattr(importlib.import_module(module, __name__), attribute)
+        globals()[name] = value  # the next lookup is a plain one
+        return value
     # RULE_NAMES and ENCODE_RULES need the grammar read, which import does not do (PEP 562).
     if name == "RULE_NAMES":
+        from .shipped import shipped_names
+
         return shipped_names()
     if name == "ENCODE_RULES":
+        from .uri._encode import encode_rules
+
         return encode_rules()
+    if name == "PURE_REASON":
+        from .engine import pure_reason
+
+        return pure_reason()
     if name == "ENGINE":
         from .engine import default_backend
 
@@ -139,6 +215,8 @@ def __getattr__(name: str) -> object:
 def grammar_of(name: str) -> Grammar:
     """The shipped grammar that defines rule ``name`` (any case): RFC 3986
     first, then RFC 3987, ...; ``UnknownRuleError`` for a name none has."""
+    from .shipped import shipped_rule
+
     return shipped_rule(name)[0]
 
 
@@ -146,5 +224,7 @@ def rule_source(name: str) -> str | None:
     """The definition of rule ``name`` as written in its grammar file
     (``rfc3986.abnf`` first, then ``rfc3987.abnf``, ...); ``None`` for a
     core rule (those come from the ``abnf`` package)."""
+    from .shipped import shipped_rule
+
     grammar, found = shipped_rule(name)
     return grammar.source(found)

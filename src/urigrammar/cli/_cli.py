@@ -15,16 +15,24 @@ and its own parser reads the rest; the top parser still handles
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
 import io
 import os
 import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+import urigrammar
 from urigrammar import URIError
 
-from . import _cmd_build, _cmd_core, _cmd_explain, _cmd_iri, _cmd_resolve, _cmd_template
+from . import (
+    _cmd_build,
+    _cmd_cache,
+    _cmd_core,
+    _cmd_explain,
+    _cmd_iri,
+    _cmd_resolve,
+    _cmd_template,
+)
 from ._cmd import EXIT_OK, EXIT_USAGE, Command, UsageError
 
 __all__ = ["main"]
@@ -36,6 +44,7 @@ COMMANDS: dict[str, Command] = {
     **_cmd_explain.COMMANDS,
     **_cmd_iri.COMMANDS,
     **_cmd_template.COMMANDS,
+    **_cmd_cache.COMMANDS,
 }
 
 _EPILOG = (
@@ -48,30 +57,24 @@ _EPILOG = (
 
 
 def _version() -> str:
-    try:
-        return importlib.metadata.version("urigrammar")
-    except importlib.metadata.PackageNotFoundError:  # run from a source tree
-        return "unknown (not installed)"
-
-
-def _engine() -> str:
-    # "native" when the C extension is built and not switched off
-    # (URIGRAMMAR_PURE=1), else "pure".
-    import urigrammar
-
-    return str(urigrammar.ENGINE)
+    # The package's own constant: importlib.metadata would cost an import
+    # as long as the rest of a short run.
+    reason = urigrammar.PURE_REASON
+    engine = "native engine" if reason is None else f"pure engine: {reason}"
+    return f"%(prog)s {urigrammar.__version__} ({engine})"
 
 
 def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     top = argparse.ArgumentParser(
         prog="urigrammar",
-        description="Validate, parse and work with URIs by the grammar of RFC 3986.",
+        description="Validate, parse and work with URIs (RFC 3986), IRIs (RFC 3987) and "
+        "URI Templates (RFC 6570) by the RFCs' own grammars, or by any ABNF file (--grammar).",
         epilog=_EPILOG,
     )
     top.add_argument(
         "--version",
         action="version",
-        version=f"%(prog)s {_version()} ({_engine()} engine)",
+        version=_version(),
         help="print the version of urigrammar and exit",
     )
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")

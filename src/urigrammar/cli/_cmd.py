@@ -218,7 +218,8 @@ def add_grammar_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--grammar",
         metavar="FILE",
-        help="an ABNF file (RFC 5234, rules in column 0) to take the rule from instead of RFC 3986",
+        help="an ABNF file (RFC 5234, rules in column 0) to take the rule from instead of "
+        "the shipped grammars; compiled once into the cache (urigrammar cache dir)",
     )
     parser.add_argument(
         "--import",
@@ -243,5 +244,7 @@ def grammar_from(
             msg = "--import fills gaps of a --grammar file: give --grammar too"
             raise UsageError(msg)
         return RFC3986 if rule is None else grammar_of(rule)
-    loaded = tuple(load_grammar(Path(i)) for i in imports)
-    return load_grammar(Path(path), imports=loaded)
+    # The per-user cache (urigrammar cache dir): a grammar file is read by
+    # abnf once, not by every run; a cache that fails its checks is passed by.
+    loaded = tuple(load_grammar(Path(i), cache=True) for i in imports)
+    return load_grammar(Path(path), imports=loaded, cache=True)

@@ -12,7 +12,7 @@ import argparse
 import functools
 from typing import TextIO
 
-from urigrammar import ENCODE_RULES, URIError, build, percent_decode, percent_encode
+from urigrammar import URIError, build, percent_decode, percent_encode
 
 from ._batch import run_texts, texts
 from ._cmd import EXIT_INVALID, EXIT_OK, Command, Transform, add_text_input
@@ -115,8 +115,10 @@ def _configure_encode(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rule",
         required=True,
-        # Read from the library, so that a rule it learns is offered here.
-        help=f"the rule the result must match: one of {', '.join(ENCODE_RULES)}",
+        # Not listed here: that would read the grammar to print help.
+        help="the rule the result must match: one of urigrammar.ENCODE_RULES "
+        "(userinfo, reg-name, segment, path, query, fragment, ... and their IRI forms; "
+        "an unknown rule lists them)",
     )
     parser.add_argument(
         "--keep-escapes",

@@ -22,20 +22,69 @@ private module (``tests/test_layers.py`` holds them to it).
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Sequence
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .._errors import GrammarError
-from ._backend import BACKENDS, NATIVE, PURE, Backend, Plan, default_backend, pure_reason
-from ._cache import CacheStore, PackageStore, Store, cache_dir
-from ._charset import CharSet
-from ._compile import END, Emitter, compile_body, inline_rule, merge_alternatives
-from ._grammar import ABNF_MAX_LENGTH, Grammar
-from ._ir import Alt, Cap, Chars, Expr, Ref, Rep, Seq, refs
-from ._program import Program
-from ._reader import read_rules
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ._backend import BACKENDS, NATIVE, PURE, Backend, Plan, default_backend, pure_reason
+    from ._cache import PackageStore, Store
+    from ._charset import CharSet
+    from ._compile import END, Emitter, compile_body, inline_rule, merge_alternatives
+    from ._grammar import ABNF_MAX_LENGTH, Grammar
+    from ._ir import Alt, Cap, Chars, Expr, Ref, Rep, Seq, refs
+    from ._program import Program
+    from ._reader import read_rules
+
+# Each name is imported from its module on first use (PEP 562): importing
+# the engine, or one of its modules, costs nothing until a name is needed,
+# and a process that loads its programs never imports the compiler.
+_LAZY: dict[str, str] = {
+    "BACKENDS": "_backend",
+    "NATIVE": "_backend",
+    "PURE": "_backend",
+    "Backend": "_backend",
+    "Plan": "_backend",
+    "default_backend": "_backend",
+    "pure_reason": "_backend",
+    "PackageStore": "_cache",
+    "Store": "_cache",
+    "CharSet": "_charset",
+    "END": "_compile",
+    "Emitter": "_compile",
+    "compile_body": "_compile",
+    "inline_rule": "_compile",
+    "merge_alternatives": "_compile",
+    "ABNF_MAX_LENGTH": "_grammar",
+    "Grammar": "_grammar",
+    "Alt": "_ir",
+    "Cap": "_ir",
+    "Chars": "_ir",
+    "Expr": "_ir",
+    "Ref": "_ir",
+    "Rep": "_ir",
+    "Seq": "_ir",
+    "refs": "_ir",
+    "Program": "_program",
+    "read_rules": "_reader",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        msg = f"module {__name__!r} has no attribute {name!r}"
+        raise AttributeError(msg)
+    import importlib
+
+    value = getattr(importlib.import_module("." + module, __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ABNF_MAX_LENGTH",
@@ -59,6 +108,8 @@ __all__ = [
     "Seq",
     "Store",
     "cache_dir",
+    "cache_problem",
+    "clear_cache",
     "compile_body",
     "default_backend",
     "inline_rule",
@@ -90,6 +141,11 @@ def load_grammar(
     read from there by the next process that loads the same texts, so that
     ``abnf`` reads the grammar once.  Off by default: a library call should
     not write to the user's home unasked; the command line turns it on."""
+    from pathlib import Path
+
+    from ._cache import CacheStore, cache_dir
+    from ._grammar import Grammar
+
     if isinstance(source, str) and ("=" in source or "\n" in source):
         text, label = source, name or "<text>"
     elif isinstance(source, str) and not source.strip():
@@ -112,10 +168,38 @@ def load_grammar(
         if not isinstance(grammar, Grammar):
             msg = f"imports must be Grammar objects, not {type(grammar).__name__}"
             raise TypeError(msg)
-    store: Store | None = None
+    store: CacheStore | None = None
     if cache:
         # The entry's name is what its content depends on: the texts (its
         # own and its imports'), and the label that the header records.
+        import hashlib
+
         digest = hashlib.sha256(repr((label, text, [g.lineage for g in imports])).encode())
         store = CacheStore(cache_dir(), digest.hexdigest())
     return Grammar(lambda: text, name=label, imports=imports, store=store)
+
+
+def clear_cache() -> int:
+    """Remove every compiled grammar from the per-user cache
+    (``cache_dir()``); how many files.  ``OSError`` when the directory is
+    one the cache refuses to use (a symbolic link, another user's, or
+    writable by others): it is left alone."""
+    from ._cache import cache_dir, clear
+
+    return clear(cache_dir())
+
+
+def cache_problem() -> str | None:
+    """Why the per-user cache cannot be used, or ``None`` when it can (it
+    is created, mode 0700, when missing)."""
+    from ._cache import cache_dir, problem
+
+    return problem(cache_dir())
+
+
+def cache_dir() -> Path:
+    """The per-user cache directory of compiled grammars:
+    ``URIGRAMMAR_CACHE_DIR``, else the platform's user cache directory."""
+    from ._cache import cache_dir as where
+
+    return where()

@@ -26,12 +26,10 @@ import struct
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, cast
 
-from ._dfa import Tables
-from ._program import Program
-from ._tagged import TaggedTables
-
 if TYPE_CHECKING:
     from ._native import Entry, Runner, Tagger
+    from ._program import Program
+    from ._tables import Tables, TaggedTables
 
 __all__ = [
     "BACKENDS",

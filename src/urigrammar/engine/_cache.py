@@ -29,7 +29,6 @@ import logging
 import os
 import stat
 import sys
-import tempfile
 from pathlib import Path
 
 __all__ = ["CacheStore", "PackageStore", "Store", "cache_dir", "clear", "problem", "read", "write"]
@@ -125,6 +124,8 @@ def write(directory: Path, name: str, data: bytes) -> bool:
     """Put ``data`` in the cache as ``name``, atomically; whether it was."""
     if _checked(directory) is None:
         return False
+    import tempfile
+
     try:
         fd, temporary = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=_SUFFIX)
     except OSError as exc:

@@ -25,13 +25,15 @@ Python, the reference the tests compare against.
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from ._ir import Expr
-from ._prefix import Automaton
+from ._tables import Tables
+
+if TYPE_CHECKING:
+    from ._prefix import Automaton
 
 __all__ = ["MAX_DFA_STATES", "Tables", "build_tables"]
 
@@ -56,47 +58,6 @@ MAX_BUILD_WORK = 3_000_000
 MAX_PARTITION_WORK = 200_000
 
 _LAST = 0x10FFFF
-
-
-@dataclass(frozen=True, slots=True)
-class Tables:
-    """A minimal complete DFA over classes of code points.
-
-    ``starts[i]`` is the first code point of interval ``i`` (``starts[0] ==
-    0``; interval ``i`` ends where ``i + 1`` starts, the last at U+10FFFF);
-    ``classes[i]`` is its class.  ``moves[s * nclasses + c]`` is the state
-    after class ``c`` in state ``s``; state 0 is dead (it loops on every
-    class), ``start`` the initial state, ``accepting[s]`` 1 for a final one.
-    """
-
-    starts: tuple[int, ...]
-    classes: tuple[int, ...]
-    nclasses: int
-    moves: tuple[int, ...]
-    accepting: tuple[bool, ...]
-    start: int
-
-    @property
-    def nstates(self) -> int:
-        return len(self.accepting)
-
-    def ascii(self) -> tuple[int, ...]:
-        """The class of each code point below 128: the runner's direct table."""
-        return tuple(self.class_of(code) for code in range(128))
-
-    def class_of(self, code: int) -> int:
-        return self.classes[bisect.bisect_right(self.starts, code) - 1]
-
-    def run(self, text: str) -> tuple[int, bool]:
-        """The end of the longest viable prefix of ``text``, and whether the
-        rule matches all of it: the runner's loop, in Python."""
-        state = self.start
-        width = self.nclasses
-        for pos, char in enumerate(text):
-            state = self.moves[state * width + self.class_of(ord(char))]
-            if state == 0:
-                return pos, False
-        return len(text), self.accepting[state]
 
 
 def _partition(
@@ -209,6 +170,8 @@ def build_tables(body: Expr, cap: int = MAX_DFA_STATES) -> Tables | None:
     """The minimal DFA of an inlined rule body, or ``None`` when it needs
     more than ``cap`` states before minimization or more than
     ``MAX_CLASSES`` classes."""
+    from ._prefix import Automaton
+
     automaton = Automaton(body)
     partition = _partition(automaton)
     if partition is None:

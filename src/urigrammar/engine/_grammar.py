@@ -36,22 +36,22 @@ reads its text with ``abnf`` only when that fails.
 
 from __future__ import annotations
 
-import difflib
-import hashlib
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._errors import GrammarError, InputTooLongError, UnknownRuleError, URISyntaxError
 from ._artifact import Key, Lineage, decode, encode, piece, program_from
 from ._backend import Backend, default_backend
 from ._cache import Store
-from ._compile import CompiledRule, merge_alternatives
 from ._ir import Alt, Expr, Ref, Rep, Seq, refs
 from ._program import Program, build_program
 from ._reader import RuleText, core_rules, read_rules
-from ._tagged import TaggedTables
+
+if TYPE_CHECKING:
+    from ._compile import CompiledRule
+    from ._tables import TaggedTables
 
 __all__ = ["ABNF_MAX_LENGTH", "Grammar"]
 
@@ -82,6 +82,8 @@ def _core() -> dict[str, RuleText]:
 
 
 def _read_core() -> dict[str, RuleText]:
+    from ._compile import merge_alternatives
+
     raw = {rule.name.casefold(): rule for rule in core_rules()}
 
     def inline(expr: Expr) -> Expr:
@@ -239,6 +241,8 @@ class Grammar:
     def lineage(self) -> Lineage:
         """(name, sha256 of the text) of this grammar and of its imports,
         depth first: what its compiled programs depend on."""
+        import hashlib
+
         digest = hashlib.sha256(self.text().encode("utf-8")).hexdigest()
         out: list[tuple[str, str]] = [(self.name, digest)]
         for grammar in self.imports:
@@ -315,6 +319,8 @@ class Grammar:
         found = self.find(name)
         if found is not None:
             return found
+        import difflib
+
         names = self._table().names
         close = difflib.get_close_matches(name.casefold(), list(names), n=3, cutoff=0.6)
         hint = ", ".join(repr(names[c]) for c in close)
@@ -395,6 +401,8 @@ class Grammar:
         self, name: str, captures: frozenset[str] = _NONE, leaves: frozenset[str] = _NONE
     ) -> CompiledRule:
         """The rule as a regex; ``captures`` become groups (see ``_compile``)."""
+        from ._compile import CompiledRule
+
         program = self.program(name, captures, leaves)
         found: CompiledRule | None = program.made.get("compiled")
         if found is None:

@@ -34,10 +34,8 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal
 
 from ._charset import CharSet
-from ._compile import compile_body, inline_rule
-from ._dfa import Tables, build_tables
 from ._ir import Alt, Cap, Chars, Expr, Ref, Rep, Seq
-from ._tagged import TaggedTables, build_tagged
+from ._tables import Tables, TaggedTables
 
 if TYPE_CHECKING:
     from ._grammar import Grammar
@@ -175,6 +173,12 @@ def build_program(
     """The program of rule ``name`` (canonical) of ``grammar``: the one place
     that compiles a rule.  Raises ``GrammarError`` for a rule too large to
     compile."""
+    # The builders, imported here: a process that loads its programs
+    # never needs them.
+    from ._compile import compile_body, inline_rule
+    from ._dfa import build_tables
+    from ._tagged import build_tagged
+
     vetted = grammar.vetted
     key = (name, tuple(sorted(captures)), tuple(sorted(leaves)))
     if not grammar.is_regular(name):

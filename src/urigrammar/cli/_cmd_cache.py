@@ -1,0 +1,48 @@
+"""``urigrammar cache dir`` and ``urigrammar cache clear``: the per-user
+cache where ``--grammar`` files are kept compiled."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TextIO
+
+from urigrammar import cache_dir, cache_problem, clear_cache
+
+from ._cmd import EXIT_OK, EXIT_USAGE, Command
+
+__all__ = ["COMMANDS"]
+
+
+def _configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "action",
+        choices=("dir", "clear"),
+        help="dir: print the cache directory (URIGRAMMAR_CACHE_DIR, else the platform's "
+        "user cache directory) and whether it can be used; clear: remove what it holds",
+    )
+
+
+def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.action == "dir":
+        print(cache_dir(), file=out)
+        problem = cache_problem()
+        if problem is not None:
+            print(f"urigrammar: the cache is not used: {problem}", file=err)
+            return EXIT_USAGE
+        return EXIT_OK
+    try:
+        removed = clear_cache()
+    except OSError as exc:
+        print(f"urigrammar: the cache was not cleared: {exc}", file=err)
+        return EXIT_USAGE
+    print(f"removed {removed} file{'' if removed == 1 else 's'} from {cache_dir()}", file=out)
+    return EXIT_OK
+
+
+COMMANDS = {
+    "cache": Command(
+        help="the per-user cache of compiled --grammar files: its directory, or clear it",
+        configure=_configure,
+        run=_run,
+    ),
+}

@@ -1,0 +1,152 @@
+"""The tables a back end runs, as plain data: ``Tables`` (a minimal DFA,
+built by ``_dfa``) and ``TaggedTables`` (a tagged DFA, built by
+``_tagged``), each with its runner's loop in Python as the reference the
+native runner is tested against.  Nothing here builds anything, so a
+program loaded from its file (``_program``) needs no builder.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+
+__all__ = ["Tables", "TaggedTables"]
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    """A minimal complete DFA over classes of code points.
+
+    ``starts[i]`` is the first code point of interval ``i`` (``starts[0] ==
+    0``; interval ``i`` ends where ``i + 1`` starts, the last at U+10FFFF);
+    ``classes[i]`` is its class.  ``moves[s * nclasses + c]`` is the state
+    after class ``c`` in state ``s``; state 0 is dead (it loops on every
+    class), ``start`` the initial state, ``accepting[s]`` 1 for a final one.
+    """
+
+    starts: tuple[int, ...]
+    classes: tuple[int, ...]
+    nclasses: int
+    moves: tuple[int, ...]
+    accepting: tuple[bool, ...]
+    start: int
+
+    @property
+    def nstates(self) -> int:
+        return len(self.accepting)
+
+    def ascii(self) -> tuple[int, ...]:
+        """The class of each code point below 128: the runner's direct table."""
+        return tuple(self.class_of(code) for code in range(128))
+
+    def class_of(self, code: int) -> int:
+        return self.classes[bisect.bisect_right(self.starts, code) - 1]
+
+    def run(self, text: str) -> tuple[int, bool]:
+        """The end of the longest viable prefix of ``text``, and whether the
+        rule matches all of it: the runner's loop, in Python."""
+        state = self.start
+        width = self.nclasses
+        for pos, char in enumerate(text):
+            state = self.moves[state * width + self.class_of(ord(char))]
+            if state == 0:
+                return pos, False
+        return len(text), self.accepting[state]
+
+
+@dataclass(frozen=True, slots=True)
+class TaggedTables:
+    """A tagged DFA over classes of code points (see the module's docstring).
+
+    ``starts``/``classes``/``nclasses`` partition the code points as in
+    ``_dfa.Tables``.  ``moves[s * nclasses + c]`` is the target (0: dead)
+    and ``recs[s * nclasses + c]`` the record of that transition; record
+    ``r`` is ``records[r]``, one (source thread, tag set) per thread of the
+    target, a tag set being an index into ``tagsets``.  ``keeps[r]`` is
+    true when a run of the record on a loop reads as its last step alone.  ``finals[s]``
+    is the accepting thread of state ``s`` with the highest priority, or -1.
+    ``start_tags[k]`` is the tag set of thread ``k`` of the start state
+    (state 1).  ``names[i]`` is capture ``i``, with tags ``2i`` (opened)
+    and ``2i + 1`` (closed).
+    """
+
+    starts: tuple[int, ...]
+    classes: tuple[int, ...]
+    nclasses: int
+    moves: tuple[int, ...]
+    recs: tuple[int, ...]
+    records: tuple[tuple[tuple[int, int], ...], ...]
+    keeps: tuple[bool, ...]
+    tagsets: tuple[tuple[int, ...], ...]
+    finals: tuple[int, ...]
+    start_tags: tuple[int, ...]
+    names: tuple[str, ...]
+
+    start = 1
+
+    @property
+    def nstates(self) -> int:
+        return len(self.finals)
+
+    @property
+    def ntags(self) -> int:
+        return 2 * len(self.names)
+
+    def ascii(self) -> tuple[int, ...]:
+        """The class of each code point below 128."""
+        return tuple(self.class_of(code) for code in range(128))
+
+    def class_of(self, code: int) -> int:
+        return self.classes[bisect.bisect_right(self.starts, code) - 1]
+
+    def tags(self, text: str) -> list[int] | None:
+        """Each tag's position in the regex's reading of ``text`` (-1 for
+        a tag never set), or ``None`` when the rule does not match: the
+        runner's algorithm, in Python."""
+        width = self.nclasses
+        state = self.start
+        events: list[tuple[int, int]] = []  # (position after, record)
+        for pos, char in enumerate(text, 1):
+            at = state * width + self.class_of(ord(char))
+            target, record = self.moves[at], self.recs[at]
+            if target == 0:
+                return None
+            if record:
+                if (
+                    target == state
+                    and self.keeps[record]
+                    and events
+                    and events[-1]
+                    == (
+                        pos - 1,
+                        record,
+                    )
+                ):
+                    events[-1] = (pos, record)  # a run on a loop: its last one
+                else:
+                    events.append((pos, record))
+            state = target
+        thread = self.finals[state]
+        if thread < 0:
+            return None
+        values = [-1] * self.ntags
+        for pos, record in reversed(events):
+            source, tagset = self.records[record][thread]
+            for tag in self.tagsets[tagset]:
+                if values[tag] < 0:
+                    values[tag] = pos
+            thread = source
+        for tag in self.tagsets[self.start_tags[thread]]:
+            values[tag] = max(values[tag], 0)
+        return values
+
+    def groups(self, text: str) -> tuple[str | None, ...] | None:
+        """What ``re.Match.groups()`` gives for the rule's regex, or ``None``."""
+        values = self.tags(text)
+        if values is None:
+            return None
+        out: list[str | None] = []
+        for index in range(len(self.names)):
+            opened, closed = values[2 * index], values[2 * index + 1]
+            out.append(text[opened:closed] if opened >= 0 and closed >= 0 else None)
+        return tuple(out)
