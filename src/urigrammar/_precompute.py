@@ -17,31 +17,18 @@ import sys
 from pathlib import Path
 
 from . import (
-    RFC3986,
-    RFC3987,
-    RFC6570,
-    RFC6570_PUBLISHED,
     URITemplate,
     parse,
     parse_iri,
     percent_encode,
 )
-from .engine import Grammar
 from .engine._artifact import encode, piece
 from .engine._grammar import _core
-from .shipped import COMPILED, grammar_path
+from .shipped import COMPILED, FILES, grammar_path
 from .uri._dialect import IRI, URI
 from .uri._encode import encode_rules
 
-__all__ = ["GRAMMARS", "main", "precompute"]
-
-#: Each shipped grammar and the file it is read from.
-GRAMMARS: tuple[tuple[Grammar, str], ...] = (
-    (RFC3986, "rfc3986.abnf"),
-    (RFC3987, "rfc3987.abnf"),
-    (RFC6570_PUBLISHED, "rfc6570.abnf"),
-    (RFC6570, "rfc6570-errata.abnf"),
-)
+__all__ = ["main", "precompute"]
 
 
 def _first_uses() -> None:
@@ -59,14 +46,14 @@ def _first_uses() -> None:
 
 def precompute(directory: Path) -> list[Path]:
     """Write every shipped grammar's compiled form into ``directory``."""
-    for grammar, _ in GRAMMARS:
+    for grammar, _ in FILES:
         for name in grammar.all_names:
             grammar.program(name)
     _first_uses()
     directory.mkdir(parents=True, exist_ok=True)
     core = list(_core().values())
     written = []
-    for grammar, file_name in GRAMMARS:
+    for grammar, file_name in FILES:
         table = grammar._table()
         pieces = {program.key: piece(program) for program in grammar.programs()}
         data = encode(grammar.lineage, list(table.own.values()), core, pieces)

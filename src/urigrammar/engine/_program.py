@@ -153,7 +153,7 @@ class Program:
             leaves=tuple(_str(c) for c in _list(d["leaves"])),
             regular=_bool(d["regular"]),
             vetted=_bool(d["vetted"]),
-            ir=None if d["body"] is None else _list(d["body"]),
+            ir=_ir(d["body"], eager=d["dfa"] is None and not d["captures"]),
             regex=_str(d["regex"]),
             regex_plain=_str(d["regex_plain"]),
             groups=groups,
@@ -162,6 +162,15 @@ class Program:
             dfa=None if d["dfa"] is None else _tables_from_data(d["dfa"]),
             tagged=None if d["tagged"] is None else _tagged_from_data(d["tagged"]),
         )
+
+
+def _ir(data: object, *, eager: bool) -> Expr | list[Any] | None:
+    """The body as ``from_data`` keeps it: decoded now when a back end may
+    need it (a validate program without a DFA runs the lazy automaton
+    from it), else kept as JSON values until first asked for."""
+    if data is None:
+        return None
+    return expr_from_data(data) if eager else _list(data)
 
 
 def build_program(

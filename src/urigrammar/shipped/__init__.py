@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ._grammars import (
     COMPILED,
+    FILES,
     GRAMMAR,
     RFC3986,
     RFC3987,
@@ -28,6 +29,7 @@ from ._percent import (
 
 __all__ = [
     "COMPILED",
+    "FILES",
     "GRAMMAR",
     "RFC3986",
     "RFC3987",

@@ -34,6 +34,7 @@ from ..engine import Grammar, PackageStore
 
 __all__ = [
     "COMPILED",
+    "FILES",
     "GRAMMAR",
     "RFC3986",
     "RFC3987",
@@ -100,6 +101,14 @@ RFC6570_PUBLISHED = _shipped("rfc6570.abnf", "RFC 6570 (as published)", RFC3986,
 #: file defines only the corrected ``literals`` and imports the published
 #: grammar, which it overrides there.  The grammar urigrammar uses.
 RFC6570 = _shipped("rfc6570-errata.abnf", "RFC 6570", RFC6570_PUBLISHED)
+
+#: Every shipped grammar and its file, imports before what imports them.
+FILES: tuple[tuple[Grammar, str], ...] = (
+    (RFC3986, "rfc3986.abnf"),
+    (RFC3987, "rfc3987.abnf"),
+    (RFC6570_PUBLISHED, "rfc6570.abnf"),
+    (RFC6570, "rfc6570-errata.abnf"),
+)
 
 #: Every grammar a rule may be named from at the top level, in lookup order.
 SHIPPED: tuple[Grammar, ...] = (RFC3986, RFC3987, RFC6570)

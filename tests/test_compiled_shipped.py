@@ -1,0 +1,190 @@
+"""The shipped grammars' programs, compiled with the wheel
+(``python -m urigrammar._precompute``, run by ``hatch_build.py``): used
+when they match the grammar texts found, and compiled afresh from the text
+when they do not: a grammar edited after the build, or data that is
+damaged, truncated or from another version."""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import urigrammar
+from urigrammar.engine import Grammar, PackageStore
+from urigrammar.engine._artifact import decode
+from urigrammar.shipped import COMPILED, FILES, RFC3986, grammar_text
+
+GRAMMAR_FILES = [(grammar.name, file_name) for grammar, file_name in FILES]
+
+PACKAGE = Path(urigrammar.__file__).resolve().parent
+
+
+@pytest.mark.parametrize(("name", "file_name"), GRAMMAR_FILES)
+def test_the_package_carries_each_grammar_compiled(name: str, file_name: str) -> None:
+    grammar = next(g for g, f in FILES if f == file_name)
+    data = (COMPILED / f"{file_name}.json").read_bytes()
+    found = decode(data, grammar.lineage)
+    assert not isinstance(found, str), found
+    rules, _core, pieces = found
+    assert {rule.name for rule in rules} <= set(grammar.rule_names)
+    assert pieces, "no program was compiled ahead"
+
+
+FIRST_USES = """
+import sys
+import urigrammar as u
+assert u.validate("URI-reference", "http://a/b")
+assert u.parse("http://u@a:8/b?q#f").port == 8
+assert u.parse_iri("http://\\u00e4/b").host == "\\u00e4"
+assert u.URITemplate("http://a{/x*}{?q}").expand(x=["y"], q="1") == "http://a/y?q=1"
+assert u.percent_encode("a b", "query") == "a%20b"
+try:
+    u.check("URI", "http://a b/")
+except u.URISyntaxError as exc:
+    assert exc.offset == 8, exc.offset
+print("abnf" in sys.modules)
+"""
+
+
+def _run(code: str, *, cwd: Path | None = None, path: Path | None = None) -> str:
+    env = None
+    if path is not None:
+        import os
+
+        env = dict(os.environ, PYTHONPATH=str(path))
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=cwd,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_first_uses_read_no_grammar_with_abnf() -> None:
+    assert _run(FIRST_USES) == "False"
+
+
+# --- an installed copy, changed --------------------------------------------------
+
+
+@pytest.fixture
+def copy(tmp_path: Path) -> Path:
+    """A copy of the installed package (extension and compiled programs
+    included), its grammar files beside it as in a wheel: importable from
+    the returned directory."""
+    target = tmp_path / "urigrammar"
+    shutil.copytree(PACKAGE, target, ignore=shutil.ignore_patterns("__pycache__"))
+    for _, file_name in GRAMMAR_FILES:
+        (target / file_name).write_text(grammar_text(file_name), encoding="utf-8")
+    return tmp_path
+
+
+CHECK_SCHEME = """
+import sys
+import urigrammar as u
+print(u.validate("scheme", "a_b"), u.validate("URI", "a_b:c"), u.parse("a_b:c").scheme)
+print("abnf" in sys.modules)
+"""
+
+
+def test_an_edited_shipped_grammar_is_compiled_again_and_takes_effect(copy: Path) -> None:
+    grammar = copy / "urigrammar" / "rfc3986.abnf"
+    text = grammar.read_text(encoding="utf-8")
+    edited = text.replace('"+" / "-" / "." )', '"+" / "-" / "." / "_" )', 1)
+    assert edited != text
+    grammar.write_text(edited, encoding="utf-8")
+    first, abnf = _run(CHECK_SCHEME, cwd=copy, path=copy).splitlines()
+    assert first == "True True a_b"
+    assert abnf == "True"  # compiled from the edited text
+
+
+def test_the_unedited_copy_loads_its_programs(copy: Path) -> None:
+    first, abnf = _run(CHECK_SCHEME.replace("a_b", "ab"), cwd=copy, path=copy).splitlines()
+    assert first == "True True ab"
+    assert abnf == "False"
+
+
+def _truncate(data: bytes) -> bytes:
+    return data[: len(data) // 2]
+
+
+def _garbage(data: bytes) -> bytes:
+    return bytes(b ^ 0x5A for b in data)
+
+
+def _flip_in_body(data: bytes) -> bytes:
+    head, _, body = data.partition(b"\n")
+    middle = len(body) // 2
+    flipped = body[:middle] + bytes([body[middle] ^ 1]) + body[middle + 1 :]
+    return head + b"\n" + flipped
+
+
+def _other_version(data: bytes) -> bytes:
+    head, _, body = data.partition(b"\n")
+    header = json.loads(head)
+    header["urigrammar"] = "0.0.1"
+    return json.dumps(header).encode() + b"\n" + body
+
+
+def _empty(data: bytes) -> bytes:
+    return b""
+
+
+@pytest.mark.parametrize(
+    "damage", [_truncate, _garbage, _flip_in_body, _other_version, _empty], ids=lambda f: f.__name__
+)
+def test_damaged_programs_are_compiled_again(copy: Path, damage: object) -> None:
+    assert callable(damage)
+    for _, file_name in GRAMMAR_FILES:
+        path = copy / "urigrammar" / "compiled" / f"{file_name}.json"
+        path.write_bytes(damage(path.read_bytes()))
+    code = (
+        "import urigrammar as u\n"
+        "assert u.validate('URI', 'http://a/b') and not u.validate('URI', 'http://a b/')\n"
+        "assert u.parse('http://u@a:8/b?q#f').port == 8\n"
+        "print(u.RFC3986.viable_prefix('URI', 'http://a b/'))\n"
+    )
+    assert _run(code, cwd=copy, path=copy) == "8"
+
+
+# --- the same, in process ----------------------------------------------------------
+
+
+def test_a_stale_store_is_logged_and_compiled_from_the_text(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    edited = grammar_text("rfc3986.abnf").replace('"+" / "-" / "." )', '"+" / "-" / "." / "_" )')
+    grammar = Grammar(
+        lambda: edited,
+        name=RFC3986.name,
+        lazy=True,
+        vetted=True,
+        store=PackageStore(COMPILED / "rfc3986.abnf.json"),
+    )
+    with caplog.at_level(logging.INFO, logger="urigrammar.cache"):
+        assert grammar.validate("scheme", "a_b")
+    assert not RFC3986.validate("scheme", "a_b")
+    assert any("grammars" in record.getMessage() for record in caplog.records)
+
+
+def test_a_missing_store_compiles_from_the_text(tmp_path: Path) -> None:
+    grammar = Grammar(
+        lambda: grammar_text("rfc3986.abnf"),
+        name=RFC3986.name,
+        lazy=True,
+        vetted=True,
+        store=PackageStore(tmp_path / "absent.json"),
+    )
+    assert grammar.validate("URI", "http://a/b")
+    assert not grammar.validate("URI", "http://a b/")

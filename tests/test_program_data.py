@@ -1,0 +1,186 @@
+"""Programs as data (``engine._program``, ``engine._artifact``): a program
+read back from its JSON is the program that was written, and a file that is
+truncated, damaged, or from another format, version or grammar text is
+refused with a reason, never run and never a traceback."""
+
+from __future__ import annotations
+
+import functools
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from urigrammar import RFC3986, RFC3987, load_grammar
+from urigrammar.engine import BACKENDS, Grammar
+from urigrammar.engine._artifact import FORMAT, decode, encode, piece, program_from
+from urigrammar.engine._grammar import _core
+from urigrammar.engine._program import Program
+from urigrammar.uri._visitor import CAPTURES, LEAVES
+
+RULES = ("URI-reference", "IPv6address", "authority", "query", "ALPHA")
+
+
+def _fields(program: Program) -> dict[str, Any]:
+    return {
+        "key": program.key,
+        "regular": program.regular,
+        "vetted": program.vetted,
+        "body": program.body,
+        "regex": program.regex,
+        "regex_plain": program.regex_plain,
+        "groups": program.groups,
+        "linear": program.linear,
+        "deterministic": program.deterministic,
+        "dfa": program.dfa,
+        "tagged": program.tagged,
+    }
+
+
+@functools.cache
+def _fresh(grammar: Grammar, rule: str, captures: frozenset[str] = frozenset()) -> Program:
+    from urigrammar.engine._program import build_program
+
+    leaves = LEAVES if captures else frozenset()
+    return build_program(grammar, grammar.canonical(rule), captures, leaves)
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_a_program_reads_back_as_written(rule: str) -> None:
+    program = _fresh(RFC3986, rule)
+    again = program_from(piece(program))
+    assert _fields(again) == _fields(program)
+
+
+def test_a_parse_program_reads_back_with_its_tagged_tables() -> None:
+    program = _fresh(RFC3987, "IRI-reference", CAPTURES)
+    assert program.tagged is not None
+    again = program_from(piece(program))
+    assert _fields(again) == _fields(program)
+
+
+@pytest.mark.parametrize("backend", BACKENDS, ids=lambda b: b.name)
+@given(st.text(alphabet="ab:/?#[]@%1.-", max_size=30))
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_a_program_read_back_answers_as_the_one_compiled(backend: Any, text: str) -> None:
+    program = _fresh(RFC3986, "URI-reference")
+    again = program_from(piece(program))
+    built = backend.matcher(program)(text) is not None
+    loaded = backend.matcher(again)(text) is not None
+    assert built == loaded == RFC3986.validate("URI-reference", text)
+
+
+# --- the file ------------------------------------------------------------------
+
+
+@functools.cache
+def _file(grammar: Grammar) -> bytes:
+    programs = {p.key: piece(p) for p in (_fresh(grammar, "URI"), _fresh(grammar, "host"))}
+    rules = list(grammar._table().own.values())
+    return encode(grammar.lineage, rules, list(_core().values()), programs)
+
+
+def test_a_good_file_gives_its_rules_and_programs() -> None:
+    found = decode(_file(RFC3986), RFC3986.lineage)
+    assert not isinstance(found, str), found
+    rules, core, pieces = found
+    assert [r.name for r in rules] == [r.name for r in RFC3986._table().own.values()]
+    assert [r.expr for r in rules] == [r.expr for r in RFC3986._table().own.values()]
+    assert {r.name for r in core} >= {"ALPHA", "DIGIT", "HEXDIG"}
+    assert {key[0] for key in pieces} == {"URI", "host"}
+
+
+@given(st.data())
+@settings(max_examples=80)
+def test_a_truncated_file_is_refused(data: st.DataObject) -> None:
+    whole = _file(RFC3986)
+    cut = data.draw(st.integers(0, len(whole) - 1))
+    assert isinstance(decode(whole[:cut], RFC3986.lineage), str)
+
+
+@given(st.data())
+@settings(max_examples=80)
+def test_a_file_with_a_changed_byte_is_refused(data: st.DataObject) -> None:
+    whole = bytearray(_file(RFC3986))
+    at = data.draw(st.integers(0, len(whole) - 1))
+    value = data.draw(st.integers(0, 255).filter(lambda v: v != whole[at]))
+    whole[at] = value
+    found = decode(bytes(whole), RFC3986.lineage)
+    # A changed byte in the header may still leave it valid JSON naming the
+    # same things (a space, say); then the body's checksum still holds.
+    if not isinstance(found, str):
+        head = bytes(whole).partition(b"\n")[0]
+        assert json.loads(head)["body"]  # the header still reads as one
+
+
+def _with_header(data: bytes, **changes: object) -> bytes:
+    head, _, body = data.partition(b"\n")
+    header = json.loads(head)
+    header.update(changes)
+    return json.dumps(header).encode() + b"\n" + body
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"format": FORMAT + 1},
+        {"urigrammar": "0.0.0-other"},
+        {"grammars": [["RFC 3986", "0" * 64]]},
+        {"body": "0" * 64},
+    ],
+    ids=["format", "version", "grammar-text", "checksum"],
+)
+def test_a_foreign_or_stale_header_is_refused(changes: dict[str, object]) -> None:
+    found = decode(_with_header(_file(RFC3986), **changes), RFC3986.lineage)
+    assert isinstance(found, str)
+
+
+def test_a_file_for_other_grammar_texts_is_refused() -> None:
+    other = load_grammar(RFC3986.text() + "extra = ALPHA\n", name="RFC 3986")
+    assert isinstance(decode(_file(RFC3986), other.lineage), str)
+
+
+def _mutations(value: Any) -> st.SearchStrategy[Any]:
+    """``value`` (JSON) with one part replaced by something else."""
+    leaf = st.one_of(
+        st.none(), st.booleans(), st.integers(-(2**40), 2**40), st.text(max_size=3), st.just([])
+    )
+    if isinstance(value, dict) and value:
+        return st.sampled_from(sorted(value)).flatmap(
+            lambda key: st.one_of(
+                st.just({k: v for k, v in value.items() if k != key}),
+                _mutations(value[key]).map(lambda new: {**value, key: new}),
+            )
+        )
+    if isinstance(value, list) and value:
+        return st.integers(0, len(value) - 1).flatmap(
+            lambda i: _mutations(value[i]).map(lambda new: [*value[:i], new, *value[i + 1 :]])
+        )
+    return leaf
+
+
+PROGRAM_DATA = _fresh(RFC3986, "authority").to_data()
+
+
+@given(_mutations(PROGRAM_DATA))
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+def test_a_damaged_program_raises_value_error_or_reads(mutated: Any) -> None:
+    # Past the checksum a program still checks its own shape: anything but
+    # a well-formed program is a ValueError, never another exception.  The
+    # body of a program that runs from tables is read on first use only.
+    try:
+        program = Program.from_data(mutated)
+        program.body  # noqa: B018
+    except ValueError:
+        return
+
+
+def test_a_program_of_another_rule_in_a_store_is_compiled_afresh() -> None:
+    grammar = load_grammar(RFC3986.text(), name="RFC 3986 copy")
+    wrong = piece(_fresh(grammar, "host"))
+    key = (grammar.canonical("URI"), (), ())
+    grammar._pieces[key] = wrong
+    assert grammar.program("URI").rule == "URI"
+    assert grammar.validate("URI", "http://a/b")
