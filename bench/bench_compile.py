@@ -20,7 +20,7 @@ import time
 import urigrammar
 from urigrammar.engine import Grammar
 from urigrammar.engine._reader import read_rules
-from urigrammar.uri._grammars import grammar_text
+from urigrammar.shipped import grammar_text
 
 RULES = ("ucschar", "iunreserved", "ipath-abempty", "ihost", "IRI", "IRI-reference")
 

@@ -31,23 +31,26 @@ from collections.abc import Callable
 import urigrammar
 from _common import corpus, quietly
 from bench_length import SHAPES, UNICODE_SHAPES, best_time, make
-from urigrammar.engine import _runner
-from urigrammar.engine._compile import _inline
+from urigrammar.engine import NATIVE, PURE, Backend, inline_rule
 from urigrammar.engine._dfa import build_tables
-from urigrammar.engine._ir import Ref
 from urigrammar.engine._tagged import build_tagged
-from urigrammar.uri._grammars import shipped_rule
+from urigrammar.shipped import shipped_rule
+from urigrammar.uri._api import api
 from urigrammar.uri._visitor import CAPTURES, LEAVES
 
 
-def validate(rule: str) -> Callable[[str], object]:
+def validate(rule: str, backend: Backend) -> Callable[[str], object]:
     # A partial, as a caller holding the rule name would call it: no extra
     # Python frame beside the C-level peers (``re``'s fullmatch).
-    return functools.partial(urigrammar.validate, rule)
+    return functools.partial(api(backend).validate, rule)
+
+
+def parser(backend: Backend, cls: type[urigrammar.Reference]) -> Callable[[str], object]:
+    return api(backend).parser_for(cls)
 
 
 def interleaved(
-    runs: dict[str, tuple[str, Callable[[str], object]]], items: list[str], repeats: int
+    runs: dict[str, Callable[[str], object]], items: list[str], repeats: int
 ) -> dict[str, float]:
     """The fastest pass's seconds per item of each run, the runs taking
     turns pass by pass so that a change in the machine's load hits them all
@@ -56,14 +59,12 @@ def interleaved(
     by 2x under load where the minimum held."""
     passes: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(repeats):
-        for name, (engine, run) in runs.items():
-            _runner.use(engine)
-            run(items[0])  # the matcher for this engine
+        for name, run in runs.items():
+            run(items[0])  # made on first use
             start = time.perf_counter()
             for item in items:
                 run(item)
             passes[name].append((time.perf_counter() - start) / len(items))
-    _runner.use("native")
     return {name: min(times) for name, times in passes.items()}
 
 
@@ -78,21 +79,22 @@ def per_url_parse(urls: list[str], repeats: int) -> None:
     (``parse`` raises for the others, and an error costs what it costs)."""
     valid = [url for url in urls if urigrammar.validate("URI-reference", url)]
     print(f"\nparse: the {len(valid)} corpus URLs that are URI-references\n")
-    runs: dict[str, tuple[str, Callable[[str], object]]] = {
-        "native parse": ("native", urigrammar.parse),
-        "pure parse": ("pure", urigrammar.parse),
-        "native parse_iri": ("native", urigrammar.parse_iri),
-        "Appendix B fullmatch": ("native", re.compile(APPENDIX_B).fullmatch),
+    assert NATIVE is not None
+    runs: dict[str, Callable[[str], object]] = {
+        "native parse": parser(NATIVE, urigrammar.URIReference),
+        "pure parse": parser(PURE, urigrammar.URIReference),
+        "native parse_iri": parser(NATIVE, urigrammar.IRIReference),
+        "Appendix B fullmatch": re.compile(APPENDIX_B).fullmatch,
     }
     # The floor of a parse that returns a URIReference: making one from its
     # fields, already split, as the tagger does (tuple.__new__).
     fields = {url: tuple(urigrammar.parse(url)) for url in valid}
     make = functools.partial(tuple.__new__, urigrammar.URIReference)
-    runs["URIReference from its fields"] = ("native", lambda url: make(fields[url]))
+    runs["URIReference from its fields"] = lambda url: make(fields[url])
     if importlib.util.find_spec("uritools"):
         import uritools
 
-        runs["uritools.urisplit"] = ("native", uritools.urisplit)
+        runs["uritools.urisplit"] = uritools.urisplit
     times = interleaved(runs, valid, repeats)
     native = times["native parse"]
     print(f"{'':34} {'µs/URL':>8} {'/ native parse':>15}")
@@ -115,7 +117,7 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--size", type=int, default=1_000_000)
     args = ap.parse_args()
-    if not _runner.NATIVE_AVAILABLE:
+    if NATIVE is None:
         raise SystemExit("the extension is not built: pip install . with a C compiler")
     urls = corpus()
     per_url(urls, args.repeats)
@@ -127,26 +129,22 @@ def main() -> None:
 def per_url(urls: list[str], repeats: int) -> None:
     print(f"{len(urls)} corpus URLs, the fastest of {repeats} passes\n")
 
-    # (engine to switch to, callable): validate's matcher is picked per
-    # engine, so each run happens with its engine active.
-    runs: dict[str, tuple[str, Callable[[str], object]]] = {}
+    assert NATIVE is not None
+    runs: dict[str, Callable[[str], object]] = {}
     for rule in ("URI-reference", "IRI-reference"):
-        runs[f"native validate {rule}"] = ("native", validate(rule))
-        runs[f"pure validate {rule}"] = ("pure", validate(rule))
-    runs["re [!-~]* fullmatch"] = ("native", re.compile(r"[!-~]*").fullmatch)
+        runs[f"native validate {rule}"] = validate(rule, NATIVE)
+        runs[f"pure validate {rule}"] = validate(rule, PURE)
+    runs["re [!-~]* fullmatch"] = re.compile(r"[!-~]*").fullmatch
     # The floor of any callable in this loop: the cheapest C call there is.
-    runs["len (any call's floor)"] = ("native", len)
+    runs["len (any call's floor)"] = len
     if importlib.util.find_spec("rfc3987"):
         import rfc3987
 
-        runs["rfc3987.match IRI_reference"] = (
-            "native",
-            lambda s: rfc3987.match(s, rule="IRI_reference"),
-        )
+        runs["rfc3987.match IRI_reference"] = lambda s: rfc3987.match(s, rule="IRI_reference")
     if importlib.util.find_spec("uritools"):
         import uritools
 
-        runs["uritools.urisplit"] = ("native", quietly(uritools.urisplit))
+        runs["uritools.urisplit"] = quietly(uritools.urisplit)
 
     times = interleaved(runs, urls, repeats)
     uri = times["native validate URI-reference"]
@@ -181,13 +179,13 @@ def dfa_sizes() -> None:
     )
     for rule in ("URI-reference", "URI", "relative-ref", "IRI-reference", "IRI", "irelative-ref"):
         grammar, name = shipped_rule(rule)
-        body = _inline(grammar, Ref(name), frozenset(), ())
+        body = inline_rule(grammar, name)
         start = time.perf_counter()
         tables = build_tables(body)
         took = time.perf_counter() - start
         assert tables is not None
         # The tagged DFA of parse (engine/_tagged.py), with the visitor's captures.
-        captured = _inline(grammar, Ref(name), CAPTURES - {name}, (), LEAVES)
+        captured = inline_rule(grammar, name, CAPTURES - {name}, LEAVES)
         start = time.perf_counter()
         tagged = build_tagged(captured)
         tagged_took = time.perf_counter() - start

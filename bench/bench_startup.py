@@ -84,9 +84,7 @@ def _wall(command: list[str], env: dict[str, str]) -> float:
 
 
 def _probe(code: str, env: dict[str, str]) -> tuple[float, float]:
-    done = subprocess.run(
-        [PYTHON, "-c", code], env=env, check=True, capture_output=True, text=True
-    )
+    done = subprocess.run([PYTHON, "-c", code], env=env, check=True, capture_output=True, text=True)
     first, second = done.stdout.split()
     return float(first), float(second)
 
