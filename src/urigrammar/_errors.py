@@ -10,18 +10,19 @@ process.
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
 from typing import Any
 
 __all__ = [
     "GrammarError",
     "InputTooLongError",
     "PortTooLargeError",
+    "RuleMatchError",
+    "SecretFinder",
     "URIError",
     "URISyntaxError",
     "UnknownRuleError",
     "caret_excerpt",
-    "password_span",
 ]
 
 # A message shows at most this many characters of the text each side of the
@@ -54,55 +55,12 @@ def caret_excerpt(text: str, offset: int) -> str:
 #: length says nothing about the password's.
 HIDDEN = "<hidden>"
 
-_AUTHORITY_END = re.compile(r"[/?#]")
-
-
-def password_span(text: str, rule: str | None = None) -> tuple[int, int] | None:
-    """Where the password of ``text``'s userinfo is (see ``_userinfo``)."""
-    found = _userinfo(text, rule)
-    return None if found is None else found[1:]
-
-
-def _userinfo(text: str, rule: str | None) -> tuple[int, int, int] | None:
-    """Where the userinfo of ``text`` starts, and where its password starts
-    and ends, when it has one.  The password is what follows the first
-    ``:`` of userinfo (section 3.2.1 deprecates ``user:password``), or
-    ``None``.  ``text`` may be invalid, so the userinfo is found loosely: after
-    ``//`` at the start or after the first ``:`` (when no ``/``, ``?`` or ``#``
-    comes before it), up to the last ``@`` before the first ``/``, ``?`` or
-    ``#``.  For an error about the ``userinfo`` rule the whole text is one;
-    for one about ``authority``, what comes before its last ``@``.  RFC 3987's
-    ``iuserinfo`` and ``iauthority`` (section 2.2) are the same parts of an
-    IRI, so they are read alike."""
-    if rule in ("userinfo", "iuserinfo"):
-        start, end = 0, len(text)
-    elif rule in ("authority", "iauthority"):
-        # [ userinfo "@" ] host [ ":" port ]: the userinfo, if any, is
-        # everything before the last "@".
-        start, end = 0, text.rfind("@")
-        if end < 0:
-            return None
-    else:
-        if text.startswith("//"):
-            start = 2
-        else:
-            colon = text.find(":")
-            if (
-                colon < 0
-                or _AUTHORITY_END.search(text, 0, colon)
-                or not text.startswith("//", colon + 1)
-            ):
-                return None
-            start = colon + 3
-        stop = _AUTHORITY_END.search(text, start)
-        end = text.rfind("@", start, len(text) if stop is None else stop.start())
-        if end < 0:
-            return None
-    colon = text.find(":", start, end)
-    # An empty password hides nothing; masking it would rewrite every ":"
-    # of the message (the userinfo ":" is "<hidden>"'s prefix), again on
-    # each unpickling.
-    return None if colon < 0 or colon + 1 == end else (start, colon + 1, end)
+#: Where a text's secret is: (where the masked part of a quoted text starts,
+#: where the secret starts, where it ends), for the rule the text was
+#: checked against; ``None`` when it has none.  The URI family's finder
+#: (a password in userinfo, RFC 3986 section 3.2.1) is the URI layer's
+#: (``urigrammar.shipped``); errors about other grammars have none.
+SecretFinder = Callable[[str, "str | None"], "tuple[int, int, int] | None"]
 
 
 def _quoted_forms(secret: str) -> set[str]:
@@ -147,10 +105,11 @@ class URIError(ValueError):
         rule: str | None = None,
         text: str | None = None,
         offset: int | None = None,
+        secrets: SecretFinder | None = None,
     ) -> None:
-        # The message never shows a password (section 3.2.1); ``text``
-        # keeps it, for programs.
-        found = None if text is None else _userinfo(text, rule)
+        # The message never shows a secret (a password, RFC 3986 section
+        # 3.2.1, for the URI family's errors); ``text`` keeps it, for programs.
+        found = None if text is None or secrets is None else secrets(text, rule)
         if found is not None and text is not None:
             message = _masked_message(message, text, found, offset)
         super().__init__(message)
@@ -158,16 +117,17 @@ class URIError(ValueError):
         self.rule = rule
         self.text = text
         self.offset = offset
+        self.secrets = secrets
 
     def __str__(self) -> str:
         text, offset = self.text, self.offset
         if text is None or offset is None:
             return self.message
-        span = password_span(text, self.rule)
-        if span is not None:
+        found = None if self.secrets is None else self.secrets(text, self.rule)
+        if found is not None:
             # The excerpt shows HIDDEN in the password's place; the caret
             # moves with the text after it, or points at HIDDEN inside it.
-            start, end = span
+            _, start, end = found
             text = text[:start] + HIDDEN + text[end:]
             if offset >= end:
                 offset += len(HIDDEN) - (end - start)
@@ -178,7 +138,7 @@ class URIError(ValueError):
     def __reduce__(self) -> tuple[Any, ...]:
         return (
             _rebuild,
-            (type(self), self.message, self.rule, self.text, self.offset),
+            (type(self), self.message, self.rule, self.text, self.offset, self.secrets),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -202,17 +162,25 @@ def _rebuild(
     rule: str | None,
     text: str | None,
     offset: int | None,
+    secrets: SecretFinder | None = None,
 ) -> URIError:
-    return cls(message, rule=rule, text=text, offset=offset)
+    return cls(message, rule=rule, text=text, offset=offset, secrets=secrets)
 
 
-class URISyntaxError(URIError):
-    """The text does not match the rule; ``offset`` is where it stops being
+class RuleMatchError(URIError):
+    """The text does not match a rule of a grammar, any grammar (a user's
+    RFC 3339 ``date-time``, say); ``offset`` is where the text stops being
     a prefix of any string the rule matches."""
 
 
+class URISyntaxError(RuleMatchError):
+    """The text does not match a rule of the URI family's grammars (RFC
+    3986, RFC 3987, RFC 6570), or breaks a requirement their prose adds."""
+
+
 class UnknownRuleError(URIError, LookupError):
-    """No rule of that name in RFC 3986 Appendix A or the RFC 5234 core."""
+    """No rule of that name in the grammar (for the top-level functions:
+    in the shipped grammars or RFC 5234's core rules)."""
 
 
 class InputTooLongError(URIError):

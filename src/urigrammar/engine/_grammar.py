@@ -41,7 +41,13 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .._errors import GrammarError, InputTooLongError, UnknownRuleError, URISyntaxError
+from .._errors import (
+    GrammarError,
+    InputTooLongError,
+    RuleMatchError,
+    SecretFinder,
+    UnknownRuleError,
+)
 from ._artifact import Key, Lineage, decode, encode, piece, program_from
 from ._backend import Backend, default_backend
 from ._cache import Store
@@ -200,6 +206,8 @@ class Grammar:
         lazy: bool = False,
         vetted: bool = False,
         store: Store | None = None,
+        errors: type[RuleMatchError] = RuleMatchError,
+        secrets: SecretFinder | None = None,
     ) -> None:
         self.name = name
         self.imports = tuple(imports)
@@ -210,6 +218,10 @@ class Grammar:
         self._vetted = vetted
         self._text = text
         self._store = store
+        # What a text that does not match raises, and what of a text its
+        # errors must not show (the URI family's passwords: urigrammar.shipped).
+        self._errors = errors
+        self._secrets = secrets
         self._source: str | None = None
         self._loaded: _Table | None = None
         self._lock = threading.Lock()
@@ -325,7 +337,7 @@ class Grammar:
         close = difflib.get_close_matches(name.casefold(), list(names), n=3, cutoff=0.6)
         hint = ", ".join(repr(names[c]) for c in close)
         msg = f"unknown rule {name!r} in {self.name}" + (f"; did you mean {hint}?" if hint else "")
-        raise UnknownRuleError(msg, rule=name)
+        raise UnknownRuleError(msg, rule=name, text=name, secrets=self._secrets)
 
     def source(self, name: str) -> str | None:
         """The rule's definition as written in its file; ``None`` for a core rule."""
@@ -447,7 +459,8 @@ class Grammar:
         return (backend or default_backend()).matcher(self.program(name))
 
     def check(self, rule: str, text: str, *, backend: Backend | None = None) -> None:
-        """Raise ``URISyntaxError`` unless ``text`` matches ``rule``; its
+        """Raise ``RuleMatchError`` (``URISyntaxError`` for the shipped
+        grammars) unless ``text`` matches ``rule``; its
         offset is the end of the longest prefix of ``text`` that some string
         matching the rule starts with."""
         if not self.validate(rule, text, backend=backend):
@@ -468,7 +481,7 @@ class Grammar:
             automaton = program.made.setdefault("automaton", Automaton(program.body))
         return automaton.viable(text)  # type: ignore[no-any-return]
 
-    def syntax_error(self, name: str, text: str) -> URISyntaxError:
+    def syntax_error(self, name: str, text: str) -> RuleMatchError:
         """The error for a ``text`` that ``name`` does not match."""
         if self.is_regular(name):
             offset = self.viable_prefix(name, text)
@@ -483,13 +496,21 @@ class Grammar:
             except ParseError as exc:
                 if isinstance(exc.__cause__, RecursionError):
                     msg = "too deeply nested for the abnf engine (Python's recursion limit)"
-                    raise InputTooLongError(msg, rule=name, text=text, offset=0) from None
+                    raise InputTooLongError(
+                        msg, rule=name, text=text, offset=0, secrets=self._secrets
+                    ) from None
                 offset = min(exc.start, len(text))
         if offset < len(text):
             why = f"unexpected {text[offset]!r} at offset {offset}"
         else:
             why = f"the text ends at offset {offset} before the rule is complete"
-        return URISyntaxError(f"not a valid {name}: {why}", rule=name, text=text, offset=offset)
+        return self._errors(
+            f"not a valid {name}: {why}",
+            rule=name,
+            text=text,
+            offset=offset,
+            secrets=self._secrets,
+        )
 
     # --- the abnf engine ----------------------------------------------------
 
@@ -550,7 +571,9 @@ class Grammar:
             )
             if self.is_regular(canonical):
                 msg += "; the compiled engine takes any length"
-            raise InputTooLongError(msg, rule=canonical, text=text, offset=ABNF_MAX_LENGTH)
+            raise InputTooLongError(
+                msg, rule=canonical, text=text, offset=ABNF_MAX_LENGTH, secrets=self._secrets
+            )
         try:
             return self.abnf_rule(canonical).parse_all(text)
         except ParseError as exc:
@@ -558,8 +581,12 @@ class Grammar:
                 # abnf is recursive descent: nesting deeper than Python's
                 # stack is undecided, not invalid.
                 msg = "too deeply nested for the abnf engine (Python's recursion limit)"
-                raise InputTooLongError(msg, rule=canonical, text=text, offset=0) from None
+                raise InputTooLongError(
+                    msg, rule=canonical, text=text, offset=0, secrets=self._secrets
+                ) from None
             return None
         except RecursionError:
             msg = "too deeply nested for the abnf engine (Python's recursion limit)"
-            raise InputTooLongError(msg, rule=canonical, text=text, offset=0) from None
+            raise InputTooLongError(
+                msg, rule=canonical, text=text, offset=0, secrets=self._secrets
+            ) from None

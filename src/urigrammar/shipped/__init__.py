@@ -26,6 +26,7 @@ from ._percent import (
     percent_decode,
     percent_decode_bytes,
 )
+from ._secrets import password_span, userinfo_secret
 
 __all__ = [
     "COMPILED",
@@ -42,8 +43,10 @@ __all__ = [
     "grammar_path",
     "grammar_text",
     "hexdig",
+    "password_span",
     "percent_decode",
     "percent_decode_bytes",
     "shipped_names",
     "shipped_rule",
+    "userinfo_secret",
 ]

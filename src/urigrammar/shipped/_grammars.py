@@ -29,8 +29,9 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from .._errors import UnknownRuleError
+from .._errors import UnknownRuleError, URISyntaxError
 from ..engine import Grammar, PackageStore
+from ._secrets import userinfo_secret
 
 __all__ = [
     "COMPILED",
@@ -76,6 +77,8 @@ def _shipped(file_name: str, name: str, *imports: Grammar) -> Grammar:
         lazy=True,
         vetted=True,
         store=PackageStore(COMPILED / f"{file_name}.json"),
+        errors=URISyntaxError,
+        secrets=userinfo_secret,
     )
 
 
@@ -126,7 +129,13 @@ def shipped_rule(name: str) -> tuple[Grammar, str]:
     close = difflib.get_close_matches(name.casefold(), list(known), n=3, cutoff=0.6)
     hint = ", ".join(repr(known[c]) for c in close)
     msg = f"unknown rule {name!r}" + (f"; did you mean {hint}?" if hint else "")
-    raise UnknownRuleError(msg, rule=name)
+    if userinfo_secret(name) is not None or "//" in name or ":" in name:
+        msg += (
+            "; it looks like a URI: the rule name comes first, then the text "
+            "(validate('URI', text))"
+        )
+    # The name may be a URI given in the rule's place: its password stays hidden.
+    raise UnknownRuleError(msg, rule=name, text=name, secrets=userinfo_secret)
 
 
 def shipped_names() -> tuple[str, ...]:

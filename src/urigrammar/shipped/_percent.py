@@ -22,6 +22,7 @@ from functools import cache
 from .._errors import URIError
 from ..engine import Chars
 from ._grammars import RFC3986
+from ._secrets import userinfo_secret
 
 __all__ = [
     "check_errors",
@@ -124,7 +125,7 @@ def _utf8(text: str, start: int, end: int, errors: str) -> bytes:
     except UnicodeEncodeError as exc:
         offset = start + exc.start
         msg = f"cannot encode {text[offset]!r} as UTF-8: {exc.reason}"
-        raise URIError(msg, text=text, offset=offset) from None
+        raise URIError(msg, text=text, offset=offset, secrets=userinfo_secret) from None
 
 
 def encode_except(
@@ -202,7 +203,7 @@ def _malformed(text: str, start: int, end: int) -> None:
     if index >= 0:
         shown = text[index : index + 3]
         msg = f"malformed percent-encoding {shown!r}: '%' must start '%' HEXDIG HEXDIG"
-        raise URIError(msg, rule=_PCT_ENCODED, text=text, offset=index)
+        raise URIError(msg, rule=_PCT_ENCODED, text=text, offset=index, secrets=userinfo_secret)
 
 
 def _octets(run: str) -> bytes:
@@ -236,7 +237,7 @@ def percent_decode(text: str, *, errors: str = "strict") -> str:
         except UnicodeDecodeError as exc:
             offset = match.start() + 3 * exc.start
             msg = f"percent-encoded octets are not UTF-8: {exc.reason}"
-            raise URIError(msg, text=text, offset=offset) from None
+            raise URIError(msg, text=text, offset=offset, secrets=userinfo_secret) from None
         position = match.end()
     _malformed(text, position, len(text))
     out.append(text[position:])

@@ -21,7 +21,7 @@ import re
 from collections.abc import Mapping
 from functools import cache
 
-from ..shipped import encode_except
+from ..shipped import encode_except, userinfo_secret
 from ._errors import ExpansionError
 from ._sets import Operator, allowed, hexdig
 from ._syntax import Expression, Part, VarSpec
@@ -140,7 +140,7 @@ def _prefix_error(template: str, spec: VarSpec, what: str) -> ExpansionError:
         f"variable {spec.name!r} is {what}: a prefix modifier applies only to "
         "strings (RFC 6570 section 2.4.1)"
     )
-    return ExpansionError(msg, rule="prefix", text=template, offset=offset)
+    return ExpansionError(msg, rule="prefix", text=template, offset=offset, secrets=userinfo_secret)
 
 
 def _pieces(expression: Expression, values: Mapping[str, object], template: str) -> list[str]:

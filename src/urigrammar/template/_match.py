@@ -40,7 +40,7 @@ from typing import NamedTuple
 
 from .._errors import InputTooLongError
 from ..engine import END, Alt, Cap, Chars, CharSet, Emitter, Expr, Rep, Seq, inline_rule
-from ..shipped import RFC6570
+from ..shipped import RFC6570, userinfo_secret
 from ._errors import ExpansionError
 from ._expand import expand_parts
 from ._read import COMMA, EQUALS, Matched, Reading, agree, ambiguous_reading, read
@@ -155,7 +155,9 @@ class Matcher:
                 f"({MAX_SPLIT_CELLS}) steps of the split; a template that is not ambiguous "
                 "matches text of any length"
             )
-            raise InputTooLongError(msg, rule="URI-Template", text=uri, offset=0)
+            raise InputTooLongError(
+                msg, rule="URI-Template", text=uri, offset=0, secrets=userinfo_secret
+            )
         return _split(self.parts, uri)
 
 

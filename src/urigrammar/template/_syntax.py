@@ -24,7 +24,7 @@ from functools import cache
 from typing import NamedTuple
 
 from ..engine import Grammar
-from ..shipped import encode_except
+from ..shipped import encode_except, userinfo_secret
 from ._errors import ReservedOperatorError
 from ._sets import OPERATORS, Operator, uri_chars
 
@@ -126,7 +126,9 @@ def read_template(grammar: Grammar, text: str) -> tuple[Part, ...]:
                 f"operator {text[offset]!r} at offset {offset} is reserved for future "
                 "extensions (RFC 6570 section 2.2): no expansion is defined for it"
             )
-            raise ReservedOperatorError(msg, rule="op-reserve", text=text, offset=offset)
+            raise ReservedOperatorError(
+                msg, rule="op-reserve", text=text, offset=offset, secrets=userinfo_secret
+            )
         operator = OPERATORS[found.group(operator_at) or ""]
         specs = _varspecs(grammar, text, found.start(list_at), found.end(list_at))
         parts.append(Expression(operator, specs, found.start(), found.end()))

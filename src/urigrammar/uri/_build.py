@@ -39,6 +39,7 @@ import ipaddress
 from typing import TypeVar
 
 from .._errors import URIError, URISyntaxError
+from ..shipped import userinfo_secret
 from ._api import check, parse_as
 from ._components import RefT, compose_authority, path_clash, port_digits, recompose
 from ._dialect import Dialect
@@ -139,7 +140,7 @@ def _assemble(
         for part, text in (("userinfo", userinfo), ("port", port_text)):
             if text is not None:
                 msg = f"{part}: a {part} needs a host to go with it (section 3.2)"
-                raise URIError(msg, rule="authority", text=text)
+                raise URIError(msg, rule="authority", text=text, secrets=userinfo_secret)
     clash = path_clash(path, has_authority=host is not None, has_scheme=scheme is not None)
     if clash is not None:
         rule, offset = clash
@@ -166,7 +167,7 @@ def _ipv6(address: ipaddress.IPv6Address, text: str) -> str:
             f"host: {text!r} has an IPv6 zone identifier, "
             "for which RFC 3986 has no syntax (section 3.2.2)"
         )
-        raise URIError(msg, rule="IP-literal", text=text)
+        raise URIError(msg, rule="IP-literal", text=text, secrets=userinfo_secret)
     return f"[{text}]"
 
 
@@ -197,7 +198,7 @@ def _reg_name(host: str, *, idna: bool, dialect: Dialect) -> str:
             return idna_codec.encode(host, uts46=True).decode("ascii")
         except idna_codec.IDNAError as exc:
             msg = f"host: {host!r} is not an internationalized domain name: {exc}"
-            raise URIError(msg, rule="reg-name", text=host) from None
+            raise URIError(msg, rule="reg-name", text=host, secrets=userinfo_secret) from None
     return encoded_text("host", host, dialect.rule("reg-name"))
 
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, TypeVar
 
 from .._errors import PortTooLargeError, URIError
+from ..shipped import userinfo_secret
 from ._dialect import URI, Dialect
 
 __all__ = [
@@ -86,7 +87,7 @@ def port_number(text: str) -> int | None:
             f"({MAX_PORT_DIGITS}), so the port has no int value; read port_text "
             "for its digits (section 3.2.3)"
         )
-        raise PortTooLargeError(msg, rule="port", text=text)
+        raise PortTooLargeError(msg, rule="port", text=text, secrets=userinfo_secret)
     value = 0
     for start in range(0, len(digits), _DIGIT_CHUNK):
         chunk = digits[start : start + _DIGIT_CHUNK]

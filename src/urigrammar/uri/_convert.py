@@ -25,6 +25,7 @@ module stays below ``_reference``.
 from __future__ import annotations
 
 from .._errors import URIError
+from ..shipped import userinfo_secret
 from ._api import parser_for
 from ._components import Components, RefT, compose_authority, recompose
 from ._encode import admitted, encode_except, percent_decode
@@ -46,7 +47,7 @@ def _idna_host(host: str) -> str:
         return idna.encode(name, uts46=True).decode("ascii")
     except idna.IDNAError as exc:
         msg = f"host: {name!r} is not an internationalized domain name: {exc}"
-        raise URIError(msg, rule="ireg-name", text=host) from None
+        raise URIError(msg, rule="ireg-name", text=host, secrets=userinfo_secret) from None
 
 
 def to_uri(iri: Components, *, uri_cls: type[RefT], idna: bool = False) -> RefT:

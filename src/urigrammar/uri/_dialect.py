@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from .._errors import URISyntaxError
 from ..engine import Grammar
-from ..shipped import RFC3986, RFC3987
+from ..shipped import RFC3986, RFC3987, userinfo_secret
 
 __all__ = ["BIDI_FORMATTING", "IRI", "URI", "Dialect", "bidi_error"]
 
@@ -87,7 +87,7 @@ def bidi_error(rule: str, text: str, offset: int) -> URISyntaxError:
         f"U+{ord(char):04X} {name} at offset {offset}: IRIs must not contain bidirectional "
         "formatting characters (RFC 3987 section 4.1)"
     )
-    return URISyntaxError(msg, rule=rule, text=text, offset=offset)
+    return URISyntaxError(msg, rule=rule, text=text, offset=offset, secrets=userinfo_secret)
 
 
 #: RFC 3986: URIReference's grammar.

@@ -37,6 +37,7 @@ from ..shipped import (
     percent_decode,
     percent_decode_bytes,
     shipped_rule,
+    userinfo_secret,
 )
 from ._dialect import BIDI_FORMATTING, IRI, URI, Dialect
 
@@ -262,4 +263,6 @@ def percent_encode(
     except URIError as exc:
         # The error names the rule, as every message does; for (i)userinfo
         # that also hides the password after its ":" (section 3.2.1).
-        raise URIError(exc.message, rule=name, text=exc.text, offset=exc.offset) from None
+        raise URIError(
+            exc.message, rule=name, text=exc.text, offset=exc.offset, secrets=userinfo_secret
+        ) from None

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from .._errors import URIError
+from ..shipped import userinfo_secret
 from ._build import in_part, replace
 from ._components import Components, RefT
 from ._encode import admitted, check_errors, encode_except, percent_decode
@@ -42,7 +43,13 @@ def _decoded(query: str, start: int, text: str, *, form: bool, errors: str) -> s
         return percent_decode(text, errors=errors)
     except URIError as exc:
         offset = None if exc.offset is None else start + exc.offset
-        raise URIError(f"query: {exc.message}", rule="query", text=query, offset=offset) from None
+        raise URIError(
+            f"query: {exc.message}",
+            rule="query",
+            text=query,
+            offset=offset,
+            secrets=userinfo_secret,
+        ) from None
 
 
 def query_pairs(

@@ -29,6 +29,7 @@ wrappers in ``_reference`` pass ``URIReference``).
 from __future__ import annotations
 
 from .._errors import URIError, URISyntaxError
+from ..shipped import userinfo_secret
 from ._api import check, parse_as
 from ._components import Components, RefT, evolve, path_clash, unchecked
 
@@ -80,7 +81,7 @@ def as_base(base: RefT | str, cls: type[RefT], role: str = "base") -> RefT:
             f"the {role} must be a{'n' if rule[0] == 'I' else ''} {rule}, which starts with "
             f"a scheme (RFC 3986 section 5.1); {text!r} is a relative reference"
         )
-        raise URIError(msg, rule=rule, text=text, offset=offset)
+        raise URIError(msg, rule=rule, text=text, offset=offset, secrets=userinfo_secret)
     if ref.fragment is not None:
         ref = evolve(ref, fragment=None)
     return ref

@@ -7,6 +7,7 @@ percent-encoding, and the host as Unicode with its IDNA A-labels decoded
 from __future__ import annotations
 
 from .._errors import URIError
+from ..shipped import userinfo_secret
 from ._build import in_part
 from ._components import Components
 from ._encode import percent_decode
@@ -46,7 +47,9 @@ def password(ref: Components) -> str | None:
         # password as every message does, and the caret still points in it.
         offset = None if exc.offset is None else len(name) + 1 + exc.offset
         msg = f"userinfo: {exc.message}"
-        raise URIError(msg, rule="userinfo", text=userinfo, offset=offset) from None
+        raise URIError(
+            msg, rule="userinfo", text=userinfo, offset=offset, secrets=userinfo_secret
+        ) from None
 
 
 def hostname(ref: Components) -> str | None:
@@ -90,4 +93,4 @@ def _u_label(label: str, host: str) -> str:
         return idna_codec.decode(label)
     except idna_codec.IDNAError as exc:
         msg = f"host: {label!r} is not a valid IDNA A-label: {exc}"
-        raise URIError(msg, rule="reg-name", text=host) from None
+        raise URIError(msg, rule="reg-name", text=host, secrets=userinfo_secret) from None

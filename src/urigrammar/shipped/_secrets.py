@@ -1,0 +1,63 @@
+"""The URI family's secret: the password of a userinfo (RFC 3986 section
+3.2.1 deprecates ``user:password``, and no message, excerpt or ``repr``
+may show one).  Errors about the URI family's texts carry
+``userinfo_secret`` as their ``secrets`` finder (``urigrammar._errors``),
+and the shipped grammars hand it to every error they raise; errors about
+other grammars have none.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["password_span", "userinfo_secret"]
+
+_AUTHORITY_END = re.compile(r"[/?#]")
+
+
+def password_span(text: str, rule: str | None = None) -> tuple[int, int] | None:
+    """Where the password of ``text``'s userinfo is (``userinfo_secret``)."""
+    found = userinfo_secret(text, rule)
+    return None if found is None else found[1:]
+
+
+def userinfo_secret(text: str, rule: str | None = None) -> tuple[int, int, int] | None:
+    """Where the userinfo of ``text`` starts, and where its password starts
+    and ends, when it has one.  The password is what follows the first
+    ``:`` of userinfo (section 3.2.1 deprecates ``user:password``), or
+    ``None``.  ``text`` may be invalid, so the userinfo is found loosely: after
+    ``//`` at the start or after the first ``:`` (when no ``/``, ``?`` or ``#``
+    comes before it), up to the last ``@`` before the first ``/``, ``?`` or
+    ``#``.  For an error about the ``userinfo`` rule the whole text is one;
+    for one about ``authority``, what comes before its last ``@``.  RFC 3987's
+    ``iuserinfo`` and ``iauthority`` (section 2.2) are the same parts of an
+    IRI, so they are read alike."""
+    if rule in ("userinfo", "iuserinfo"):
+        start, end = 0, len(text)
+    elif rule in ("authority", "iauthority"):
+        # [ userinfo "@" ] host [ ":" port ]: the userinfo, if any, is
+        # everything before the last "@".
+        start, end = 0, text.rfind("@")
+        if end < 0:
+            return None
+    else:
+        if text.startswith("//"):
+            start = 2
+        else:
+            colon = text.find(":")
+            if (
+                colon < 0
+                or _AUTHORITY_END.search(text, 0, colon)
+                or not text.startswith("//", colon + 1)
+            ):
+                return None
+            start = colon + 3
+        stop = _AUTHORITY_END.search(text, start)
+        end = text.rfind("@", start, len(text) if stop is None else stop.start())
+        if end < 0:
+            return None
+    colon = text.find(":", start, end)
+    # An empty password hides nothing; masking it would rewrite every ":"
+    # of the message (the userinfo ":" is "<hidden>"'s prefix), again on
+    # each unpickling.
+    return None if colon < 0 or colon + 1 == end else (start, colon + 1, end)
