@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 
 from .._errors import GrammarError
 from ._charset import CharSet
-from ._ir import Alt, Cap, Chars, Expr, Ref, Rep, Seq
+from ._ir import Alt, Cap, Chars, Expr, Ref, Rep, Seq, refs
 
 if TYPE_CHECKING:
     from ._grammar import Grammar
@@ -94,37 +94,84 @@ def _inline(
     captures: frozenset[str],
     stack: tuple[str, ...],
     leaves: frozenset[str] = frozenset(),
+    memo: dict[str, Expr] | None = None,
 ) -> Expr:
     """``expr`` with every rule reference replaced by its definition; the
     rules in ``captures`` are kept as ``Cap`` nodes, except inside a rule
-    of ``leaves``, whose insides are never looked at."""
+    of ``leaves``, whose insides are never looked at.
+
+    A chain of rules may be longer than Python's stack (``r0 = "a" / r1``,
+    ``r1 = "a" / r2``, ...), so the rules that lead to no capture are
+    inlined first, one at a time in dependency order (``_plain_bodies``),
+    and a reference to one is a lookup here, not a descent.  Only the path
+    to a captured rule is followed by recursion, and parse rules capture
+    near the top."""
+    if memo is None:
+        memo = _plain_bodies(grammar, expr, captures)
     if isinstance(expr, Chars):
         return expr
     if isinstance(expr, Ref):
         name = grammar.canonical(expr.name)
         if name in stack:
             raise Unsupported(f"rule {name!r} is recursive")
+        found = memo.get(name)
+        if found is not None and (name not in captures or not captures):
+            return found
         body = grammar.expr(name)
         inside = frozenset() if name in leaves else captures
-        inner = _inline(grammar, body, inside, (*stack, name), leaves)
+        inner = _inline(grammar, body, inside, (*stack, name), leaves, memo)
         return Cap(name, inner) if name in captures else inner
     if isinstance(expr, Seq):
         items: list[Expr] = []
         for item in expr.items:
-            node = _inline(grammar, item, captures, stack, leaves)
+            node = _inline(grammar, item, captures, stack, leaves, memo)
             items.extend(node.items if isinstance(node, Seq) else (node,))
         return items[0] if len(items) == 1 else Seq(tuple(items))
     if isinstance(expr, Alt):
         return merge_alternatives(
-            _inline(grammar, item, captures, stack, leaves) for item in expr.items
+            _inline(grammar, item, captures, stack, leaves, memo) for item in expr.items
         )
     assert isinstance(expr, Rep)
-    item = _inline(grammar, expr.item, captures, stack, leaves)
+    item = _inline(grammar, expr.item, captures, stack, leaves, memo)
     if expr.lo == expr.hi == 1:
         return item
     if expr.hi == 0 or item == Seq(()):
         return Seq(())
     return _star_of_runs(Rep(expr.lo, expr.hi, item))
+
+
+def _plain_bodies(grammar: Grammar, expr: Expr, captures: frozenset[str]) -> dict[str, Expr]:
+    """The inlined body of every rule ``expr`` reaches that reaches no rule
+    of ``captures`` (so inlines to no ``Cap``), by canonical name: each
+    built from the ones it uses, in dependency order, with a stack of our
+    own.  ``Unsupported`` for a rule that reaches itself."""
+    memo: dict[str, Expr] = {}
+    leads_to_capture: set[str] = set()
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+    todo: list[tuple[str, bool]] = [(grammar.canonical(n), False) for n in refs(expr)]
+    while todo:
+        name, expanded = todo.pop()
+        if expanded:
+            state[name] = 2
+            used = [grammar.canonical(n) for n in refs(grammar.expr(name))]
+            if name in captures or any(u in leads_to_capture for u in used):
+                leads_to_capture.add(name)
+            else:
+                memo[name] = _inline(grammar, grammar.expr(name), frozenset(), (name,), memo=memo)
+            continue
+        if state.get(name) == 2:
+            continue
+        if state.get(name) == 1:
+            raise Unsupported(f"rule {name!r} is recursive")
+        state[name] = 1
+        todo.append((name, True))
+        for used in refs(grammar.expr(name)):
+            canonical = grammar.canonical(used)
+            if state.get(canonical) == 1:
+                raise Unsupported(f"rule {canonical!r} is recursive")
+            if state.get(canonical) != 2:
+                todo.append((canonical, False))
+    return memo
 
 
 def merge_alternatives(items: Iterable[Expr]) -> Expr:

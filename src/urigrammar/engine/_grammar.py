@@ -118,7 +118,8 @@ class _Table:
     def __init__(self, own: list[RuleText], imports: Sequence[Grammar], label: str) -> None:
         core = _core()
         self.own: dict[str, RuleText] = {}
-        self._reach: dict[str, dict[str, None]] = {}
+        self._uses: dict[str, list[str]] = {}
+        self._cycles: set[str] | None = None
         for rule in own:
             key = rule.name.casefold()
             if key in core:
@@ -166,27 +167,76 @@ class _Table:
         assert rule.expr is not None
         return rule.expr
 
+    def uses(self, key: str) -> list[str]:
+        """The folded names rule ``key`` mentions, in order."""
+        found = self._uses.get(key)
+        if found is None:
+            found = self._uses[key] = [name.casefold() for name in refs(self.expr(key))]
+        return found
+
     def reach(self, key: str) -> dict[str, None]:
         """The folded names of the rules ``key`` uses, directly or not, in
         first-use order (a walk with its own stack: a chain of rules may be
         longer than Python's)."""
-        found = self._reach.get(key)
-        if found is None:
-            found = {}
-            todo = [key]
-            while todo:
-                for used in refs(self.expr(todo.pop(0))):
-                    folded = used.casefold()
-                    if folded not in found:
-                        found[folded] = None
-                        todo.append(folded)
-            self._reach[key] = found
+        found: dict[str, None] = {}
+        todo = [key]
+        while todo:
+            for folded in self.uses(todo.pop(0)):
+                if folded not in found:
+                    found[folded] = None
+                    todo.append(folded)
         return found
 
     def regular(self, key: str) -> bool:
-        """Whether the rule never reaches itself through its references."""
-        reached = self.reach(key)
-        return key not in reached and all(rule not in self.reach(rule) for rule in reached)
+        """Whether the rule never reaches itself through its references, nor
+        reaches a rule that does."""
+        cyclic = self._cyclic()
+        return key not in cyclic and not any(rule in cyclic for rule in self.reach(key))
+
+    def _cyclic(self) -> set[str]:
+        """The rules on a cycle of references: Tarjan's strongly connected
+        components, with a stack of its own, once per grammar."""
+        if self._cycles is not None:
+            return self._cycles
+        index: dict[str, int] = {}
+        low: dict[str, int] = {}
+        stack: list[str] = []
+        on_stack: set[str] = set()
+        cyclic: set[str] = set()
+        for root in self.rules:
+            if root in index:
+                continue
+            work: list[tuple[str, int]] = [(root, 0)]
+            while work:
+                node, at = work.pop()
+                if at == 0:
+                    index[node] = low[node] = len(index)
+                    stack.append(node)
+                    on_stack.add(node)
+                edges = self.uses(node)
+                if at < len(edges):
+                    work.append((node, at + 1))
+                    target = edges[at]
+                    if target not in index:
+                        work.append((target, 0))
+                    elif target in on_stack:
+                        low[node] = min(low[node], index[target])
+                    continue
+                for target in edges:
+                    if target in on_stack:
+                        low[node] = min(low[node], low[target])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1 or node in edges:
+                        cyclic.update(component)
+        self._cycles = cyclic
+        return cyclic
 
 
 class Grammar:

@@ -118,9 +118,13 @@ class _Builder:
         lo, star, hi = text.partition("*")
         if not star:
             hi = lo
+        # Leading zeros stripped before int(): Python refuses to convert
+        # more than 4,300 digits, and zeros count.
+        lo, hi = lo.lstrip("0") or ("0" if lo else ""), hi.lstrip("0") or ("0" if hi else "")
         for digits in (lo, hi):
-            if len(digits.lstrip("0")) > _MAX_COUNT_DIGITS or int(digits or 0) > _MAX_COUNT:
-                msg = f"repetition {text!r} is too large (at most {_MAX_COUNT:,} a side)"
+            if len(digits) > _MAX_COUNT_DIGITS or int(digits or 0) > _MAX_COUNT:
+                shown = text if len(text) <= 40 else text[:37] + "..."
+                msg = f"repetition {shown!r} is too large (at most {_MAX_COUNT:,} a side)"
                 raise GrammarError(msg)
         low, high = int(lo or 0), (int(hi) if hi else None)
         if high is not None and high < low:
@@ -155,19 +159,24 @@ class _Builder:
     def num_val(text: str) -> Expr:
         base = {"b": 2, "d": 10, "x": 16}[text[1].lower()]
         body = text[2:]
+        # A code point has at most 21 bits; checking the length without the
+        # leading zeros first, and converting without them, keeps int()
+        # away from its digit limit (zeros count there).
+        def value(part: str) -> int:
+            return int(part.lstrip("0") or "0", base)
+
         for part in body.replace("-", ".").split("."):
-            # A code point has at most 21 bits; checking the length first
-            # keeps int() away from its digit limit.
-            if len(part.lstrip("0")) > 21 or int(part, base) > _MAX_CODE:
-                msg = f"{text!r} is not a Unicode code point (at most %x{_MAX_CODE:X})"
+            if len(part.lstrip("0")) > 21 or value(part) > _MAX_CODE:
+                shown = text if len(text) <= 40 else text[:37] + "..."
+                msg = f"{shown!r} is not a Unicode code point (at most %x{_MAX_CODE:X})"
                 raise GrammarError(msg)
         if "-" in body:
-            lo, hi = (int(part, base) for part in body.split("-"))
+            lo, hi = (value(part) for part in body.split("-"))
             if hi < lo:
                 msg = f"empty range {text!r}"
                 raise GrammarError(msg)
             return Chars(CharSet([(lo, hi)]))
-        codes = tuple(int(part, base) for part in body.split("."))
+        codes = tuple(value(part) for part in body.split("."))
         return _one_or_seq(tuple(Chars(CharSet.of((code,))) for code in codes))
 
 

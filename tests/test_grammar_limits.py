@@ -1,0 +1,68 @@
+"""Grammars at the edges of what Python's own limits allow: numbers longer
+than ``int()`` converts, chains of rules longer than the interpreter's
+stack.  Each loads or is refused with ``GrammarError``, and validates
+without ``RecursionError``."""
+
+from __future__ import annotations
+
+import pytest
+
+from urigrammar import GrammarError, load_grammar
+from urigrammar.engine import Backend, Chars, CharSet
+from urigrammar.engine._reader import _Builder
+
+ZEROS = "0" * 4400  # past the 4,300 digits int() converts
+
+
+@pytest.mark.slow  # abnf's reader takes seconds on a line this long
+def test_leading_zeros_of_any_length_read_as_the_number() -> None:
+    # One grammar through abnf's reader (slow on long lines); the other
+    # forms through the reader's own functions below.
+    grammar = load_grammar(f'a = {ZEROS}1*{ZEROS}2"x"')
+    assert grammar.validate("a", "xx")
+    assert not grammar.validate("a", "xxx")
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (f"%d{ZEROS}65", Chars(CharSet.of([65]))),
+        (f"%x{ZEROS}41-{ZEROS}43", Chars(CharSet([(0x41, 0x43)]))),
+        (f"%b{ZEROS}1000001", Chars(CharSet.of([65]))),
+    ],
+    ids=["decimal", "hex-range", "binary"],
+)
+def test_code_points_with_leading_zeros(text: str, value: object) -> None:
+    assert _Builder.num_val(text) == value
+
+
+def test_counts_with_leading_zeros() -> None:
+    assert _Builder.repeat(f"{ZEROS}2*{ZEROS}12") == (2, 12)
+    with pytest.raises(GrammarError, match="too large"):
+        _Builder.repeat(f"1{ZEROS}")
+
+
+@pytest.mark.parametrize("length", [250, 1100])
+def test_a_chain_of_alternatives_longer_than_the_stack_validates(
+    length: int, backend: Backend
+) -> None:
+    text = "".join(f'r{i} = "a" / r{i + 1}\n' for i in range(length)) + f'r{length} = "b"\n'
+    grammar = load_grammar(text)
+    assert grammar.validate("r0", "a", backend=backend)
+    assert grammar.validate("r0", "b", backend=backend)
+    assert not grammar.validate("r0", "c", backend=backend)
+    assert grammar.is_regular("r0")
+
+
+@pytest.mark.parametrize("length", [1100])
+def test_a_chain_of_plain_references_validates(length: int, backend: Backend) -> None:
+    text = "".join(f"r{i} = r{i + 1}\n" for i in range(length)) + f'r{length} = "b" 2DIGIT\n'
+    grammar = load_grammar(text)
+    assert grammar.validate("r0", "b12", backend=backend)
+    assert not grammar.validate("r0", "b1", backend=backend)
+
+
+def test_a_cycle_is_not_regular_and_its_neighbours_are() -> None:
+    grammar = load_grammar('a = b\nb = a\nc = "x" / d\nd = "(" c ")"\ne = "q" c\nf = "z"\ng = 2f\n')
+    regular = {rule: grammar.is_regular(rule) for rule in "abcdefg"}
+    assert regular == dict.fromkeys("abcde", False) | {"f": True, "g": True}
