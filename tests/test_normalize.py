@@ -5,21 +5,35 @@ over references generated from the grammar, and the ``normalize`` command."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import io
 import ipaddress
+import itertools
+import pickle
 import re
 import string
+from typing import Annotated, Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from urigrammar import URIReference, URISyntaxError, parse, validate
+import urigrammar
+from urigrammar import (
+    BIDI_FORMATTING,
+    Normalization,
+    URIReference,
+    URISyntaxError,
+    parse,
+    parse_iri,
+    validate,
+)
 from urigrammar.cli._cmd_resolve import COMMANDS
 from urigrammar.strategies import from_rule
 from urigrammar.uri._components import evolve
 from urigrammar.uri._normalize import (
     SCHEME_RULES,
+    NormalizationFlags,
     SchemeRule,
     canonical_ipv6,
     decode_unreserved,
@@ -427,3 +441,212 @@ def test_methods_agree_with_functions(text: str, scheme_based: bool, ipv6: bool)
     options = {"scheme_based": scheme_based, "ipv6_canonical": ipv6}
     assert ref.normalize(**options) == normalize(ref, **options)
     assert ref.equivalent(text, **options)
+
+
+# --- One options value: Normalization ---------------------------------------------
+
+_RULES = {"foo": SchemeRule(7, empty_path_is_root=True), "http": SchemeRule(8080)}
+_FLAGS = {
+    "scheme_based": st.booleans(),
+    "ipv6_canonical": st.booleans(),
+    "nfc": st.booleans(),
+    "schemes": st.sampled_from([None, {}, _RULES]),
+}
+# Any subset of the keywords, each with any value: every combination of flags.
+_flags = st.fixed_dictionaries({}, optional=_FLAGS)
+# URIs, and IRIs (which nfc changes); bidi characters make no IRIReference.
+_any_refs = st.one_of(
+    _refs,
+    from_rule("IRI-reference")
+    .filter(lambda t: not any(c in BIDI_FORMATTING for c in t))
+    .map(parse_iri),
+)
+_SAMPLES = [
+    "HTTP://[::0:A]:80/./a/%7e",
+    "foo://a:7",
+    "http://a:8080",
+    "http://a:/b/../c?%3f#x",
+    "../a/./b",
+]
+_IRI_SAMPLES = ["http://A\u0301.de:80/e\u0301/\u1fef?\u212a#o\u0308", "foo://\u00e4:7"]
+
+
+def test_normalization_defaults_are_documented() -> None:
+    options = Normalization()
+    assert options.scheme_based is True
+    assert options.ipv6_canonical is False
+    assert options.nfc is False
+    assert options.schemes is None  # SCHEME_RULES, read at each call
+    assert options == Normalization(
+        scheme_based=True, ipv6_canonical=False, nfc=False, schemes=None
+    )
+    # The keyword spelling names exactly the fields, and the default form is
+    # the one normalize gives with no options.
+    names = [field.name for field in dataclasses.fields(Normalization)]
+    assert sorted(NormalizationFlags.__annotations__) == sorted(names)
+    for text in _SAMPLES:
+        assert normalize(text, options) == normalize(text)
+
+
+def test_normalization_is_exported() -> None:
+    assert urigrammar.Normalization is Normalization
+    assert "Normalization" in urigrammar.__all__
+
+
+def test_normalization_is_immutable() -> None:
+    options = Normalization(nfc=True)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        options.nfc = False  # type: ignore[misc]
+    with pytest.raises((AttributeError, TypeError)):
+        options.extra = 1  # type: ignore[attr-defined]
+    with pytest.raises(TypeError):
+        Normalization(True)  # type: ignore[misc]  # keywords only
+    # A schemes dict is copied: changing it afterwards changes nothing, and
+    # the copy is read-only.
+    rules = {"foo": SchemeRule(7)}
+    options = Normalization(schemes=rules)
+    rules["foo"] = SchemeRule(8)
+    rules["bar"] = SchemeRule(9)
+    assert options.schemes == {"foo": SchemeRule(7)}
+    assert str(normalize("foo://a:7", options)) == "foo://a"
+    with pytest.raises(TypeError):
+        options.schemes["foo"] = SchemeRule(8)  # type: ignore[index]
+    # A variant is a new value.
+    assert dataclasses.replace(options, nfc=True).nfc is True
+    assert options.nfc is False
+
+
+def test_normalization_is_hashable_by_value() -> None:
+    a = Normalization(schemes={"foo": SchemeRule(7)}, ipv6_canonical=True)
+    b = Normalization(ipv6_canonical=True, schemes={"foo": SchemeRule(7)})
+    assert a == b
+    assert hash(a) == hash(b)
+    assert len({a, b, Normalization(), Normalization()}) == 2
+    assert {a: 1}[b] == 1
+    assert Normalization(schemes={}) != Normalization()  # no rules, not the registry's
+    assert Normalization(schemes=SCHEME_RULES).schemes == SCHEME_RULES
+    for options in (a, Normalization(), Normalization(nfc=True, scheme_based=False)):
+        copy = pickle.loads(pickle.dumps(options))
+        assert copy == options
+        assert hash(copy) == hash(options)
+
+
+@given(_any_refs, _flags)
+def test_options_value_means_what_the_flags_mean(ref: URIReference, flags: dict[str, Any]) -> None:
+    options = Normalization(**flags)
+    want = normalize(ref, **flags)
+    assert normalize(ref, options) == want
+    assert normalize(ref, options=options) == want
+    assert ref.normalize(options) == want
+    assert ref.normalize(**flags) == want
+    assert equivalent(ref, want, options)
+    assert ref.equivalent(want, options)
+    assert equivalent(ref, want, **flags)
+
+
+@given(_any_refs, _flags, _flags)
+def test_flags_replace_the_fields_of_options(
+    ref: URIReference, base: dict[str, Any], flags: dict[str, Any]
+) -> None:
+    options = Normalization(**base)
+    want = normalize(ref, dataclasses.replace(options, **flags))
+    assert normalize(ref, options, **flags) == want
+    assert ref.normalize(options, **flags) == want
+
+
+@pytest.mark.parametrize(
+    ("scheme_based", "ipv6_canonical", "nfc", "schemes"),
+    list(itertools.product([True, False], [True, False], [True, False], [None, {}, _RULES])),
+)
+def test_every_combination_of_flags(
+    scheme_based: bool, ipv6_canonical: bool, nfc: bool, schemes: dict[str, SchemeRule] | None
+) -> None:
+    flags: dict[str, Any] = {
+        "scheme_based": scheme_based,
+        "ipv6_canonical": ipv6_canonical,
+        "nfc": nfc,
+        "schemes": schemes,
+    }
+    options = Normalization(**flags)
+    refs = [parse(t) for t in _SAMPLES] + [parse_iri(t) for t in _IRI_SAMPLES]
+    for ref in refs:
+        assert normalize(ref, options) == normalize(ref, **flags)
+        assert ref.normalize(options) == ref.normalize(**flags)
+        for other in refs:
+            assert equivalent(ref, other, options) is equivalent(ref, other, **flags)
+
+
+def test_bad_options_raise_as_before() -> None:
+    # An unknown keyword is the TypeError Python gives for one.
+    message = "normalize() got an unexpected keyword argument 'bogus'"
+    with pytest.raises(TypeError, match=re.escape(message)):
+        normalize("http://a/", bogus=True)  # type: ignore[call-overload]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'cls'"):
+        equivalent("http://a/", "http://a/", cls=URIReference)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match=r"Reference\.normalize\(\) got an unexpected"):
+        parse("http://a/").normalize(nfd=True)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match=r"Reference\.equivalent\(\) got an unexpected"):
+        parse("http://a/").equivalent("http://a/", strict=True)  # type: ignore[call-arg]
+    # The options are no flag given by position.
+    with pytest.raises(TypeError, match="takes a Normalization"):
+        normalize("http://a/", False)  # type: ignore[call-overload]
+    with pytest.raises(TypeError, match="takes a Normalization"):
+        equivalent("http://a/", "http://a/", {"nfc": True})  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Normalization(bogus=True)  # type: ignore[call-arg]
+    with pytest.raises(URISyntaxError):
+        normalize("http://a b/", Normalization(scheme_based=False))
+
+
+# --- The options reach normalize through the command line and pydantic ------------
+
+
+def test_commands_pass_one_options_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    from urigrammar.cli import _cmd_resolve
+
+    seen: list[Normalization | None] = []
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(args[-1])
+        assert not kwargs
+        return real[spy_name](*args)
+
+    real = {"normalize": normalize, "equivalent": equivalent}
+    for spy_name in real:
+        seen.clear()
+        monkeypatch.setattr(_cmd_resolve, spy_name, spy)
+        argv = ["--syntax-only", "--ipv6-canonical", "--default-port", "FOO=7"]
+        texts = ["foo://a:7", "foo://a"] if spy_name == "equivalent" else ["foo://a:7"]
+        run(spy_name, *argv, *texts)
+        rules = {**SCHEME_RULES, "foo": SchemeRule(7)}
+        want = Normalization(scheme_based=False, ipv6_canonical=True, schemes=rules)
+        assert seen == [want]
+        monkeypatch.undo()
+    status, out, _ = run("normalize", "--default-port", "foo=7", "FOO://a:07/")
+    assert (status, out) == (0, "foo://a/\n")
+    want_rules = Normalization(schemes={**SCHEME_RULES, "foo": SchemeRule(7)})
+    assert out == f"{normalize('FOO://a:07/', want_rules)}\n"
+
+
+def test_pydantic_marker_passes_options_through() -> None:
+    pydantic = pytest.importorskip("pydantic")
+    from urigrammar.pydantic import Normalize
+
+    options = Normalization(nfc=True, schemes={"foo": SchemeRule(7, empty_path_is_root=True)})
+    assert Normalize(options).options is options
+    assert Normalize(options) == Normalize(nfc=True, schemes=options.schemes)
+    assert hash(Normalize(options)) == hash(Normalize(nfc=True, schemes=options.schemes))
+    assert Normalize().options == Normalization()
+    assert Normalize(options, nfc=False).options == dataclasses.replace(options, nfc=False)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
+        Normalize(bogus=True)  # type: ignore[call-arg]
+    for marker in (Normalize(options), Normalize(**{"nfc": True, "schemes": options.schemes})):
+        strings = pydantic.TypeAdapter(Annotated[str, marker])
+        assert strings.validate_python("FOO://a:7") == "foo://a/"
+        iri = "http://a/e\u0301"
+        assert strings.validate_python(iri) == str(normalize(parse_iri(iri), options))
+        assert strings.validate_python(iri) == "http://a/\u00e9"
+        refs = pydantic.TypeAdapter(Annotated[urigrammar.IRIReference, marker])
+        assert refs.validate_python(iri) == normalize(parse_iri(iri), options)
+    syntax_only = pydantic.TypeAdapter(Annotated[str, Normalize(scheme_based=False)])
+    assert syntax_only.validate_python("HTTP://a:80") == "http://a:80"

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from .uri._components import MAX_PORT_DIGITS
     from .uri._dialect import BIDI_FORMATTING
     from .uri._encode import percent_decode, percent_decode_bytes, percent_encode
-    from .uri._normalize import ORIGIN_SCHEMES, SCHEME_RULES, Origin, SchemeRule
+    from .uri._normalize import ORIGIN_SCHEMES, SCHEME_RULES, Normalization, Origin, SchemeRule
     from .uri._reference import (
         IRI_PARSE_RULES,
         IRIReference,
@@ -90,6 +90,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "percent_encode": (".uri._encode", "percent_encode"),
     "ORIGIN_SCHEMES": (".uri._normalize", "ORIGIN_SCHEMES"),
     "SCHEME_RULES": (".uri._normalize", "SCHEME_RULES"),
+    "Normalization": (".uri._normalize", "Normalization"),
     "Origin": (".uri._normalize", "Origin"),
     "SchemeRule": (".uri._normalize", "SchemeRule"),
     "IRI_PARSE_RULES": (".uri._reference", "IRI_PARSE_RULES"),
@@ -130,6 +131,7 @@ __all__ = [
     "GrammarError",
     "IRIReference",
     "InputTooLongError",
+    "Normalization",
     "Origin",
     "PortTooLargeError",
     "Reference",

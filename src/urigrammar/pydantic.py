@@ -11,7 +11,8 @@ serializes back with ``str()``.  This module adds the ``Annotated`` markers:
 * ``Schemes(*names)``: the reference must have one of these schemes
   (compared case-insensitively, RFC 3986 section 3.1);
 * ``Normalize(...)``: the value is replaced by its normal form (sections
-  6.2.2 and 6.2.3; ``urigrammar.normalize``'s options).
+  6.2.2 and 6.2.3; ``urigrammar.normalize``'s options: a
+  ``Normalization``, or its fields as keywords).
 
 Markers apply in the order written: ``Annotated[str, Rule("URI"),
 Schemes("https"), Normalize()]`` checks the rule, then the scheme, then
@@ -30,6 +31,7 @@ JSON Schema: a string, with ``format`` ``uri``, ``uri-reference``, ``iri``,
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -43,6 +45,9 @@ from urigrammar.uri._pydantic_schema import format_for, is_reference_type, pydan
 
 if TYPE_CHECKING:
     from pydantic.json_schema import JsonSchemaValue
+    from typing_extensions import Unpack
+
+    from urigrammar.uri._normalize import NormalizationFlags
 
 __all__ = ["Normalize", "Rule", "Schemes"]
 
@@ -173,30 +178,42 @@ class Schemes:
         return _wrap(self._check, source, handler, first=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Normalize:
     """The value becomes its normal form (RFC 3986 sections 6.2.2 and
-    6.2.3, RFC 3987 section 5.3 for IRIs), with ``urigrammar.normalize``'s
-    options (``nfc=True`` puts an IRI in NFC, RFC 3987 section 5.3.2.2).
-    A reference field gets the normalized reference; a ``str`` field its
-    text, read as a URI-reference, or else as an IRI-reference, first: put
-    a ``Rule`` before it for anything narrower."""
+    6.2.3, RFC 3987 section 5.3 for IRIs) under ``options``, a
+    ``urigrammar.Normalization``, or its fields as keywords, as
+    ``urigrammar.normalize`` takes them (``Normalize(nfc=True)`` puts an
+    IRI in NFC, RFC 3987 section 5.3.2.2).  A reference field gets the
+    normalized reference; a ``str`` field its text, read as a
+    URI-reference, or else as an IRI-reference, first: put a ``Rule``
+    before it for anything narrower."""
 
-    scheme_based: bool = True
-    ipv6_canonical: bool = False
-    nfc: bool = False
+    options: urigrammar.Normalization
+
+    def __init__(
+        self,
+        options: urigrammar.Normalization | None = None,
+        **flags: Unpack[NormalizationFlags],
+    ) -> None:
+        # As urigrammar.normalize reads its arguments, with the public names
+        # only (an integration stays above the package): the keywords
+        # replace fields of options, and an unknown one is a TypeError.
+        if options is None:
+            options = urigrammar.Normalization()
+        elif not isinstance(options, urigrammar.Normalization):
+            msg = f"Normalize() takes a Normalization as options, not {type(options).__name__}"
+            raise TypeError(msg)
+        if flags:
+            options = dataclasses.replace(options, **flags)
+        object.__setattr__(self, "options", options)
 
     def _normalize(self, value: Any) -> Any:
-        options: dict[str, Any] = {
-            "scheme_based": self.scheme_based,
-            "ipv6_canonical": self.ipv6_canonical,
-            "nfc": self.nfc,
-        }
         try:
             if is_reference_type(type(value)):
-                return value.normalize(**options)
+                return value.normalize(self.options)
             if isinstance(value, str):
-                return str(_reference(value).normalize(**options))
+                return str(_reference(value).normalize(self.options))
         except urigrammar.URIError as exc:
             raise pydantic_error(exc) from None
         return value

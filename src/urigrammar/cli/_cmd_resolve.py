@@ -16,6 +16,7 @@ from typing import TextIO
 
 from urigrammar import (
     SCHEME_RULES,
+    Normalization,
     SchemeRule,
     URIError,
     URIReference,
@@ -133,15 +134,18 @@ def _schemes(args: argparse.Namespace) -> Mapping[str, SchemeRule] | None:
     return rules
 
 
-def _normalize_one(
-    scheme_based: bool,
-    ipv6_canonical: bool,
-    schemes: Mapping[str, SchemeRule] | None,
-    text: str,
-) -> URIReference:
-    return normalize(
-        text, scheme_based=scheme_based, ipv6_canonical=ipv6_canonical, schemes=schemes
+def _options(args: argparse.Namespace) -> Normalization:
+    """The ``Normalization`` the command line asks for (``nfc`` does not
+    apply: the commands read URI-references, which are ASCII)."""
+    return Normalization(
+        scheme_based=not args.syntax_only,
+        ipv6_canonical=args.ipv6_canonical,
+        schemes=_schemes(args),
     )
+
+
+def _normalize_one(options: Normalization, text: str) -> URIReference:
+    return normalize(text, options)
 
 
 def _configure_normalize(parser: argparse.ArgumentParser) -> None:
@@ -150,12 +154,7 @@ def _configure_normalize(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_normalize(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    work = Transform(
-        functools.partial(
-            _normalize_one, not args.syntax_only, args.ipv6_canonical, _schemes(args)
-        ),
-        args.json,
-    )
+    work = Transform(functools.partial(_normalize_one, _options(args)), args.json)
     return run_texts(work, texts(args), out, err, args.jobs)
 
 
@@ -167,13 +166,7 @@ def _configure_equivalent(parser: argparse.ArgumentParser) -> None:
 
 def _run_equivalent(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
-        same = equivalent(
-            args.a,
-            args.b,
-            scheme_based=not args.syntax_only,
-            ipv6_canonical=args.ipv6_canonical,
-            schemes=_schemes(args),
-        )
+        same = equivalent(args.a, args.b, _options(args))
     except URIError as exc:
         # Neither "equivalent" (0) nor "not equivalent" (1): an invalid text
         # has no normal form to compare.  2, as cmp and diff say trouble.

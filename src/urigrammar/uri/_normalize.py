@@ -15,14 +15,18 @@ scheme-based normalization of section 6.2.3 from ``SCHEME_RULES``:
   path that resolution itself would pass to it, that is every path but
   that of a relative-path reference (whose leading ``..`` segments depend
   on the base it will be resolved against, section 5.2.1);
-* 6.2.3 scheme-based (``scheme_based=True``): an empty port is dropped for
-  every scheme (section 3.2.3 advises it), a port written with leading
-  zeros loses them, and for a scheme in the registry the default port is
-  dropped and an empty path under an authority becomes ``/``.
+* 6.2.3 scheme-based (``Normalization.scheme_based``): an empty port is
+  dropped for every scheme (section 3.2.3 advises it), a port written with
+  leading zeros loses them, and for a scheme in the registry the default
+  port is dropped and an empty path under an authority becomes ``/``.
 
 Empty components are kept: ``http://a/?`` keeps its empty query, since no
 scheme in the registry licenses dropping it (section 6.2.3).  With
-``ipv6_canonical=True`` an IPv6 host takes the RFC 5952 text form.
+``Normalization.ipv6_canonical`` an IPv6 host takes the RFC 5952 text form.
+
+Which of the optional steps run is one value, ``Normalization``; the
+public functions also take its fields as keywords and turn them into one
+at once (``options_from``), so the defaults are written only in it.
 
 ``equivalent`` compares normalized forms; ``==`` compares components
 exactly.
@@ -34,15 +38,16 @@ public wrappers in ``_reference`` pass ``URIReference``).
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 import re
 import string
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypedDict
 
 from ._api import parse_as, validate
 from ._components import Components, RefT, evolve, port_number, significant_digits
@@ -52,6 +57,8 @@ from ._resolve import as_reference, remove_dot_segments, same_class, unambiguous
 __all__ = [
     "ORIGIN_SCHEMES",
     "SCHEME_RULES",
+    "Normalization",
+    "NormalizationFlags",
     "Origin",
     "SchemeRule",
     "canonical_ipv6",
@@ -60,6 +67,7 @@ __all__ = [
     "lowercase_host",
     "normalize",
     "normalize_by_scheme",
+    "options_from",
     "origin",
     "port_or_default",
     "uppercase_percent_encodings",
@@ -86,6 +94,130 @@ SCHEME_RULES: dict[str, SchemeRule] = {
     "wss": SchemeRule(443, empty_path_is_root=True),  # RFC 6455 section 3
     "ftp": SchemeRule(21, empty_path_is_root=True),  # RFC 1738 section 3.2
 }
+
+
+class _FrozenRules(Mapping[str, SchemeRule]):
+    """A read-only copy of a scheme-rule mapping, hashed by its contents:
+    what ``Normalization`` keeps of a ``schemes`` dict, so that the value
+    stays immutable and hashable."""
+
+    __slots__ = ("_rules",)
+
+    def __init__(self, rules: Mapping[str, SchemeRule]) -> None:
+        self._rules = dict(rules)
+
+    def __getitem__(self, name: str) -> SchemeRule:
+        return self._rules[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._rules)
+
+    def __len__(self) -> int:
+        return len(self._rules)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._rules.items()))
+
+    def __repr__(self) -> str:
+        return repr(self._rules)
+
+    def __reduce__(self) -> tuple[type[_FrozenRules], tuple[dict[str, SchemeRule]]]:
+        return (_FrozenRules, (self._rules,))
+
+
+def _frozen_rules(schemes: object) -> object:
+    """``schemes`` as ``Normalization`` keeps it: a mapping that can change
+    (a ``dict``: a ``Mapping`` is unhashable unless it says otherwise) is
+    copied into a ``_FrozenRules``; anything else is kept as given, and
+    fails where it failed before, when a lookup is made."""
+    if not isinstance(schemes, Mapping) or isinstance(schemes, _FrozenRules):
+        return schemes
+    try:
+        hash(schemes)
+    except TypeError:
+        return _FrozenRules(schemes)
+    return schemes
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Normalization:
+    """Which optional normalization steps ``normalize`` and ``equivalent``
+    take: one immutable, hashable value, passed as ``options`` (or spelled
+    as keywords, ``normalize(ref, nfc=True)``).  The steps every normal form
+    takes (case, percent-encoding and dot-segments: RFC 3986 sections
+    6.2.2.1 to 6.2.2.3, RFC 3987 sections 5.3.2.1 and 5.3.2.3) are no
+    option.  Build a variant with ``dataclasses.replace``.
+
+    ``scheme_based``: RFC 3986 section 6.2.3 (and 3.2.3), on by default:
+    an empty port is dropped, a port loses its leading zeros, and for a
+    scheme in the rules its default port is dropped and an empty path under
+    an authority becomes ``/`` (for IRIs, RFC 3987 section 5.3.3).
+    ``False`` keeps the syntax-based steps of section 6.2.2 only.
+
+    ``ipv6_canonical``: an IPv6 host in the text form of RFC 5952 section
+    4 (off by default).  RFC 3986 section 6.2.2.1 lowercases the hex digits
+    only; leading zeros and ``::`` are not its business, so two spellings of
+    one address stay apart unless this is set.
+
+    ``nfc``: an IRI's text in Unicode Normalization Form C after its
+    percent-encodings are decoded (RFC 3987 section 5.3.2.2; off by
+    default: equivalence there must assume IRIs already in NFC).  A
+    character NFC turns into one its component does not admit is
+    percent-encoded.  A ``URIReference`` is ASCII and unaffected.
+
+    ``schemes``: the scheme rules of RFC 3986 section 6.2.3 (RFC 3987
+    section 5.3.3), keyed by lowercase scheme name, in place of
+    ``SCHEME_RULES``.  ``None`` (the default)
+    reads ``SCHEME_RULES`` at each call, so additions to it take effect; a
+    ``dict`` given here is copied into a read-only mapping when the value
+    is made.  Read only when ``scheme_based``.
+    """
+
+    scheme_based: bool = True
+    ipv6_canonical: bool = False
+    nfc: bool = False
+    schemes: Mapping[str, SchemeRule] | None = None
+
+    def __post_init__(self) -> None:
+        if self.schemes is not None:
+            object.__setattr__(self, "schemes", _frozen_rules(self.schemes))
+
+
+class NormalizationFlags(TypedDict, total=False):
+    """``Normalization``'s fields as keyword arguments (``**flags``), the
+    spelling the functions took before ``Normalization``; the defaults are
+    ``Normalization``'s."""
+
+    scheme_based: bool
+    ipv6_canonical: bool
+    nfc: bool
+    schemes: Mapping[str, SchemeRule] | None
+
+
+_DEFAULT = Normalization()
+_FIELDS = frozenset(field.name for field in dataclasses.fields(Normalization))
+
+
+def options_from(
+    options: Normalization | None, flags: Mapping[str, Any], caller: str
+) -> Normalization:
+    """The one ``Normalization`` a public function works with: ``options``
+    (the defaults when ``None``) with the keyword ``flags`` put over it.
+    An unknown keyword is the ``TypeError`` Python gives ``caller`` for
+    one, and ``options`` must be a ``Normalization``."""
+    if options is None:
+        options = _DEFAULT
+    elif not isinstance(options, Normalization):
+        msg = f"{caller}() takes a Normalization as options, not {type(options).__name__}"
+        raise TypeError(msg)
+    if not flags:
+        return options
+    for name in flags:
+        if name not in _FIELDS:
+            msg = f"{caller}() got an unexpected keyword argument {name!r}"
+            raise TypeError(msg)
+    return dataclasses.replace(options, **flags)
+
 
 # Section 2.1: pct-encoded = "%" HEXDIG HEXDIG (HEXDIG admits "a"-"f" too,
 # RFC 5234 section 2.3).
@@ -186,23 +318,19 @@ def normalize_by_scheme(ref: RefT, schemes: Mapping[str, SchemeRule] | None = No
     return ref
 
 
-def normalize(
-    ref: RefT | str,
-    *,
-    cls: type[RefT],
-    scheme_based: bool = True,
-    ipv6_canonical: bool = False,
-    schemes: Mapping[str, SchemeRule] | None = None,
-    nfc: bool = False,
-) -> RefT:
+def normalize(ref: RefT | str, options: Normalization | None = None, *, cls: type[RefT]) -> RefT:
     """The normal form of ``ref`` (section 6.2.2, then 6.2.3 unless
-    ``scheme_based=False``); see the module docstring for each step.
-    ``schemes`` replaces ``SCHEME_RULES`` for this call.  Idempotent:
-    ``normalize(normalize(r)) == normalize(r)``.  A string is parsed into
-    ``cls``; the result has the class of ``ref``.  For an IRI (RFC 3987
-    section 5.3.2), percent-encodings of characters the component admits
-    are decoded, and ``nfc=True`` puts the decoded text in Unicode
-    Normalization Form C (section 5.3.2.2), which is otherwise left as is."""
+    ``options.scheme_based`` is false); see the module docstring for each
+    step and ``Normalization`` for the options (the defaults when
+    ``None``).  Idempotent: ``normalize(normalize(r)) == normalize(r)``.  A
+    string is parsed into ``cls``; the result has the class of ``ref``.
+    For an IRI (RFC 3987 section 5.3.2), percent-encodings of characters
+    the component admits are decoded, and ``options.nfc`` puts the decoded
+    text in Unicode Normalization Form C (section 5.3.2.2), which is
+    otherwise left as is."""
+    if options is None:
+        options = _DEFAULT
+    nfc = options.nfc
     r = as_reference(ref, cls)
     dialect = r.dialect
 
@@ -229,7 +357,7 @@ def normalize(
         if r.host_kind == dialect.rule("reg-name"):
             host = percent(host, "reg-name") or ""
         host = lowercase_host(decode_unreserved(host))
-        if ipv6_canonical and r.host_kind == "IPv6address":
+        if options.ipv6_canonical and r.host_kind == "IPv6address":
             host = canonical_ipv6(host)
     path = "/".join(percent(segment, "segment") or "" for segment in r.path.split("/"))
     if r.scheme is not None or path.startswith("/"):
@@ -243,8 +371,8 @@ def normalize(
         query=percent(r.query, "query"),
         fragment=percent(r.fragment, "fragment"),
     )
-    if scheme_based:
-        result = normalize_by_scheme(result, schemes)
+    if options.scheme_based:
+        result = normalize_by_scheme(result, options.schemes)
     final = evolve(
         result,
         path=unambiguous_path(
@@ -260,32 +388,14 @@ def normalize(
 
 
 def equivalent(
-    a: RefT | str,
-    b: RefT | str,
-    *,
-    cls: type[RefT],
-    scheme_based: bool = True,
-    ipv6_canonical: bool = False,
-    schemes: Mapping[str, SchemeRule] | None = None,
-    nfc: bool = False,
+    a: RefT | str, b: RefT | str, options: Normalization | None = None, *, cls: type[RefT]
 ) -> bool:
-    """Whether ``a`` and ``b`` have the same normal form (section 6.1);
-    strings are parsed into ``cls`` first.  A URI and an IRI are compared
-    as IRIs (RFC 3987 section 5.3), so ``http://ex.com/%C3%A4`` is
-    equivalent to ``http://ex.com/ä``."""
-
-    def normal(ref: RefT) -> RefT:
-        return normalize(
-            ref,
-            cls=cls,
-            scheme_based=scheme_based,
-            ipv6_canonical=ipv6_canonical,
-            schemes=schemes,
-            nfc=nfc,
-        )
-
+    """Whether ``a`` and ``b`` have the same normal form under ``options``
+    (section 6.1); strings are parsed into ``cls`` first.  A URI and an IRI
+    are compared as IRIs (RFC 3987 section 5.3), so
+    ``http://ex.com/%C3%A4`` is equivalent to ``http://ex.com/ä``."""
     x, y = same_class(as_reference(a, cls), as_reference(b, cls))
-    return normal(x) == normal(y)
+    return normalize(x, options, cls=cls) == normalize(y, options, cls=cls)
 
 
 def port_or_default(r: Components, schemes: Mapping[str, SchemeRule] | None = None) -> int | None:

@@ -30,7 +30,11 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
     from ipaddress import IPv4Address, IPv6Address
 
-    from ._normalize import Origin, SchemeRule
+    # typing_extensions is read by type checkers only, which ship it
+    # (typing.Unpack is 3.11+); nothing imports it at run time.
+    from typing_extensions import Unpack
+
+    from ._normalize import Normalization, NormalizationFlags, Origin, SchemeRule
 
 __all__ = [
     "URIReference",
@@ -110,44 +114,23 @@ class Reference(Components):
         return _resolve.relativize(self, target, cls=type(self))
 
     def normalize(
-        self: _R,
-        *,
-        scheme_based: bool = True,
-        ipv6_canonical: bool = False,
-        schemes: Mapping[str, SchemeRule] | None = None,
-        nfc: bool = False,
+        self: _R, options: Normalization | None = None, **flags: Unpack[NormalizationFlags]
     ) -> _R:
         """This reference's normal form (sections 6.2.2 and 6.2.3): the
         options are ``urigrammar.normalize``'s."""
-        return _normalize.normalize(
-            self,
-            cls=type(self),
-            scheme_based=scheme_based,
-            ipv6_canonical=ipv6_canonical,
-            schemes=schemes,
-            nfc=nfc,
-        )
+        chosen = _normalize.options_from(options, flags, "Reference.normalize")
+        return _normalize.normalize(self, chosen, cls=type(self))
 
     def equivalent(
         self,
         other: Reference | str,
-        *,
-        scheme_based: bool = True,
-        ipv6_canonical: bool = False,
-        schemes: Mapping[str, SchemeRule] | None = None,
-        nfc: bool = False,
+        options: Normalization | None = None,
+        **flags: Unpack[NormalizationFlags],
     ) -> bool:
         """Whether ``other`` has the same normal form (section 6.1): the
         options are ``urigrammar.equivalent``'s."""
-        return _normalize.equivalent(
-            self,
-            other,
-            cls=type(self),
-            scheme_based=scheme_based,
-            ipv6_canonical=ipv6_canonical,
-            schemes=schemes,
-            nfc=nfc,
-        )
+        chosen = _normalize.options_from(options, flags, "Reference.equivalent")
+        return _normalize.equivalent(self, other, chosen, cls=type(self))
 
     # --- Building and changing references: thin methods over _build.py and
     # --- _query.py.
@@ -421,74 +404,48 @@ def relativize(base: Reference | str, target: Reference | str) -> Reference:
 @overload
 def normalize(
     ref: URIReference | str,
-    *,
-    scheme_based: bool = True,
-    ipv6_canonical: bool = False,
-    schemes: Mapping[str, SchemeRule] | None = None,
-    nfc: bool = False,
+    options: Normalization | None = None,
+    **flags: Unpack[NormalizationFlags],
 ) -> URIReference: ...
 @overload
 def normalize(
-    ref: IRIReference,
-    *,
-    scheme_based: bool = True,
-    ipv6_canonical: bool = False,
-    schemes: Mapping[str, SchemeRule] | None = None,
-    nfc: bool = False,
+    ref: IRIReference, options: Normalization | None = None, **flags: Unpack[NormalizationFlags]
 ) -> IRIReference: ...
 def normalize(
-    ref: Reference | str,
-    *,
-    scheme_based: bool = True,
-    ipv6_canonical: bool = False,
-    schemes: Mapping[str, SchemeRule] | None = None,
-    nfc: bool = False,
+    ref: Reference | str, options: Normalization | None = None, **flags: Unpack[NormalizationFlags]
 ) -> Reference:
     """The normal form of ``ref`` (section 6.2.2, then 6.2.3 unless
-    ``scheme_based=False``); see ``_normalize`` for each step.
-    ``schemes`` replaces ``SCHEME_RULES`` for this call.  Idempotent:
-    ``normalize(normalize(r)) == normalize(r)``.  A string is parsed as a
-    URI-reference; an ``IRIReference`` is normalized as RFC 3987 section
-    5.3.2 says, and ``nfc=True`` also puts it in NFC (section 5.3.2.2)."""
-    return _normalize.normalize(
-        ref,
-        cls=URIReference,
-        scheme_based=scheme_based,
-        ipv6_canonical=ipv6_canonical,
-        schemes=schemes,
-        nfc=nfc,
-    )
+    ``scheme_based`` is false); see ``_normalize`` for each step.
+    ``options`` is a ``Normalization`` (its defaults when ``None``); its
+    fields may be given as keywords too (``nfc=True``), each replacing the
+    field of ``options``.  Idempotent: ``normalize(normalize(r)) ==
+    normalize(r)``.  A string is parsed as a URI-reference; an
+    ``IRIReference`` is normalized as RFC 3987 section 5.3.2 says, and
+    ``nfc`` also puts it in NFC (section 5.3.2.2)."""
+    chosen = _normalize.options_from(options, flags, "normalize")
+    return _normalize.normalize(ref, chosen, cls=URIReference)
 
 
 def equivalent(
     a: Reference | str,
     b: Reference | str,
-    *,
-    scheme_based: bool = True,
-    ipv6_canonical: bool = False,
-    schemes: Mapping[str, SchemeRule] | None = None,
-    nfc: bool = False,
+    options: Normalization | None = None,
+    **flags: Unpack[NormalizationFlags],
 ) -> bool:
-    """Whether ``a`` and ``b`` have the same normal form (section 6.1).
+    """Whether ``a`` and ``b`` have the same normal form (section 6.1)
+    under ``options`` and ``flags``, as ``normalize`` takes them.
     Strings are parsed as URI-references; when either side is an IRI (an
     ``IRIReference``, or a string that is an IRI-reference and no
     URI-reference) both are compared as IRIs (RFC 3987 section 5.3), so
     ``equivalent("http://ex.com/ä", "http://ex.com/%C3%A4")`` holds."""
+    chosen = _normalize.options_from(options, flags, "equivalent")
     cls = _class_for(a, b)
     if cls is URIReference and any(
         isinstance(x, str) and not validate("URI-reference", x) and validate("IRI-reference", x)
         for x in (a, b)
     ):
         cls = IRIReference
-    return _normalize.equivalent(
-        a,
-        b,
-        cls=cls,
-        scheme_based=scheme_based,
-        ipv6_canonical=ipv6_canonical,
-        schemes=schemes,
-        nfc=nfc,
-    )
+    return _normalize.equivalent(a, b, chosen, cls=cls)
 
 
 def build(
