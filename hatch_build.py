@@ -12,7 +12,7 @@ The wheel stays one command (``pip install .``) and never needs a compiler:
 when compiling fails for any reason (no compiler, no Python headers,
 ``CC=false``), the hook says so and the wheel is built pure, and urigrammar
 runs on its regex engine.  When it succeeds, the extension is built against
-CPython's stable ABI (``Py_LIMITED_API`` 3.10, set in the C file) and the
+CPython's stable ABI (``Py_LIMITED_API`` 3.10, set in its headers) and the
 wheel is tagged ``cp310-abi3-<platform>``: one wheel installs on every
 CPython from 3.10 on, which is what tox's single ``.pkg`` build relies on.
 
@@ -34,7 +34,10 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-SOURCE = Path("src/urigrammar/engine/_native.c")
+# The extension's sources: one file per type, and the class map they share
+# (src/urigrammar/engine/_native_c/native.h says which file holds what).
+SOURCES = Path("src/urigrammar/engine/_native_c")
+SOURCE_FILES = ("classmap.c", "runner.c", "tagger.c", "entry.c", "module.c")
 NAME = "urigrammar.engine._native"
 # The stable ABI's file suffix on POSIX; Windows uses .pyd.
 SUFFIX = ".pyd" if sys.platform == "win32" else ".abi3.so"
@@ -46,7 +49,7 @@ def _compile(root: Path, work: Path) -> Path:
 
     extension = Extension(
         NAME,
-        sources=[str(root / SOURCE)],
+        sources=[str(root / SOURCES / name) for name in SOURCE_FILES],
         py_limited_api=True,
         define_macros=[("Py_LIMITED_API", "0x030A0000")],
     )

@@ -1,0 +1,73 @@
+/*
+ * urigrammar.engine._native: generic table-driven DFA runners, and a
+ * C-level front for the functions that look them up by name.
+ *
+ * The tables come from engine/_dfa.py and engine/_tagged.py; nothing here
+ * knows any grammar, rule or delimiter.  The files:
+ *
+ *   classmap.h/.c  the class of each code point, shared by the DFA types,
+ *                  and the helpers every file shares (reading a text,
+ *                  checking a table);
+ *   runner.c       Runner: a DFA (validate);
+ *   tagger.c       Tagger: a tagged DFA (parse);
+ *   entry.c        Entry: a C-level front for a Python function that looks
+ *                  matchers up by name (urigrammar.validate, parse), which
+ *                  runs a Runner or a Tagger right there;
+ *   module.c       the module: its state, and the types' creation.
+ *
+ * This header declares what the files share beyond the class map; all the
+ * rest of each file is static.  No static state is mutable: the Runner and
+ * Tagger types live in the module state, the Entry type in the module (its
+ * instances keep what they need).
+ */
+
+#ifndef URIGRAMMAR_NATIVE_H
+#define URIGRAMMAR_NATIVE_H
+
+#include "classmap.h"
+
+/* One DFA (runner.c); Entry runs one too, with run(). */
+typedef struct {
+    PyObject_HEAD
+    ClassMap map;
+    Py_ssize_t nclasses;
+    Py_ssize_t nstates;
+    uint32_t *moves;     /* moves[off + class]: the target's row offset; 0 is dead */
+    uint8_t *accepting;  /* by state number (offset / nclasses) */
+    /* offset / nclasses without a division (tens of cycles, a sizeable
+       part of a short text's run): nclasses is 2**shift times an odd
+       number whose inverse modulo 2**32 is `inverse`, and an offset is an
+       exact multiple of nclasses. */
+    unsigned shift;
+    uint32_t inverse;
+    uint32_t start;      /* the start state's row offset */
+} Runner;
+
+/* The module's state (module.c): the types, which Entry_new hands its
+   instances. */
+typedef struct {
+    PyObject *runner_type;
+    PyObject *tagger_type;
+} module_state;
+
+/* Run the DFA over `text`; *end gets the end of the longest viable prefix.
+   Returns the final state (0 when the text stopped being viable), or -1
+   with an exception set. */
+NATIVE_SHARED int
+run(const Runner *r, PyObject *text, Py_ssize_t *end);
+
+/* The methods Entry recognizes in its table (by their C function), and
+   calls without a Python call. */
+NATIVE_SHARED PyObject *
+Runner_fullmatch(PyObject *self, PyObject *arg);
+NATIVE_SHARED PyObject *
+Tagger_parse(PyObject *self, PyObject *arg);
+
+/* The types, which module.c creates. */
+NATIVE_SHARED extern PyType_Spec Runner_spec;
+NATIVE_SHARED extern PyType_Spec Tagger_spec;
+NATIVE_SHARED extern PyType_Spec Entry_spec;
+/* Entry with vectorcall, for a CPython that honours it (module.c asks). */
+NATIVE_SHARED extern PyType_Spec Entry_spec_vectorcall;
+
+#endif /* URIGRAMMAR_NATIVE_H */

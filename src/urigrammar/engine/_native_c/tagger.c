@@ -1,0 +1,820 @@
+/*
+ * Tagger: a tagged DFA (engine/_tagged.py), for parse.
+ *
+ * The forward pass is a DFA run like the Runner's (over the same class
+ * map, classmap.h), which also keeps the records of its transitions that
+ * are not record 0 (the identity without tags), with the position after
+ * each; a run of one record on a loop that keeps every thread in place is
+ * kept once, at its end.  The backward pass follows the final state's
+ * first accepting thread through those records, and the first value it
+ * meets for a tag is the tag's last.  Every index read from the tables at
+ * run time is checked where it is used.
+ */
+
+#include "native.h"
+
+typedef struct {
+    PyObject_HEAD
+    ClassMap map;
+    Py_ssize_t nclasses;
+    Py_ssize_t nstates;
+    uint32_t *moves;        /* the target's row offset; 0 is dead */
+    uint16_t *recs;         /* the record of each transition */
+    Py_ssize_t nrecords;
+    uint32_t *rec_first;    /* record r: threads rec_first[r] .. rec_first[r + 1] */
+    uint16_t *rec_source;   /* per thread of a record: its source thread */
+    uint16_t *rec_tagset;   /* and the tag set it sets */
+    uint8_t *keeps;         /* per record: every thread stays where it was */
+    Py_ssize_t ntagsets;
+    uint32_t *set_first;    /* tag set i: tags set_first[i] .. set_first[i + 1] */
+    uint8_t *set_tags;
+    int32_t *finals;        /* per state: the accepting thread, or -1 */
+    Py_ssize_t nstart;
+    uint16_t *start_tags;   /* per thread of the start state: its tag set */
+    uint32_t start;         /* the start state's row offset */
+    Py_ssize_t ntags;
+    /* The output: slot i is the first capture among its candidates that
+       took part (its text, or the candidate's constant), else its default. */
+    Py_ssize_t nslots;
+    Py_ssize_t *slot_first;  /* slot i: candidates slot_first[i] .. [i + 1] */
+    Py_ssize_t *cand_capture;
+    PyObject **cand_const;   /* NULL: the capture's text */
+    PyObject **defaults;
+    Py_ssize_t ncands;
+    /* When not NULL: parse returns this tuple subclass, made as
+       tuple.__new__(cls, slots) makes it. */
+    PyObject *cls;
+    newfunc tuple_new;
+} Tagger;
+
+#define MAX_TAGS 256
+
+/* The records met, with the position after each; on the stack until it
+   outgrows EVENTS_ON_STACK. */
+#define EVENTS_ON_STACK 128
+
+typedef struct {
+    Py_ssize_t n, cap;
+    Py_ssize_t *pos;
+    uint16_t *rec;
+    Py_ssize_t pos_stack[EVENTS_ON_STACK];
+    uint16_t rec_stack[EVENTS_ON_STACK];
+} Events;
+
+static int
+events_push(Events *ev, Py_ssize_t pos, uint16_t rec)
+{
+    if (ev->n == ev->cap) {
+        Py_ssize_t cap = ev->cap * 2;
+        if (cap > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(Py_ssize_t)) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        Py_ssize_t *p = PyMem_Malloc((size_t)cap * sizeof(Py_ssize_t));
+        uint16_t *r = PyMem_Malloc((size_t)cap * sizeof(uint16_t));
+        if (p == NULL || r == NULL) {
+            PyMem_Free(p);
+            PyMem_Free(r);
+            PyErr_NoMemory();
+            return -1;
+        }
+        memcpy(p, ev->pos, (size_t)ev->n * sizeof(Py_ssize_t));
+        memcpy(r, ev->rec, (size_t)ev->n * sizeof(uint16_t));
+        if (ev->pos != ev->pos_stack) {
+            PyMem_Free(ev->pos);
+            PyMem_Free(ev->rec);
+        }
+        ev->pos = p;
+        ev->rec = r;
+        ev->cap = cap;
+    }
+    ev->pos[ev->n] = pos;
+    ev->rec[ev->n] = rec;
+    ev->n++;
+    return 0;
+}
+
+/* Blocks of records (1 to MAX_BLOCK) checked by block_collapses, with the
+   verdicts: a few, since compaction and cycle following each ask about
+   their own block, and a text may alternate between several. */
+#define MAX_BLOCK 3
+#define MEMO_ENTRIES 4
+
+typedef struct {
+    int len;
+    uint16_t recs[MAX_BLOCK];
+    int collapses;
+} BlockVerdict;
+
+typedef struct {
+    BlockVerdict entries[MEMO_ENTRIES];
+    int next; /* the entry replaced next */
+} BlockMemo;
+
+/* Backwards through the records recs[0..len) (forward order) from thread
+   k: the thread reached in *k, the tags set added to bits; 0 when a
+   thread falls outside a record (not a repeatable block). */
+static int
+block_walk(const Tagger *t, const uint16_t *recs, int len, Py_ssize_t *k, uint64_t *bits)
+{
+    for (int i = len - 1; i >= 0; i--) {
+        uint32_t first = t->rec_first[recs[i]];
+        if (*k < 0 || *k >= (Py_ssize_t)(t->rec_first[recs[i] + 1] - first)) {
+            return 0;
+        }
+        uint16_t set = t->rec_tagset[first + *k];
+        for (uint32_t j = t->set_first[set]; j < t->set_first[set + 1]; j++) {
+            bits[t->set_tags[j] >> 6] |= (uint64_t)1 << (t->set_tags[j] & 63);
+        }
+        *k = t->rec_source[first + *k];
+    }
+    return 1;
+}
+
+/* Whether the block, run twice, reads backwards as its later run: from
+   every thread k the later run leads to a thread j that the block leads
+   back to itself, setting no tag the later run did not set from k.  The
+   earlier run then adds no tag and moves no thread (see _tagged.py's
+   _collapses, the same for one record on a loop). */
+static int
+block_collapses(const Tagger *t, const uint16_t *recs, int len)
+{
+    uint16_t last = recs[len - 1];
+    Py_ssize_t width = (Py_ssize_t)(t->rec_first[last + 1] - t->rec_first[last]);
+    for (Py_ssize_t k = 0; k < width; k++) {
+        uint64_t later[MAX_TAGS / 64] = {0}, earlier[MAX_TAGS / 64] = {0};
+        Py_ssize_t j = k;
+        if (!block_walk(t, recs, len, &j, later)) {
+            return 0;
+        }
+        Py_ssize_t back = j;
+        if (!block_walk(t, recs, len, &back, earlier) || back != j) {
+            return 0;
+        }
+        for (int w = 0; w < MAX_TAGS / 64; w++) {
+            if (earlier[w] & ~later[w]) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* Whether the block recs[0..len) collapses, remembered in memo. */
+static int
+memo_collapses(const Tagger *t, BlockMemo *memo, const uint16_t *recs, int len)
+{
+    for (int e = 0; e < MEMO_ENTRIES; e++) {
+        BlockVerdict *v = &memo->entries[e];
+        if (v->len != len) {
+            continue;
+        }
+        int same = 1;
+        for (int i = 0; same && i < len; i++) {
+            same = v->recs[i] == recs[i];
+        }
+        if (same) {
+            return v->collapses;
+        }
+    }
+    BlockVerdict *v = &memo->entries[memo->next];
+    memo->next = (memo->next + 1) % MEMO_ENTRIES;
+    v->len = len;
+    for (int i = 0; i < len; i++) {
+        v->recs[i] = recs[i];
+    }
+    v->collapses = block_collapses(t, recs, len);
+    return v->collapses;
+}
+
+/* After a push: when the records end with the same block twice (records
+   0, the identity, are never stored, so the runs need not be adjacent in
+   the text) and the block collapses, drop its earlier run.  A "%41" run
+   or a "u:p%20" userinfo then keeps a few records, not one per cycle. */
+static void
+events_compact(const Tagger *t, Events *ev, BlockMemo *memo)
+{
+    const uint16_t *end = ev->rec + ev->n;
+    for (int len = 1; len <= MAX_BLOCK && 2 * len <= ev->n; len++) {
+        int same = 1;
+        for (int i = 1; i <= len; i++) {
+            if (end[-i] != end[-i - len]) {
+                same = 0;
+                break;
+            }
+        }
+        if (!same) {
+            continue;
+        }
+        if (memo_collapses(t, memo, end - len, len)) {
+            Py_ssize_t at = ev->n - 2 * len;
+            for (int i = 0; i < len; i++) {
+                ev->pos[at + i] = ev->pos[at + len + i];
+                ev->rec[at + i] = ev->rec[at + len + i];
+            }
+            ev->n -= len;
+        }
+        return;
+    }
+}
+
+static void
+events_free(Events *ev)
+{
+    if (ev->pos != ev->pos_stack) {
+        PyMem_Free(ev->pos);
+        PyMem_Free(ev->rec);
+    }
+}
+
+/* A cycle of len states (rows[0] -> rows[1] ... -> rows[0], the step from
+   rows[j] with record crecs[j]) has just been gone around once, ending at
+   position `pos` (the position after buf[i - 1]).  When the records it
+   stored are the last ones kept, at the positions that round gave them, and
+   their block collapses (two rounds read backwards as the later one), every
+   further round only moves those records forward: follow the cycle while
+   it holds, its rows fixed, and move them.  Returns the index of the first
+   character not followed. */
+static Py_ssize_t
+follow_cycle(const Tagger *t, const Py_UCS4 *buf, Py_ssize_t i, Py_ssize_t n, Py_ssize_t pos,
+             const uint32_t *rows, const uint16_t *crecs, int len, Events *ev, BlockMemo *memo)
+{
+    uint16_t kept[MAX_BLOCK];
+    Py_ssize_t kept_pos[MAX_BLOCK];
+    int count = 0;
+    for (int j = 0; j < len; j++) {
+        if (crecs[j] != 0) {
+            kept[count] = crecs[j];
+            kept_pos[count] = pos - (len - 1) + j;
+            count++;
+        }
+    }
+    if (count > ev->n) {
+        return i;
+    }
+    for (int j = 0; j < count; j++) {
+        Py_ssize_t e = ev->n - count + j;
+        if (ev->rec[e] != kept[j] || ev->pos[e] != kept_pos[j]) {
+            return i;
+        }
+    }
+    if (count > 0 && !memo_collapses(t, memo, kept, count)) {
+        return i;
+    }
+    const uint32_t *moves = t->moves;
+    const uint16_t *recs = t->recs;
+    Py_ssize_t rounds = 0;
+    while (i + len <= n) {
+        int holds = 1;
+        for (int j = 0; j < len; j++) {
+            uint32_t cell = rows[j] + map_class(&t->map, buf[i + j]);
+            if (moves[cell] != rows[(j + 1) % len] || recs[cell] != crecs[j]) {
+                holds = 0;
+                break;
+            }
+        }
+        if (!holds) {
+            break;
+        }
+        i += len;
+        rounds++;
+    }
+    for (int j = 0; j < count; j++) {
+        ev->pos[ev->n - count + j] += rounds * len;
+    }
+    return i;
+}
+
+/* The forward pass: 1 with the final state's number in *final when the
+   DFA accepts text, 0 when it does not, -1 with an exception set. */
+static int
+tag_forward(const Tagger *t, PyObject *text, Events *ev, Py_ssize_t *final)
+{
+    Py_UCS4 buf[CHUNK];
+    Py_ssize_t length = PyUnicode_GetLength(text);
+    if (length < 0) {
+        return -1;
+    }
+    const uint32_t *moves = t->moves;
+    const uint16_t *recs = t->recs;
+    uint32_t off = t->start;
+    /* The rows one and two steps back (0: none) and the records of the
+       last two steps, to spot a cycle just completed. */
+    uint32_t back2 = 0, back3 = 0;
+    uint16_t rec1 = 0, rec2 = 0;
+    BlockMemo memo;
+    memset(&memo, 0, sizeof memo); /* len 0: no entry matches a block */
+    for (Py_ssize_t at = 0; at < length; at += CHUNK) {
+        Py_ssize_t n = length - at < CHUNK ? length - at : CHUNK;
+        if (read_chunk(text, at, n, length, buf) < 0) {
+            return -1;
+        }
+        Py_ssize_t i = 0;
+        while (i < n) {
+            uint32_t cell = off + map_class(&t->map, buf[i]);
+            uint32_t next = moves[cell];
+            uint16_t rec = recs[cell];
+            i++;
+            if (next == 0) {
+                return 0;
+            }
+            if (next == off && (rec == 0 || t->keeps[rec])) {
+                /* A loop that keeps every thread: only its last step can
+                   matter backwards, so skip the run and keep that one. */
+                Py_ssize_t from = at + i - 1;
+                while (i < n) {
+                    uint32_t c2 = off + map_class(&t->map, buf[i]);
+                    if (moves[c2] != off || recs[c2] != rec) {
+                        break;
+                    }
+                    i++;
+                }
+                if (rec != 0) {
+                    if (ev->n > 0 && ev->rec[ev->n - 1] == rec && ev->pos[ev->n - 1] == from) {
+                        ev->pos[ev->n - 1] = at + i;
+                    }
+                    else if (events_push(ev, at + i, rec) < 0) {
+                        return -1;
+                    }
+                    else {
+                        events_compact(t, ev, &memo);
+                    }
+                }
+                continue;
+            }
+            if (rec != 0) {
+                if (events_push(ev, at + i, rec) < 0) {
+                    return -1;
+                }
+                events_compact(t, ev, &memo);
+            }
+            if (next == back2 || next == back3) {
+                /* A cycle of two or three states just completed: follow it
+                   while it holds (see follow_cycle). */
+                uint32_t rows[MAX_BLOCK] = {next, back2, off};
+                uint16_t crecs[MAX_BLOCK] = {rec2, rec1, rec};
+                int len = 3;
+                if (next == back2) {
+                    rows[1] = off;
+                    crecs[0] = rec1;
+                    crecs[1] = rec;
+                    len = 2;
+                }
+                i = follow_cycle(t, buf, i, n, at + i, rows, crecs, len, ev, &memo);
+            }
+            back3 = back2;
+            back2 = off;
+            rec2 = rec1;
+            rec1 = rec;
+            off = next;
+        }
+    }
+    Py_ssize_t state = (Py_ssize_t)(off / (uint32_t)t->nclasses);
+    if (t->finals[state] < 0) {
+        return 0;
+    }
+    *final = state;
+    return 1;
+}
+
+static PyObject *
+inconsistent(void)
+{
+    PyErr_SetString(PyExc_RuntimeError, "tagged DFA tables are inconsistent");
+    return NULL;
+}
+
+/* The backward pass: each tag's position into values (-1: never set);
+   0, or -1 with an exception set. */
+static int
+tag_backward(const Tagger *t, const Events *ev, Py_ssize_t final, Py_ssize_t *values)
+{
+    for (Py_ssize_t i = 0; i < t->ntags; i++) {
+        values[i] = -1;
+    }
+    Py_ssize_t k = t->finals[final];
+    for (Py_ssize_t e = ev->n - 1; e >= 0; e--) {
+        uint16_t rec = ev->rec[e];
+        uint32_t first = t->rec_first[rec];
+        if (k < 0 || k >= (Py_ssize_t)(t->rec_first[rec + 1] - first)) {
+            inconsistent();
+            return -1;
+        }
+        uint16_t set = t->rec_tagset[first + k];
+        for (uint32_t j = t->set_first[set]; j < t->set_first[set + 1]; j++) {
+            if (values[t->set_tags[j]] < 0) {
+                values[t->set_tags[j]] = ev->pos[e];
+            }
+        }
+        k = t->rec_source[first + k];
+    }
+    if (k < 0 || k >= t->nstart) {
+        inconsistent();
+        return -1;
+    }
+    uint16_t set = t->start_tags[k];
+    for (uint32_t j = t->set_first[set]; j < t->set_first[set + 1]; j++) {
+        if (values[t->set_tags[j]] < 0) {
+            values[t->set_tags[j]] = 0;
+        }
+    }
+    return 0;
+}
+
+/* 1 with values filled when text matches, 0 when not, -1 on error. */
+static int
+tag_run(const Tagger *t, PyObject *text, Py_ssize_t *values)
+{
+    Events ev;
+    ev.n = 0;
+    ev.cap = EVENTS_ON_STACK;
+    ev.pos = ev.pos_stack;
+    ev.rec = ev.rec_stack;
+    Py_ssize_t final = 0;
+    int found = tag_forward(t, text, &ev, &final);
+    if (found == 1 && tag_backward(t, &ev, final, values) < 0) {
+        found = -1;
+    }
+    events_free(&ev);
+    return found;
+}
+
+/* tag_run on a method's argument: 1 with values filled when it is a str
+   the DFA accepts, 0 when it is not accepted, -1 with an exception set
+   (TypeError for anything but a str). */
+static int
+tag_text(const Tagger *t, PyObject *arg, Py_ssize_t *values)
+{
+    if (check_str(arg) == NULL) {
+        return -1;
+    }
+    return tag_run(t, arg, values);
+}
+
+PyDoc_STRVAR(tags_doc,
+"tags(text, /)\n--\n\n"
+"Each tag's position (-1: never set) in the reading of text, as a list,\n"
+"or None when the DFA does not accept text.");
+
+static PyObject *
+Tagger_tags(PyObject *self, PyObject *arg)
+{
+    Tagger *t = (Tagger *)self;
+    Py_ssize_t values[MAX_TAGS];
+    int found = tag_text(t, arg, values);
+    if (found <= 0) {
+        return found < 0 ? NULL : Py_NewRef(Py_None);
+    }
+    PyObject *out = PyList_New(t->ntags);
+    if (out == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < t->ntags; i++) {
+        PyObject *v = PyLong_FromSsize_t(values[i]);
+        if (v == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SetItem(out, i, v);
+    }
+    return out;
+}
+
+PyDoc_STRVAR(parse_doc,
+"parse(text, /)\n--\n\n"
+"The output slots for text (see the plan), as a tuple or as cls, or None\n"
+"when the DFA does not accept text.");
+
+PyObject *
+Tagger_parse(PyObject *self, PyObject *arg)
+{
+    Tagger *t = (Tagger *)self;
+    Py_ssize_t values[MAX_TAGS];
+    int found = tag_text(t, arg, values);
+    if (found <= 0) {
+        return found < 0 ? NULL : Py_NewRef(Py_None);
+    }
+    PyObject *out = PyTuple_New(t->nslots);
+    if (out == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t s = 0; s < t->nslots; s++) {
+        PyObject *value = t->defaults[s];
+        Py_INCREF(value);
+        for (Py_ssize_t c = t->slot_first[s]; c < t->slot_first[s + 1]; c++) {
+            Py_ssize_t cap = t->cand_capture[c];
+            Py_ssize_t opened = values[2 * cap], closed = values[2 * cap + 1];
+            if (opened < 0 || closed < 0) {
+                continue;
+            }
+            Py_DECREF(value);
+            if (t->cand_const[c] != NULL) {
+                value = t->cand_const[c];
+                Py_INCREF(value);
+            }
+            else {
+                value = PyUnicode_Substring(arg, opened, closed);
+                if (value == NULL) {
+                    Py_DECREF(out);
+                    return NULL;
+                }
+            }
+            break;
+        }
+        PyTuple_SetItem(out, s, value);
+    }
+    if (t->cls == NULL) {
+        return out;
+    }
+    PyObject *args = PyTuple_Pack(1, out);
+    Py_DECREF(out);
+    if (args == NULL) {
+        return NULL;
+    }
+    PyObject *made = t->tuple_new((PyTypeObject *)t->cls, args, NULL);
+    Py_DECREF(args);
+    return made;
+}
+
+/* A table of count items of `itemsize` bytes, copied into new memory of
+   items of `size` bytes (native byte order), or NULL with an error set. */
+static void *
+copy_table(PyObject *obj, const char *what, Py_ssize_t itemsize, Py_ssize_t count)
+{
+    const char *data = table(obj, what, itemsize, count);
+    if (data == NULL) {
+        return NULL;
+    }
+    void *out = PyMem_Malloc(count > 0 ? (size_t)(itemsize * count) : 1);
+    if (out == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    memcpy(out, data, (size_t)(itemsize * count));
+    return out;
+}
+
+/* Reads the plan: a tuple of (default, ((capture, constant or None), ...)). */
+static int
+read_plan(Tagger *self, PyObject *plan)
+{
+    if (!PyTuple_Check(plan)) {
+        PyErr_SetString(PyExc_TypeError, "plan must be a tuple");
+        return -1;
+    }
+    Py_ssize_t nslots = PyTuple_Size(plan), ncands = 0;
+    for (Py_ssize_t s = 0; s < nslots; s++) {
+        PyObject *slot = PyTuple_GetItem(plan, s);
+        if (!PyTuple_Check(slot) || PyTuple_Size(slot) != 2 ||
+            !PyTuple_Check(PyTuple_GetItem(slot, 1))) {
+            PyErr_SetString(PyExc_TypeError, "plan: each slot is (default, candidates)");
+            return -1;
+        }
+        ncands += PyTuple_Size(PyTuple_GetItem(slot, 1));
+    }
+    self->slot_first = PyMem_Malloc((size_t)(nslots + 1) * sizeof(Py_ssize_t));
+    self->defaults = PyMem_Calloc((size_t)nslots + 1, sizeof(PyObject *));
+    self->cand_capture = PyMem_Malloc((size_t)ncands * sizeof(Py_ssize_t) + 1);
+    self->cand_const = PyMem_Calloc((size_t)ncands + 1, sizeof(PyObject *));
+    if (self->slot_first == NULL || self->defaults == NULL || self->cand_capture == NULL ||
+        self->cand_const == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->nslots = nslots;
+    self->ncands = ncands;
+    Py_ssize_t c = 0;
+    for (Py_ssize_t s = 0; s < nslots; s++) {
+        PyObject *slot = PyTuple_GetItem(plan, s);
+        PyObject *cands = PyTuple_GetItem(slot, 1);
+        self->defaults[s] = PyTuple_GetItem(slot, 0);
+        Py_INCREF(self->defaults[s]);
+        self->slot_first[s] = c;
+        for (Py_ssize_t j = 0; j < PyTuple_Size(cands); j++, c++) {
+            PyObject *cand = PyTuple_GetItem(cands, j);
+            if (!PyTuple_Check(cand) || PyTuple_Size(cand) != 2) {
+                PyErr_SetString(PyExc_TypeError, "plan: a candidate is (capture, constant)");
+                return -1;
+            }
+            Py_ssize_t cap = PyLong_AsSsize_t(PyTuple_GetItem(cand, 0));
+            if (cap == -1 && PyErr_Occurred()) {
+                return -1;
+            }
+            /* cap < ntags / 2, not 2 * cap + 1 < ntags: that product
+               wraps for a huge cap and would pass. */
+            if (cap < 0 || cap >= self->ntags / 2) {
+                PyErr_SetString(PyExc_ValueError, "plan: a capture out of range");
+                return -1;
+            }
+            self->cand_capture[c] = cap;
+            PyObject *constant = PyTuple_GetItem(cand, 1);
+            if (constant != Py_None) {
+                Py_INCREF(constant);
+                self->cand_const[c] = constant;
+            }
+        }
+    }
+    self->slot_first[nslots] = c;
+    return 0;
+}
+
+static PyObject *
+Tagger_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"ascii", "starts", "classes", "nclasses", "moves", "recs",
+                             "rec_first", "rec_source", "rec_tagset", "keeps",
+                             "set_first", "set_tags", "finals", "start_tags", "ntags",
+                             "plan", "into", NULL};
+    PyObject *ascii, *starts_obj, *classes_obj, *moves_obj, *recs_obj, *rec_first_obj,
+        *rec_source_obj, *rec_tagset_obj, *keeps_obj, *set_first_obj, *set_tags_obj,
+        *finals_obj, *start_tags_obj, *plan, *cls = Py_None;
+    Py_ssize_t nclasses, ntags;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "SSSnSSSSSSSSSSnO|O", kwlist, &ascii,
+                                     &starts_obj, &classes_obj, &nclasses, &moves_obj,
+                                     &recs_obj, &rec_first_obj, &rec_source_obj,
+                                     &rec_tagset_obj, &keeps_obj, &set_first_obj,
+                                     &set_tags_obj, &finals_obj, &start_tags_obj, &ntags,
+                                     &plan, &cls)) {
+        return NULL;
+    }
+    if (cls != Py_None &&
+        (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type))) {
+        PyErr_SetString(PyExc_TypeError, "cls must be None or a subclass of tuple");
+        return NULL;
+    }
+    Py_ssize_t nintervals = PyBytes_Size(classes_obj);
+    Py_ssize_t nstates = PyBytes_Size(finals_obj) / 4;
+    Py_ssize_t nrecords = PyBytes_Size(keeps_obj);
+    Py_ssize_t nthreads = PyBytes_Size(rec_source_obj) / 2;
+    Py_ssize_t ntagsets = PyBytes_Size(set_first_obj) / 4 - 1;
+    Py_ssize_t nsettags = PyBytes_Size(set_tags_obj);
+    Py_ssize_t nstart = PyBytes_Size(start_tags_obj) / 2;
+    if (nclasses < 1 || nclasses > 256 || nstates < 2 || nintervals < 1 ||
+        nstates > (Py_ssize_t)UINT16_MAX || nrecords < 1 || nrecords > (Py_ssize_t)UINT16_MAX ||
+        ntagsets < 1 || ntagsets > (Py_ssize_t)UINT16_MAX || nthreads > (Py_ssize_t)UINT32_MAX / 2 ||
+        nsettags > (Py_ssize_t)UINT32_MAX / 2 || ntags < 0 || ntags > MAX_TAGS || ntags % 2 ||
+        nstart < 1 || (uint64_t)nstates * (uint64_t)nclasses > UINT32_MAX / 2) {
+        PyErr_SetString(PyExc_ValueError, "table sizes out of range");
+        return NULL;
+    }
+    const char *ascii_table = table(ascii, "ascii", 1, 128);
+    const char *starts_data = table(starts_obj, "starts", 4, nintervals);
+    const uint8_t *classes = (const uint8_t *)table(classes_obj, "classes", 1, nintervals);
+    const char *moves = table(moves_obj, "moves", 2, nstates * nclasses);
+    if (ascii_table == NULL || starts_data == NULL || classes == NULL || moves == NULL) {
+        return NULL;
+    }
+    allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
+    Tagger *self = (Tagger *)alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->nclasses = nclasses;
+    self->nstates = nstates;
+    self->nrecords = nrecords;
+    self->ntagsets = ntagsets;
+    self->nstart = nstart;
+    self->ntags = ntags;
+    self->start = (uint32_t)nclasses; /* state 1 */
+    if (read_tables(&self->map, &self->moves, ascii_table, starts_data, classes, nintervals,
+                    moves, nstates, nclasses) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    self->recs = copy_table(recs_obj, "recs", 2, nstates * nclasses);
+    self->rec_first = copy_table(rec_first_obj, "rec_first", 4, nrecords + 1);
+    self->rec_source = copy_table(rec_source_obj, "rec_source", 2, nthreads);
+    self->rec_tagset = copy_table(rec_tagset_obj, "rec_tagset", 2, nthreads);
+    self->keeps = copy_table(keeps_obj, "keeps", 1, nrecords);
+    self->set_first = copy_table(set_first_obj, "set_first", 4, ntagsets + 1);
+    self->set_tags = copy_table(set_tags_obj, "set_tags", 1, nsettags);
+    self->finals = copy_table(finals_obj, "finals", 4, nstates);
+    self->start_tags = copy_table(start_tags_obj, "start_tags", 2, nstart);
+    if (self->recs == NULL || self->rec_first == NULL || self->rec_source == NULL ||
+        self->rec_tagset == NULL || self->keeps == NULL || self->set_first == NULL ||
+        self->set_tags == NULL || self->finals == NULL || self->start_tags == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    /* Every index the passes follow without a check of their own. */
+    for (Py_ssize_t i = 0; i < nstates * nclasses; i++) {
+        if (self->recs[i] >= nrecords) {
+            return refuse(self, "recs: a record out of range");
+        }
+    }
+    if (self->rec_first[0] != 0 || self->rec_first[nrecords] != (uint32_t)nthreads) {
+        return refuse(self, "rec_first must run from 0 to the thread count");
+    }
+    for (Py_ssize_t r = 0; r < nrecords; r++) {
+        if (self->rec_first[r] > self->rec_first[r + 1]) {
+            return refuse(self, "rec_first must not decrease");
+        }
+    }
+    for (Py_ssize_t i = 0; i < nthreads; i++) {
+        if (self->rec_tagset[i] >= ntagsets) {
+            return refuse(self, "rec_tagset: a tag set out of range");
+        }
+    }
+    if (self->set_first[0] != 0 || self->set_first[ntagsets] != (uint32_t)nsettags) {
+        return refuse(self, "set_first must run from 0 to the tag count");
+    }
+    for (Py_ssize_t i = 0; i < ntagsets; i++) {
+        if (self->set_first[i] > self->set_first[i + 1]) {
+            return refuse(self, "set_first must not decrease");
+        }
+    }
+    for (Py_ssize_t i = 0; i < nsettags; i++) {
+        if (self->set_tags[i] >= ntags) {
+            return refuse(self, "set_tags: a tag out of range");
+        }
+    }
+    for (Py_ssize_t i = 0; i < nstart; i++) {
+        if (self->start_tags[i] >= ntagsets) {
+            return refuse(self, "start_tags: a tag set out of range");
+        }
+    }
+    for (Py_ssize_t i = 0; i < nstates; i++) {
+        if (self->finals[i] < -1 || self->finals[i] > UINT16_MAX) {
+            return refuse(self, "finals: a thread out of range");
+        }
+    }
+    if (read_plan(self, plan) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    if (cls != Py_None) {
+        self->tuple_new = (newfunc)PyType_GetSlot(&PyTuple_Type, Py_tp_new);
+        if (self->tuple_new == NULL) {
+            Py_DECREF(self);
+            return NULL;
+        }
+        Py_INCREF(cls);
+        self->cls = cls;
+    }
+    return (PyObject *)self;
+}
+
+static void
+Tagger_dealloc(PyObject *obj)
+{
+    Tagger *self = (Tagger *)obj;
+    PyTypeObject *type = Py_TYPE(obj);
+    PyMem_Free(self->map.page_of);
+    PyMem_Free(self->map.pages);
+    PyMem_Free(self->moves);
+    PyMem_Free(self->recs);
+    PyMem_Free(self->rec_first);
+    PyMem_Free(self->rec_source);
+    PyMem_Free(self->rec_tagset);
+    PyMem_Free(self->keeps);
+    PyMem_Free(self->set_first);
+    PyMem_Free(self->set_tags);
+    PyMem_Free(self->finals);
+    PyMem_Free(self->start_tags);
+    if (self->defaults != NULL) {
+        for (Py_ssize_t s = 0; s < self->nslots; s++) {
+            Py_XDECREF(self->defaults[s]);
+        }
+    }
+    if (self->cand_const != NULL) {
+        for (Py_ssize_t c = 0; c < self->ncands; c++) {
+            Py_XDECREF(self->cand_const[c]);
+        }
+    }
+    PyMem_Free(self->defaults);
+    PyMem_Free(self->cand_const);
+    PyMem_Free(self->cand_capture);
+    PyMem_Free(self->slot_first);
+    Py_XDECREF(self->cls);
+    freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
+    tp_free(obj);
+    Py_DECREF(type);
+}
+
+static PyMethodDef Tagger_methods[] = {
+    {"parse", Tagger_parse, METH_O, parse_doc},
+    {"tags", Tagger_tags, METH_O, tags_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+PyDoc_STRVAR(Tagger_doc,
+"Tagger(ascii, starts, classes, nclasses, moves, recs, rec_first, rec_source,\n"
+"       rec_tagset, keeps, set_first, set_tags, finals, start_tags, ntags, plan,\n"
+"       into=None)\n--\n\n"
+"A tagged DFA over classes of code points, from engine._tagged's tables.");
+
+static PyType_Slot Tagger_slots[] = {
+    {Py_tp_new, Tagger_new},
+    {Py_tp_dealloc, Tagger_dealloc},
+    {Py_tp_methods, Tagger_methods},
+    {Py_tp_doc, (void *)Tagger_doc},
+    {0, NULL},
+};
+
+PyType_Spec Tagger_spec = {
+    .name = "urigrammar.engine._native.Tagger",
+    .basicsize = sizeof(Tagger),
+    .itemsize = 0,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
+    .slots = Tagger_slots,
+};
