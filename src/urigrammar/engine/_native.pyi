@@ -1,5 +1,7 @@
-"""Types of the optional C extension (``_native.c``): a DFA runner over
-classes of code points, from ``_dfa``'s tables (see ``_runner.pack``)."""
+"""Types of the optional C extension (its sources: ``_native_c/``): a DFA
+runner and a tagged DFA over classes of code points, from ``_dfa``'s and
+``_tagged``'s tables (see ``_backend.pack`` and ``pack_tagged``), and the C
+entry in front of validate and parse."""
 
 from collections.abc import Callable
 from typing import Any, Literal, final
