@@ -25,15 +25,36 @@ The files hold data only (``_artifact``): nothing in them can run code.
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import stat
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-__all__ = ["CacheStore", "PackageStore", "Store", "cache_dir", "clear", "problem", "read", "write"]
+if TYPE_CHECKING:
+    import logging
 
-LOG = logging.getLogger("urigrammar.cache")
+__all__ = [
+    "CacheStore",
+    "PackageStore",
+    "Store",
+    "cache_dir",
+    "clear",
+    "log",
+    "problem",
+    "read",
+    "write",
+]
+
+
+def log() -> logging.Logger:
+    """The ``urigrammar.cache`` logger, where every refusal is said:
+    ``logging`` is imported only when there is something to say (it costs
+    as much to import as a first ``validate``)."""
+    import logging
+
+    return logging.getLogger("urigrammar.cache")
+
 
 _SUFFIX = ".json"
 
@@ -88,7 +109,7 @@ def problem(directory: Path, *, create: bool = True) -> str | None:
 def _checked(directory: Path) -> Path | None:
     reason = problem(directory)
     if reason is not None:
-        LOG.warning("urigrammar: not using the cache: %s", reason)
+        log().warning("urigrammar: not using the cache: %s", reason)
         return None
     return directory
 
@@ -105,7 +126,7 @@ def read(directory: Path, name: str) -> bytes | None:
     except FileNotFoundError:
         return None
     except OSError as exc:  # ELOOP: a symbolic link
-        LOG.warning("urigrammar: not reading %s: %s", path, exc.strerror or exc)
+        log().warning("urigrammar: not reading %s: %s", path, exc.strerror or exc)
         return None
     with os.fdopen(fd, "rb") as file:
         info = os.fstat(file.fileno())
@@ -115,7 +136,7 @@ def read(directory: Path, name: str) -> bytes | None:
             else _unsafe(info, str(path))
         )
         if reason is not None:
-            LOG.warning("urigrammar: not reading the cache: %s", reason)
+            log().warning("urigrammar: not reading the cache: %s", reason)
             return None
         return file.read()
 
@@ -129,14 +150,14 @@ def write(directory: Path, name: str, data: bytes) -> bool:
     try:
         fd, temporary = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=_SUFFIX)
     except OSError as exc:
-        LOG.warning("urigrammar: cannot write to the cache: %s", exc.strerror or exc)
+        log().warning("urigrammar: cannot write to the cache: %s", exc.strerror or exc)
         return False
     try:
         with os.fdopen(fd, "wb") as file:
             file.write(data)
         os.replace(temporary, directory / (name + _SUFFIX))
     except OSError as exc:
-        LOG.warning("urigrammar: cannot write to the cache: %s", exc.strerror or exc)
+        log().warning("urigrammar: cannot write to the cache: %s", exc.strerror or exc)
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         return False

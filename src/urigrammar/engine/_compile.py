@@ -165,8 +165,8 @@ def _plain_bodies(grammar: Grammar, expr: Expr, captures: frozenset[str]) -> dic
             raise Unsupported(f"rule {name!r} is recursive")
         state[name] = 1
         todo.append((name, True))
-        for used in refs(grammar.expr(name)):
-            canonical = grammar.canonical(used)
+        for mentioned in refs(grammar.expr(name)):
+            canonical = grammar.canonical(mentioned)
             if state.get(canonical) == 1:
                 raise Unsupported(f"rule {canonical!r} is recursive")
             if state.get(canonical) != 2:

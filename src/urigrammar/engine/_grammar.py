@@ -36,7 +36,6 @@ reads its text with ``abnf`` only when that fails.
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -50,7 +49,7 @@ from .._errors import (
 )
 from ._artifact import Key, Lineage, decode, encode, piece, program_from
 from ._backend import Backend, default_backend
-from ._cache import Store
+from ._cache import Store, log
 from ._ir import Alt, Expr, Ref, Rep, Seq, refs
 from ._program import Program, build_program
 from ._reader import RuleText, core_rules, read_rules
@@ -61,7 +60,6 @@ if TYPE_CHECKING:
 
 __all__ = ["ABNF_MAX_LENGTH", "Grammar"]
 
-LOG = logging.getLogger("urigrammar.cache")
 
 #: The longest text the ``abnf`` engine takes: at this length one parse
 #: can already take about 0.4 s and several hundred MB (``'/' * 2048``
@@ -329,7 +327,7 @@ class Grammar:
             if data is not None:
                 found = decode(data, self.lineage)
                 if isinstance(found, str):
-                    LOG.info("urigrammar: compiling %s again: %s is %s", self.name, store, found)
+                    log().info("urigrammar: compiling %s again: %s is %s", self.name, store, found)
                 else:
                     rules, core, self._pieces = found
                     if _Core.rules is None:
@@ -446,10 +444,10 @@ class Grammar:
         try:
             found = program_from(stored)
         except ValueError as exc:
-            LOG.warning("urigrammar: compiling %s's %s again: %s", self.name, key[0], exc)
+            log().warning("urigrammar: compiling %s's %s again: %s", self.name, key[0], exc)
             return None
         if found.key != key:
-            LOG.warning(
+            log().warning(
                 "urigrammar: compiling %s's %s again: a program of another rule", self.name, key[0]
             )
             return None

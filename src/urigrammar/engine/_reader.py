@@ -159,6 +159,7 @@ class _Builder:
     def num_val(text: str) -> Expr:
         base = {"b": 2, "d": 10, "x": 16}[text[1].lower()]
         body = text[2:]
+
         # A code point has at most 21 bits; checking the length without the
         # leading zeros first, and converting without them, keeps int()
         # away from its digit limit (zeros count there).
