@@ -11,6 +11,9 @@ still runs every test and ``py311`` (``default``) the full count.
 from __future__ import annotations
 
 import os
+from typing import Any
+
+from hypothesis import HealthCheck, settings
 
 # Each profile's max_examples over the default profile's (100).
 _SCALE = {"default": 1.0, "ci": 3.0, "dev": 0.2, "quick": 0.25}
@@ -30,3 +33,15 @@ def stride() -> int:
     corpus): 1 (all) on the default and ``ci`` profiles, 4 on ``quick``,
     5 on ``dev``, so tables shrink with the example counts."""
     return max(1, round(1 / min(1.0, _scale())))
+
+
+def backend_settings(**kwargs: Any) -> settings:
+    """``settings(**kwargs)`` for a ``@given`` test that takes the ``on`` or
+    ``backend`` fixture (``conftest.py``).  Those fixtures are function-scoped
+    (so Hypothesis's ``function_scoped_fixture`` health check objects) but
+    are values that no example can change, a back end and the functions
+    bound to it, so the check is suppressed.  A test that runs once per back
+    end draws half the examples it drew when it ran once (``max_examples``),
+    so that the two runs together cost what the one did."""
+    suppress = [*settings.default.suppress_health_check, HealthCheck.function_scoped_fixture]
+    return settings(suppress_health_check=suppress, **kwargs)

@@ -33,9 +33,13 @@ def run(*argv: str) -> tuple[int, str, str]:
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert run("--version")[0] == 0
-    # The version, then the active engine (issue 14: "native" or "pure").
+    # The version, then the default back end (issue 14: "native" or "pure",
+    # and why pure).  argparse fills the line to the terminal's width.
     version = importlib.metadata.version("urigrammar")
-    assert capsys.readouterr().out == f"urigrammar {version} ({u.ENGINE} engine)\n"
+    reason = u.PURE_REASON
+    engine = "native engine" if reason is None else f"pure engine: {reason}"
+    out = capsys.readouterr().out
+    assert " ".join(out.split()) == f"urigrammar {version} ({engine})"
 
 
 def _actions(parser: argparse.ArgumentParser, path: str) -> list[tuple[str, argparse.Action]]:

@@ -1,8 +1,9 @@
 """Threads get the answers one thread gets.
 
 urigrammar's only shared state is its caches, all filled lazily on first
-use: compiled patterns per rule name (``_api``), the error-locating
-automata and their transition tables (``_prefix``), the set of unreserved
+use: each back end's matchers per rule spelling (``_api``), the grammars'
+programs and what each back end makes of them, the error-locating automata
+and their transition tables (``_prefix``), the set of unreserved
 characters (``_normalize``).  Each test empties those caches, then starts
 eight threads at once (a barrier) so they race to fill them, with the
 interpreter switching threads as often as it can; then it compares every
@@ -24,8 +25,12 @@ from typing import Any
 import pytest
 
 import urigrammar as u
+from _backends import On
 from _budget import stride
-from urigrammar.uri import _api, _normalize
+from _tables import empty_tables
+from urigrammar.engine import BACKENDS
+from urigrammar.uri import _normalize
+from urigrammar.uri._api import api
 
 CORPUS = Path(__file__).resolve().parent / "data" / "real-urls.txt"
 THREADS = 8
@@ -46,11 +51,24 @@ def corpus() -> list[str]:
     ]
 
 
+def share(corpus: list[str], on: On) -> list[str]:
+    """The part of the corpus a test run on ``on``'s back end takes: with
+    two back ends, every other text (each its own half) and every invalid
+    one, so that the two runs cost what one run of the whole did (eight
+    threads switching every microsecond are slow)."""
+    count, index = len(BACKENDS), BACKENDS.index(on.backend)
+    return [
+        text
+        for i, text in enumerate(corpus)
+        if i % count == index or not u.validate("URI-reference", text)
+    ]
+
+
 @pytest.fixture
 def cold_caches() -> Iterator[None]:
     """Empty caches, and a thread switch as often as the interpreter allows."""
-    for cache in (_api._parsers, _api._fast_validate, _api._fast_parse):
-        cache.clear()
+    for backend in BACKENDS:
+        empty_tables(api(backend))
     u.RFC3986.clear_caches()
     _normalize._unreserved.cache_clear()
     interval = sys.getswitchinterval()
@@ -64,17 +82,19 @@ def cold_caches() -> Iterator[None]:
 Record = tuple[Any, ...]
 
 
-def _parsed(text: str, rule: str = "URI-reference", engine: u.Engine = "compiled") -> Record:
+def _parsed(
+    on: On, text: str, rule: str = "URI-reference", engine: u.Engine = "compiled"
+) -> Record:
     try:
-        ref = u.parse(text, rule, engine=engine)
+        ref = on.parse(text, rule, engine=engine)
     except u.URISyntaxError as exc:
         return (False, exc.offset)
     return (True, tuple(ref))
 
 
-def _offset(rule: str, text: str) -> int | None:
+def _offset(on: On, rule: str, text: str) -> int | None:
     try:
-        u.check(rule, text)
+        on.check(rule, text)
     except u.URISyntaxError as exc:
         return exc.offset
     return None
@@ -104,19 +124,24 @@ def _interleaved(texts: Sequence[str], record: Callable[[str], Record]) -> list[
 
 
 @pytest.mark.usefixtures("cold_caches")
-def test_threads_parse_and_validate_the_whole_corpus(corpus: list[str]) -> None:
+def test_threads_parse_and_validate_the_corpus(on: On, corpus: list[str]) -> None:
     def record(text: str) -> Record:
-        return (u.validate("URI-reference", text), u.validate("uri", text), _parsed(text))
+        return (
+            on.validate("URI-reference", text),
+            on.validate("uri", text),
+            _parsed(on, text),
+        )
 
-    per_thread = _together(lambda _: [record(text) for text in corpus])
-    expected = [record(text) for text in corpus]
+    texts = share(corpus, on)
+    per_thread = _together(lambda _: [record(text) for text in texts])
+    expected = [record(text) for text in texts]
     assert any(not valid for valid, _, _ in expected)  # some errors were raised
     for results in per_thread:
         assert results == expected
 
 
 @pytest.mark.usefixtures("cold_caches")
-def test_threads_locate_errors_like_one_thread(corpus: list[str]) -> None:
+def test_threads_locate_errors_like_one_thread(on: On, corpus: list[str]) -> None:
     # Each text is damaged at its end, in its middle and not at all, and
     # checked against rules that reject much of the corpus at varied
     # offsets: the error automata are built, and their transition tables
@@ -124,16 +149,17 @@ def test_threads_locate_errors_like_one_thread(corpus: list[str]) -> None:
     def record(text: str) -> Record:
         middle = len(text) // 2
         return (
-            _offset("URI-reference", text + "\x7f"),
-            _offset("URI-reference", text[:middle] + " " + text[middle:]),
-            _offset("URI", text),
-            _offset("absolute-URI", text),
-            _offset("relative-ref", text),
-            _offset("path-abempty", text),
+            _offset(on, "URI-reference", text + "\x7f"),
+            _offset(on, "URI-reference", text[:middle] + " " + text[middle:]),
+            _offset(on, "URI", text),
+            _offset(on, "absolute-URI", text),
+            _offset(on, "relative-ref", text),
+            _offset(on, "path-abempty", text),
         )
 
-    got = _interleaved(corpus, record)
-    assert got == [record(text) for text in corpus]
+    texts = share(corpus, on)
+    got = _interleaved(texts, record)
+    assert got == [record(text) for text in texts]
 
 
 @pytest.mark.usefixtures("cold_caches")
@@ -166,8 +192,11 @@ def test_threads_share_the_abnf_engine(corpus: list[str]) -> None:
     assert len(texts) > len(invalid)
     assert stride() > 1 or 100 < len(texts) < 150
 
+    # The abnf engine's answers depend on no back end: the default one's.
+    on = On(api().backend)
+
     def record(text: str) -> Record:
-        return (_parsed(text, engine="abnf"), _parsed(text, "URI", engine="abnf"))
+        return (_parsed(on, text, engine="abnf"), _parsed(on, text, "URI", engine="abnf"))
 
     got = _interleaved(texts, record)
     assert got == [record(text) for text in texts]

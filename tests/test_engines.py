@@ -5,14 +5,15 @@ on those strings damaged by one edit."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import urigrammar as u
-from _budget import examples
+from _backends import On
+from _budget import backend_settings, examples
 from _edits import edited as near
-from urigrammar.strategies import from_rule
 from urigrammar.shipped import shipped_rule
+from urigrammar.strategies import from_rule
 
 # The URI alphabet, "%", a space and some non-ASCII, as the issue asks.
 EDIT_CHARS = st.one_of(
@@ -41,23 +42,23 @@ def test_every_rule_is_regular_and_compiles() -> None:
 
 
 @pytest.mark.parametrize("rule", COMPILABLE)
-@settings(max_examples=examples(40))
+@backend_settings(max_examples=examples(20))
 @given(data=st.data())
-def test_same_verdict(rule: str, data: st.DataObject) -> None:
+def test_same_verdict(on: On, rule: str, data: st.DataObject) -> None:
     text = data.draw(edited(rule))
-    assert u.validate(rule, text) == u.validate(rule, text, engine="abnf")
+    assert on.validate(rule, text) == on.validate(rule, text, engine="abnf")
 
 
-@settings(max_examples=examples(300))
+@backend_settings(max_examples=examples(150))
 @given(edited("URI-reference"))
-def test_same_components_and_offset(text: str) -> None:
-    if u.validate("URI-reference", text):
-        assert u.parse(text, engine="abnf") == u.parse(text)
+def test_same_components_and_offset(on: On, text: str) -> None:
+    if on.validate("URI-reference", text):
+        assert on.parse(text, engine="abnf") == on.parse(text)
         return
     errors = []
     for engine in ("compiled", "abnf"):
         with pytest.raises(u.URISyntaxError) as info:
-            u.parse(text, engine=engine)
+            on.parse(text, engine=engine)
         errors.append(info.value.offset)
     assert errors[0] == errors[1]
     assert errors[0] is not None
@@ -82,19 +83,19 @@ def test_same_components_and_offset(text: str) -> None:
         "a:?",
     ],
 )
-def test_same_tree_on_host_edge_cases(text: str) -> None:
-    assert u.parse(text) == u.parse(text, engine="abnf")
+def test_same_tree_on_host_edge_cases(on: On, text: str) -> None:
+    assert on.parse(text) == on.parse(text, engine="abnf")
 
 
-def test_abnf_engine_refuses_long_input() -> None:
+def test_abnf_engine_refuses_long_input(on: On) -> None:
     text = "http://a/" + "b" * u.ABNF_MAX_LENGTH
     with pytest.raises(u.InputTooLongError) as info:
-        u.parse(text, engine="abnf")
+        on.parse(text, engine="abnf")
     assert isinstance(info.value, u.URIError)
     assert str(u.ABNF_MAX_LENGTH) in str(info.value)
     with pytest.raises(u.InputTooLongError):
         u.parse_tree("URI", text)
-    assert u.parse(text).path == "/" + "b" * u.ABNF_MAX_LENGTH
+    assert on.parse(text).path == "/" + "b" * u.ABNF_MAX_LENGTH
 
 
 def test_parse_tree_is_the_full_derivation() -> None:
@@ -122,12 +123,12 @@ def test_parse_tree_is_the_full_derivation() -> None:
         u.parse_tree("URI", "a b")
 
 
+@backend_settings(max_examples=examples(50))
 @given(edited("URI-reference"))
-def test_generated_reader_equals_walking_the_tree(text: str) -> None:
-    """parse() reads the compiled match directly (the pure engine), or the
+def test_generated_reader_equals_walking_the_tree(on: On, text: str) -> None:
+    """parse() reads the compiled match directly (the pure back end), or the
     tagged DFA's slots (the native one); walking the compiled engine's rule
     tree with the visitor must give the same reference."""
-    from urigrammar.uri._api import _parser
     from urigrammar.uri._components import Components
     from urigrammar.uri._visitor import CAPTURES, LEAVES, reader, to_reference
 
@@ -135,7 +136,7 @@ def test_generated_reader_equals_walking_the_tree(text: str) -> None:
     read = reader(compiled.groups, Components)
     tree = compiled.tree(text)
     match = compiled.pattern.fullmatch(text)
-    fullmatch, parse_read = _parser("URI-reference")
+    fullmatch, parse_read = on.api._matcher("URI-reference", Components, True)
     found = fullmatch(text)
     if tree is None:
         assert match is None

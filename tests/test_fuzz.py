@@ -41,11 +41,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import urigrammar as u
+from _backends import On
+from _budget import backend_settings, examples
 from urigrammar.cli._cli import main
+from urigrammar.engine import default_backend
 from urigrammar.strategies import from_rule
 
 # --- Strategies --------------------------------------------------------------
@@ -176,6 +179,10 @@ non_str = st.one_of(
 
 _KNOWN = frozenset(name.lower() for name in u.RULE_NAMES)
 
+#: The default back end's functions, for what no back end changes: the
+#: ``abnf`` engine's verdicts.
+DEFAULT = On(default_backend())
+
 
 def outcome(
     call: Callable[..., Any], *args: Any, allowed: tuple[type[u.URIError], ...], **kwargs: Any
@@ -199,14 +206,14 @@ def _offset_in(error: u.URIError, text: str) -> None:
 # --- validate and check ------------------------------------------------------
 
 
-def _validate_and_check(text: str, rule: str, engine: u.Engine = "compiled") -> None:
-    valid = outcome(u.validate, rule, text, engine=engine, allowed=(u.InputTooLongError,))
+def _validate_and_check(on: On, text: str, rule: str, engine: u.Engine = "compiled") -> None:
+    valid = outcome(on.validate, rule, text, engine=engine, allowed=(u.InputTooLongError,))
     if isinstance(valid, u.InputTooLongError):
         assert engine == "abnf"
         assert len(text) > u.ABNF_MAX_LENGTH
         return
     assert type(valid) is bool
-    error = outcome(u.check, rule, text, engine=engine, allowed=(u.URISyntaxError,))
+    error = outcome(on.check, rule, text, engine=engine, allowed=(u.URISyntaxError,))
     if valid:
         assert error is None
     else:
@@ -215,20 +222,22 @@ def _validate_and_check(text: str, rule: str, engine: u.Engine = "compiled") -> 
         _offset_in(error, text)
 
 
+@backend_settings(max_examples=examples(50))
 @given(texts)
-def test_every_rule_validates_any_text(text: str) -> None:
+def test_every_rule_validates_any_text(on: On, text: str) -> None:
     for rule in u.RULE_NAMES:
-        _validate_and_check(text, rule)
+        _validate_and_check(on, text, rule)
 
 
 @given(st.one_of(any_text, uri_like).map(lambda t: t[:64]), st.sampled_from(u.RULE_NAMES))
 def test_every_rule_validates_any_text_with_the_abnf_engine(text: str, rule: str) -> None:
-    _validate_and_check(text, rule, engine="abnf")
+    _validate_and_check(DEFAULT, text, rule, engine="abnf")
 
 
+@backend_settings(max_examples=examples(50))
 @given(rule_names, texts)
-def test_any_rule_name_is_a_rule_or_unknown(name: str, text: str) -> None:
-    for call in (u.validate, u.check):
+def test_any_rule_name_is_a_rule_or_unknown(on: On, name: str, text: str) -> None:
+    for call in (on.validate, on.check):
         result = outcome(
             call, name, text, allowed=(u.URISyntaxError, u.UnknownRuleError, u.InputTooLongError)
         )
@@ -244,13 +253,14 @@ def test_any_rule_name_is_a_rule_or_unknown(name: str, text: str) -> None:
 # --- parse -------------------------------------------------------------------
 
 
+@backend_settings(max_examples=examples(50))
 @given(texts)
-def test_parse_any_text_with_both_engines(text: str) -> None:
+def test_parse_any_text_with_both_engines(on: On, text: str) -> None:
     for rule in u.PARSE_RULES:
         results = []
         for engine in ("compiled", "abnf"):
             ref = outcome(
-                u.parse, text, rule, engine=engine, allowed=(u.URISyntaxError, u.InputTooLongError)
+                on.parse, text, rule, engine=engine, allowed=(u.URISyntaxError, u.InputTooLongError)
             )
             if isinstance(ref, u.InputTooLongError):
                 assert engine == "abnf"
@@ -258,19 +268,20 @@ def test_parse_any_text_with_both_engines(text: str) -> None:
                 continue
             if isinstance(ref, u.URISyntaxError):
                 _offset_in(ref, text)
-                assert not u.validate(rule, text)
+                assert not on.validate(rule, text)
                 results.append(None)
             else:
                 assert isinstance(ref, u.URIReference)
                 assert str(ref) == text
-                assert u.validate(rule, text)
+                assert on.validate(rule, text)
                 results.append(ref)
         assert len(set(results)) == 1, "the engines disagree"
 
 
+@backend_settings(max_examples=examples(50))
 @given(texts, rule_names)
-def test_parse_any_rule_name(text: str, name: str) -> None:
-    result = outcome(u.parse, text, name, allowed=(u.URIError,))
+def test_parse_any_rule_name(on: On, text: str, name: str) -> None:
+    result = outcome(on.parse, text, name, allowed=(u.URIError,))
     if isinstance(result, u.URIReference):
         assert str(result) == text
 
@@ -330,21 +341,21 @@ def test_percent_decode_any_text(text: str, errors: str) -> None:
 # --- Megabyte texts ----------------------------------------------------------
 
 
-@settings(max_examples=8)
+@backend_settings(max_examples=4)
 @given(megabyte_texts())
-def test_megabyte_texts(text: str) -> None:
+def test_megabyte_texts(on: On, text: str) -> None:
     # Every rule validates, a few locate their errors (each locate is a
     # linear scan; all fifty would make the example slow, not different).
     for rule in u.RULE_NAMES:
         assert isinstance(
-            outcome(u.validate, rule, text, allowed=(u.InputTooLongError,)), (bool, u.URIError)
+            outcome(on.validate, rule, text, allowed=(u.InputTooLongError,)), (bool, u.URIError)
         )
     for rule in (*u.PARSE_RULES, "path-abempty", "query", "host"):
-        _validate_and_check(text, rule)
+        _validate_and_check(on, text, rule)
     for rule in u.PARSE_RULES:
-        ref = outcome(u.parse, text, rule, allowed=(u.URISyntaxError,))
+        ref = outcome(on.parse, text, rule, allowed=(u.URISyntaxError,))
         assert isinstance(ref, u.URISyntaxError) or str(ref) == text
-        too_long = outcome(u.parse, text, rule, engine="abnf", allowed=(u.InputTooLongError,))
+        too_long = outcome(on.parse, text, rule, engine="abnf", allowed=(u.InputTooLongError,))
         assert isinstance(too_long, u.InputTooLongError)
     outcome(u.normalize, text, allowed=(u.URISyntaxError,))
     outcome(u.resolve, "http://a/b/c", text, allowed=(u.URISyntaxError,))
@@ -353,15 +364,22 @@ def test_megabyte_texts(text: str) -> None:
 
 # --- Arguments that are not text ---------------------------------------------
 
+#: What the back end answers: its validate, check and parse (the native
+#: one's C entry point sees the argument first).
+_NOT_TEXT_ON: dict[str, Callable[[On, Any], object]] = {
+    "validate(x, text)": lambda on, x: on.validate(x, "a"),
+    "validate(rule, x)": lambda on, x: on.validate("URI", x),
+    "validate(rule, x, abnf)": lambda on, x: on.validate("URI", x, engine="abnf"),
+    "check(x, text)": lambda on, x: on.check(x, "a"),
+    "check(rule, x)": lambda on, x: on.check("URI", x),
+    "parse(x)": lambda on, x: on.parse(x),
+    "parse(x, abnf)": lambda on, x: on.parse(x, engine="abnf"),
+    "parse(text, x)": lambda on, x: on.parse("a", x),
+    "parse_iri(x)": lambda on, x: on.parse_iri(x),
+    "parse_iri(text, x)": lambda on, x: on.parse_iri("a", x),
+}
+
 _NOT_TEXT: dict[str, Callable[[Any], object]] = {
-    "validate(x, text)": lambda x: u.validate(x, "a"),
-    "validate(rule, x)": lambda x: u.validate("URI", x),
-    "validate(rule, x, abnf)": lambda x: u.validate("URI", x, engine="abnf"),
-    "check(x, text)": lambda x: u.check(x, "a"),
-    "check(rule, x)": lambda x: u.check("URI", x),
-    "parse(x)": u.parse,
-    "parse(x, abnf)": lambda x: u.parse(x, engine="abnf"),
-    "parse(text, x)": lambda x: u.parse("a", x),
     "parse_tree(x, text)": lambda x: u.parse_tree(x, "a"),
     "parse_tree(rule, x)": lambda x: u.parse_tree("URI", x),
     "resolve(x, ref)": lambda x: u.resolve(x, "g"),
@@ -374,6 +392,16 @@ _NOT_TEXT: dict[str, Callable[[Any], object]] = {
     "percent_decode(x)": u.percent_decode,
     "percent_decode_bytes(x)": u.percent_decode_bytes,
 }
+
+
+@pytest.mark.parametrize("call", _NOT_TEXT_ON.values(), ids=list(_NOT_TEXT_ON))
+@backend_settings(max_examples=examples(50))
+@given(value=non_str)
+def test_non_str_arguments_raise_type_error_on(
+    on: On, call: Callable[[On, Any], object], value: Any
+) -> None:
+    with pytest.raises(TypeError):
+        call(on, value)
 
 
 @pytest.mark.parametrize("call", _NOT_TEXT.values(), ids=list(_NOT_TEXT))

@@ -10,7 +10,8 @@ different route (``engine._compile``).
 * the same text held as a 1-, 2- and 4-byte ``str``, and texts longer than
   the runner's read buffer;
 * tables that would index out of bounds are refused at construction;
-* the fallback: ``URIGRAMMAR_PURE`` and a missing extension give "pure".
+* the default back end: ``URIGRAMMAR_PURE`` and a missing extension give
+  "pure", decided once.
 """
 
 from __future__ import annotations
@@ -20,21 +21,23 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import urigrammar as u
+from _backends import On
 from _budget import examples
 from _edits import edited
-from urigrammar.engine import _runner
-from urigrammar.engine._compile import _inline
+from urigrammar.engine import BACKENDS, NATIVE, PURE, Backend, default_backend, inline_rule
+from urigrammar.engine._backend import NATIVE_AVAILABLE, pack
 from urigrammar.engine._dfa import Tables, build_tables
-from urigrammar.engine._ir import Ref
+from urigrammar.engine._prefix import Automaton
 from urigrammar.shipped import shipped_rule
 
-native = pytest.mark.skipif(not _runner.NATIVE_AVAILABLE, reason="the extension is not built")
+native = pytest.mark.skipif(NATIVE is None, reason="the extension is not built")
 
 TOP_RULES = [
     "URI-reference",
@@ -50,15 +53,17 @@ RULES = list(u.RULE_NAMES)
 
 
 def _tables(rule: str, grammar: u.Grammar | None = None) -> Tables:
+    """The rule's DFA, as its program (what the back ends run) holds it."""
     if grammar is None:
         grammar, rule = shipped_rule(rule)
-    tables = build_tables(_inline(grammar, Ref(grammar.canonical(rule)), frozenset(), ()))
+    tables = grammar.program(rule).dfa
     assert tables is not None
     return tables
 
 
 _TABLES: dict[str, Tables] = {}
 _RUNNERS: dict[str, Callable[[str], tuple[bool, int]]] = {}
+_AUTOMATA: dict[str, Automaton] = {}
 
 
 def tables(rule: str) -> Tables:
@@ -78,14 +83,24 @@ def run_native(rule: str, text: str) -> tuple[bool, int]:
     extension is missing)."""
     if rule not in _RUNNERS:
         t = tables(rule)
-        if _runner.NATIVE_AVAILABLE:
+        if NATIVE_AVAILABLE:
             from urigrammar.engine import _native
 
-            runner = _native.Runner(**_runner.pack(t))
+            runner = _native.Runner(**pack(t))
             _RUNNERS[rule] = lambda s: (runner.accepts(s), runner.viable(s))
         else:
             _RUNNERS[rule] = lambda s: t.run(s)[::-1]
     return _RUNNERS[rule](text)
+
+
+def automaton(rule: str) -> Automaton:
+    """The rule's lazy automaton, built from the same inlined body."""
+    if rule not in _AUTOMATA:
+        grammar, name = shipped_rule(rule)
+        body = grammar.program(name).body
+        assert body is not None
+        _AUTOMATA[rule] = Automaton(body)
+    return _AUTOMATA[rule]
 
 
 def representatives(t: Tables) -> list[str]:
@@ -154,37 +169,32 @@ def test_native_agrees_with_the_regex_on_every_rule(rule: str, data: st.DataObje
     accepted, viable = run_native(rule, text)
     assert accepted == regex(rule, text)
     # The DFA's dead state is where the text stops being viable: the same
-    # offset the error locator (the lazy automaton) reports.
+    # offset the error locator reports, and the lazy automaton's.
     grammar, name = shipped_rule(rule)
     assert viable == grammar.viable_prefix(name, text)
+    assert viable == automaton(rule).viable(text)
     assert tables(rule).run(text) == (viable, accepted)
 
 
+@native
 @pytest.mark.parametrize("rule", TOP_RULES)
 @settings(max_examples=examples(25))
 @given(data=st.data())
-def test_validate_and_check_agree_across_engines(rule: str, data: st.DataObject) -> None:
+def test_validate_and_check_agree_across_back_ends(rule: str, data: st.DataObject) -> None:
     text = data.draw(mutated(rule))
     verdicts = {}
-    errors: dict[str, tuple[int, str] | None] = {}
-    before = _runner.engine()
-    for engine in (*_runner_engines(), "pure"):
-        _runner.use(engine)
+    errors: dict[str, tuple[int | None, str] | None] = {}
+    assert NATIVE is not None
+    for backend in (NATIVE, PURE):
+        on = On(backend)
+        verdicts[backend.name] = on.validate(rule, text)
         try:
-            verdicts[engine] = u.validate(rule, text)
-            try:
-                u.check(rule, text)
-                errors[engine] = None
-            except u.URISyntaxError as exc:
-                errors[engine] = (exc.offset, str(exc))
-        finally:
-            _runner.use(before)
+            on.check(rule, text)
+            errors[backend.name] = None
+        except u.URISyntaxError as exc:
+            errors[backend.name] = (exc.offset, str(exc))
     assert len(set(verdicts.values())) == 1
     assert len(set(errors.values())) == 1
-
-
-def _runner_engines() -> tuple[str, ...]:
-    return ("native",) if _runner.NATIVE_AVAILABLE else ()
 
 
 # --- str kinds and long texts ------------------------------------------------------
@@ -242,21 +252,23 @@ def test_runs_and_cycles_stop_where_the_text_stops_being_viable(
     assert run_native("URI-reference", broken) == expected
 
 
-def test_a_user_grammar_runs_natively_and_a_large_dfa_falls_back() -> None:
+def test_a_user_grammar_runs_natively_and_a_large_dfa_falls_back(backend: Backend) -> None:
     grammar = u.load_grammar(
         'small = *( "x" / "y" ) "z"\nwide = *( "a" / "b" ) "a" 11( "a" / "b" )\n'
     )
     small = _tables("small", grammar)
     assert small.nstates <= 4
     # An "a" twelve from the end: a DFA needs 2**12 states, past the cap.
-    from urigrammar.engine._compile import _inline as inline
-
-    assert build_tables(inline(grammar, Ref("wide"), frozenset(), ()), cap=4000) is None
-    assert grammar.validate("wide", "ba" + "b" * 11) is True
-    assert grammar.validate("wide", "bb" + "b" * 11) is False
-    assert grammar.validate("small", "xyxz") is True
-    if _runner.active():
-        assert type(grammar.matcher("small")).__name__ == "builtin_function_or_method"
+    assert build_tables(inline_rule(grammar, "wide"), cap=4000) is None
+    assert grammar.program("wide").dfa is None
+    assert backend.serves(grammar.program("wide")) in ("regex", "automaton")
+    assert grammar.validate("wide", "ba" + "b" * 11, backend=backend) is True
+    assert grammar.validate("wide", "bb" + "b" * 11, backend=backend) is False
+    assert grammar.validate("small", "xyxz", backend=backend) is True
+    if backend.native:
+        assert backend.serves(grammar.program("small")) == "dfa"
+        matcher = grammar.matcher("small", backend=backend)
+        assert type(matcher).__name__ == "builtin_function_or_method"
 
 
 # --- the runner refuses tables that could read out of bounds ---------------------
@@ -295,13 +307,13 @@ def test_bad_tables_are_refused(field: str, value: bytes) -> None:
 def test_non_str_is_a_type_error() -> None:
     from urigrammar.engine import _native
 
-    runner = _native.Runner(**_runner.pack(tables("URI")))
+    runner = _native.Runner(**pack(tables("URI")))
     for value in (b"http://a", None, 1):
         with pytest.raises(TypeError, match="must be str"):
             runner.accepts(value)  # type: ignore[arg-type]
 
 
-# --- which engine is active ----------------------------------------------------
+# --- the default back end ------------------------------------------------------
 
 
 def _python(code: str, **env: str) -> str:
@@ -317,48 +329,67 @@ def test_the_environment_variable_forces_the_pure_engine() -> None:
     assert _python(code, URIGRAMMAR_PURE="1") == "pure True"
 
 
-def test_version_names_the_active_engine(capsys: pytest.CaptureFixture[str]) -> None:
+def test_version_names_the_default_back_end(capsys: pytest.CaptureFixture[str]) -> None:
     from urigrammar.cli import main
 
-    before = _runner.engine()
-    try:
-        for engine in (*_runner_engines(), "pure"):
-            _runner.use(engine)
-            assert engine == u.ENGINE
-            assert main(["--version"]) == 0
-            assert f"({engine} engine)" in capsys.readouterr().out
-    finally:
-        _runner.use(before)
+    assert default_backend().name == u.ENGINE
+    assert main(["--version"]) == 0
+    out = " ".join(capsys.readouterr().out.split())  # argparse fills the line
+    if default_backend() is PURE:
+        assert f"(pure engine: {u.PURE_REASON})" in out
+    else:
+        assert "(native engine)" in out
 
 
-def test_the_installed_engine_is_the_expected_one() -> None:
-    # tox gives each env the engine its whole suite must run on
-    # (URIGRAMMAR_EXPECT_ENGINE): "native" (py311, py313); "pure" forced by
-    # URIGRAMMAR_PURE over a wheel that carries the extension (py310, py312);
-    # "pure" from the wheel built with CC=false (nocompiler).  An env that
-    # silently ran the other engine would leave one engine untested.
-    expected = os.environ.get("URIGRAMMAR_EXPECT_ENGINE")
+def test_the_default_back_end_is_decided_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # No switch: the environment is read on the first call only, and the
+    # functions at the top level are the default back end's.
+    first = default_backend()
+    assert first in BACKENDS
+    monkeypatch.setenv("URIGRAMMAR_PURE", "0" if first is PURE else "1")
+    assert default_backend() is first
+    assert first.name == u.ENGINE
+    assert On(first).validate is u.validate
+    assert On(first).check == u.check
+    if NATIVE is None:
+        assert first is PURE
+
+
+def test_the_installed_back_ends_are_the_expected_ones() -> None:
+    # tox names the back ends each env must have (URIGRAMMAR_EXPECT_BACKENDS,
+    # checked by conftest.py at start too): "native,pure" where the wheel
+    # carries the extension, "pure" from the wheel built with CC=false
+    # (nocompiler).  An env that silently lacked the extension would leave
+    # the native back end untested.
+    expected = os.environ.get("URIGRAMMAR_EXPECT_BACKENDS")
     if expected is None:
-        pytest.skip("URIGRAMMAR_EXPECT_ENGINE is not set (tox sets it)")
-    forced = os.environ.get("URIGRAMMAR_PURE", "") not in ("", "0")
-    assert _runner.NATIVE_AVAILABLE is (expected == "native" or forced)
-    assert expected == u.ENGINE
-    assert u.validate("IRI-reference", "http://\u00e9x.com/\u00e4?q#f")
-    assert not u.validate("URI-reference", "http://\u00e9x.com/")
+        pytest.skip("URIGRAMMAR_EXPECT_BACKENDS is not set (tox sets it)")
+    assert ",".join(b.name for b in BACKENDS) == expected
+    assert NATIVE_AVAILABLE is ("native" in expected.split(","))
+    for backend in BACKENDS:
+        on = On(backend)
+        assert on.validate("IRI-reference", "http://\u00e9x.com/\u00e4?q#f")
+        assert not on.validate("URI-reference", "http://\u00e9x.com/")
 
 
-def test_a_dfa_too_costly_to_build_falls_back_quickly() -> None:
+@cache
+def costly() -> u.Grammar:
+    """Rules whose DFA is too costly to build (each back end's test uses
+    the one grammar: a build that gives up still takes a while)."""
+    chain = " ".join(f"%x{0x100 + 2 * i:X}" for i in range(1000))
+    literal = '"' + "abcdefghij" * 150 + '"'
+    return u.load_grammar(f"chain = {chain}\nliteral = {literal}\n")
+
+
+def test_a_dfa_too_costly_to_build_falls_back_quickly(backend: Backend) -> None:
     # A review found a chain of 1,000 distinct characters took 42 s on first
     # use (Moore's rounds, one per state); the build budget gives up early
     # and the rule keeps its pure matcher, with the same verdicts.
-    from urigrammar.engine._compile import _inline as inline
-
-    chain = " ".join(f"%x{0x100 + 2 * i:X}" for i in range(1000))
-    literal = '"' + "abcdefghij" * 150 + '"'
-    grammar = u.load_grammar(f"chain = {chain}\nliteral = {literal}\n")
+    grammar = costly()
     for name in ("chain", "literal"):
-        assert build_tables(inline(grammar, Ref(name), frozenset(), ())) is None
+        assert grammar.program(name).dfa is None  # the build gave up
+        assert backend.serves(grammar.program(name)) in ("regex", "automaton")
     text = "".join(chr(0x100 + 2 * i) for i in range(1000))
-    assert grammar.validate("chain", text)
-    assert not grammar.validate("chain", text[:-1])
-    assert grammar.validate("literal", "abcdefghij" * 150)
+    assert grammar.validate("chain", text, backend=backend)
+    assert not grammar.validate("chain", text[:-1], backend=backend)
+    assert grammar.validate("literal", "abcdefghij" * 150, backend=backend)

@@ -1,16 +1,17 @@
-"""validate's C entry (issue 14): ``urigrammar.validate`` is the extension's
-``Entry`` when the native engine is built, a callable that answers
-``validate(spelling, text)`` for a rule spelling already seen and a ``str``
-by running the rule's matcher straight from C, and calls the Python
-``validate`` for everything else.
+"""validate's C entry (issue 14): on the native back end ``validate`` is
+the extension's ``Entry``, a callable that answers ``validate(spelling,
+text)`` for a rule spelling already seen and a ``str`` by running the
+rule's matcher straight from C, and calls the Python ``validate`` for
+everything else.
 
 Every fallback is checked against what the Python function does with the
-same arguments (``_api._validate``, which is what ``urigrammar.validate``
-is on the pure wheel): unknown spellings, wrong types, keyword arguments,
-the ``abnf`` engine, engine switches, threads; and what a user sees of the
-function: pickling, ``help``, ``inspect.signature`` and its metadata, and
-binding as a method.  Then the periodic walks the runner follows with its
-rows fixed, against the regex engine, on texts long enough to be watched.
+same arguments (the entry's ``__wrapped__``, which is what ``validate`` is
+on the pure back end), on each back end: unknown spellings, wrong types,
+keyword arguments, the ``abnf`` engine, a table emptied under threads; and
+what a user sees of ``urigrammar.validate``: pickling, ``help``,
+``inspect.signature`` and its metadata, and binding as a method.  Then the
+periodic walks the runner follows with its rows fixed, against the regex
+engine, on texts long enough to be watched.
 """
 
 from __future__ import annotations
@@ -23,20 +24,20 @@ import pydoc
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 import urigrammar as u
-from urigrammar.engine import _runner
-from urigrammar.engine._compile import _inline
+from _backends import On
+from urigrammar.engine import NATIVE, PURE, Backend, default_backend, inline_rule
+from urigrammar.engine._backend import pack
 from urigrammar.engine._dfa import build_tables
-from urigrammar.engine._ir import Ref
-from urigrammar.uri import _api
 from urigrammar.shipped import shipped_rule
+from urigrammar.uri._api import api
 
-native = pytest.mark.skipif(not _runner.NATIVE_AVAILABLE, reason="the extension is not built")
+native = pytest.mark.skipif(NATIVE is None, reason="the extension is not built")
 
 
 def outcome(call: Callable[[], object]) -> tuple[str, object]:
@@ -48,20 +49,15 @@ def outcome(call: Callable[[], object]) -> tuple[str, object]:
     return type(value).__name__, value
 
 
-@pytest.fixture(params=["native", "pure"], scope="module")
-def engine(request: pytest.FixtureRequest) -> Iterator[str]:
-    """Each engine in turn (native only when built): a switch empties the
-    caches, and rebuilds cost, so one switch per engine for the module."""
-    if request.param == "native" and not _runner.NATIVE_AVAILABLE:
-        pytest.skip("the extension is not built")
-    before = _runner.engine()
-    if before != request.param:
-        _runner.use(request.param)
-    try:
-        yield request.param
-    finally:
-        if _runner.engine() != before:
-            _runner.use(before)
+def python_validate(on: On) -> Callable[..., bool]:
+    """The Python function behind ``on.validate`` (the entry wraps it)."""
+    function: Callable[..., bool] = inspect.unwrap(on.validate)
+    return function
+
+
+def table(on: On) -> dict[str, Callable[[str], object | None]]:
+    """``on.validate``'s table of rule spellings and matchers."""
+    return on.api._validate_table
 
 
 # Calls and what the Python function answers them: the entry must agree,
@@ -94,51 +90,50 @@ CALLS: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
 
 @pytest.mark.parametrize("filled", [False, True], ids=["empty-table", "filled-table"])
 @pytest.mark.parametrize("case", list(CALLS))
-def test_every_call_answers_as_the_python_function(engine: str, case: str, filled: bool) -> None:
+def test_every_call_answers_as_the_python_function(on: On, case: str, filled: bool) -> None:
     args, kwargs = CALLS[case]
-    expected = outcome(lambda: _api._validate(*args, **kwargs))
-    _api._fast_validate.clear()
+    function = python_validate(on)
+    expected = outcome(lambda: function(*args, **kwargs))
+    table(on).clear()
     if filled:  # every spelling above known: only the other checks decide
         for spelling in ("URI", "URI-reference", "uri-REFERENCE", "IRI-reference", "CRLF"):
-            _api._validate(spelling, "x")
-    assert outcome(lambda: u.validate(*args, **kwargs)) == expected
-    assert outcome(lambda: u.validate(*args, **kwargs)) == expected  # the table filled now
+            function(spelling, "x")
+    assert outcome(lambda: on.validate(*args, **kwargs)) == expected
+    assert outcome(lambda: on.validate(*args, **kwargs)) == expected  # the table filled now
 
 
-def test_the_abnf_engine_keyword_is_not_taken_for_the_fast_path() -> None:
+def test_the_abnf_engine_keyword_is_not_taken_for_the_fast_path(on: On) -> None:
     # The fast path would say True; the abnf engine refuses the length.
     text = "http://a/" + "b" * u.ABNF_MAX_LENGTH
-    assert u.validate("URI", text) is True
+    assert on.validate("URI", text) is True
     with pytest.raises(u.InputTooLongError):
-        u.validate("URI", text, engine="abnf")
+        on.validate("URI", text, engine="abnf")
 
 
-def test_answers_are_bools_and_the_table_learns_spellings(engine: str) -> None:
-    assert "uRi" not in _api._fast_validate
-    assert u.validate("uRi", "http://a") is True
-    assert u.validate("uRi", "http://a b") is False
-    assert "uRi" in _api._fast_validate
-    assert u.validate("uRi", "http://a") is True
+def test_answers_are_bools_and_the_table_learns_spellings(on: On) -> None:
+    table(on).pop("uRi", None)
+    assert on.validate("uRi", "http://a") is True
+    assert on.validate("uRi", "http://a b") is False
+    assert "uRi" in table(on)
+    assert on.validate("uRi", "http://a") is True
 
 
 @native
-def test_the_table_holds_the_active_engines_matchers() -> None:
+def test_each_back_ends_table_holds_its_own_matchers() -> None:
+    # Both tables live side by side, filled in any order: neither ever
+    # holds the other's matchers (the old global switch had to empty them).
     from urigrammar.engine._native import Runner
 
-    before = _runner.engine()
-    try:
-        for engine, kind in (("native", Runner), ("pure", None), ("native", Runner)):
-            _runner.use(engine)
-            assert u.validate("URI-reference", "http://a/")
-            matcher = _api._fast_validate["URI-reference"]
-            owner = getattr(matcher, "__self__", None)
-            assert isinstance(owner, Runner) if kind else not isinstance(owner, Runner)
-            assert not u.validate("URI-reference", "http://a/ ")
-    finally:
-        _runner.use(before)
+    assert NATIVE is not None
+    for backend in (NATIVE, PURE, NATIVE):
+        on = On(backend)
+        assert on.validate("URI-reference", "http://a/")
+        owner = getattr(table(on)["URI-reference"], "__self__", None)
+        assert isinstance(owner, Runner) is backend.native
+        assert not on.validate("URI-reference", "http://a/ ")
 
 
-def test_a_matcher_in_the_table_is_called_and_its_errors_handled() -> None:
+def test_a_matcher_in_the_table_is_called_and_its_errors_handled(on: On) -> None:
     # Matchers other than the runner's are called: their answer (None or
     # not) makes the bool; TypeError and KeyError send the call to the
     # Python function (which, for a spelling no grammar has, raises
@@ -149,42 +144,43 @@ def test_a_matcher_in_the_table_is_called_and_its_errors_handled() -> None:
 
         return matcher
 
-    table: dict[str, Callable[[str], object]] = {
+    matchers: dict[str, Callable[[str], object]] = {
         "yes-rule": lambda text: text,
         "no-rule": lambda text: None,
         "typeerror-rule": fails(TypeError),
         "keyerror-rule": fails(KeyError),
         "runtime-rule": fails(RuntimeError),
     }
-    _api._fast_validate.update(table)
+    function = python_validate(on)
+    table(on).update(matchers)
     try:
-        for name in table:
-            expected = outcome(lambda name=name: _api._validate(name, "x"))
-            assert outcome(lambda name=name: u.validate(name, "x")) == expected, name
-        assert u.validate("yes-rule", "x") is True
-        assert u.validate("no-rule", "x") is False
+        for name in matchers:
+            expected = outcome(lambda name=name: function(name, "x"))
+            assert outcome(lambda name=name: on.validate(name, "x")) == expected, name
+        assert on.validate("yes-rule", "x") is True
+        assert on.validate("no-rule", "x") is False
         with pytest.raises(u.UnknownRuleError):
-            u.validate("typeerror-rule", "x")
+            on.validate("typeerror-rule", "x")
         with pytest.raises(RuntimeError):
-            u.validate("runtime-rule", "x")
+            on.validate("runtime-rule", "x")
     finally:
-        for name in table:
-            _api._fast_validate.pop(name, None)
+        for name in matchers:
+            table(on).pop(name, None)
 
 
-def test_threads_agree_while_the_table_is_emptied(engine: str) -> None:
+def test_threads_agree_while_the_table_is_emptied(on: On) -> None:
     # Eight threads validate while the main thread empties the table again
-    # and again (as a switch of engine does): a matcher in use must stay
-    # alive, and every answer stay right.
+    # and again: a matcher in use must stay alive, and every answer stay
+    # right.
     texts = [("URI-reference", "http://a/b%20c?d#e"), ("URI", "a b"), ("IRI", "x:\u00e9")]
-    expected = [u.validate(rule, text) for rule, text in texts]
+    expected = [on.validate(rule, text) for rule, text in texts]
     stop = threading.Event()
     wrong: list[tuple[str, str]] = []
 
     def work() -> None:
         while not stop.is_set():
             for (rule, text), answer in zip(texts, expected, strict=True):
-                if u.validate(rule, text) is not answer:
+                if on.validate(rule, text) is not answer:
                     wrong.append((rule, text))
 
     interval = sys.getswitchinterval()
@@ -194,7 +190,7 @@ def test_threads_agree_while_the_table_is_emptied(engine: str) -> None:
         for thread in threads:
             thread.start()
         for _ in range(300):
-            _api._fast_validate.clear()
+            table(on).clear()
     finally:
         stop.set()
         for thread in threads:
@@ -214,7 +210,7 @@ def test_pickles_and_copies_as_the_module_attribute() -> None:
 
 
 def test_signature_doc_and_names_are_the_functions() -> None:
-    function = _api._validate
+    function = inspect.unwrap(u.validate)
     assert inspect.signature(u.validate) == inspect.signature(function)
     assert str(inspect.signature(u.validate)).startswith("(rule: ")
     assert "engine" in inspect.signature(u.validate).parameters
@@ -223,20 +219,21 @@ def test_signature_doc_and_names_are_the_functions() -> None:
     assert "case-insensitive" in u.validate.__doc__
     assert u.validate.__name__ == u.validate.__qualname__ == "validate"
     assert u.validate.__module__ == "urigrammar.uri._api"
-    assert inspect.unwrap(u.validate) is function
+    assert inspect.unwrap(api(PURE).validate) is api(PURE).validate
+    assert inspect.signature(api(PURE).validate) == inspect.signature(function)
     assert callable(u.validate)
 
 
 def test_help_shows_the_signature_and_the_doc() -> None:
     text = pydoc.render_doc(u.validate, renderer=pydoc.plaintext)
-    assert f"validate{inspect.signature(_api._validate)}" in text
+    assert f"validate{inspect.signature(inspect.unwrap(u.validate))}" in text
     assert "Whether all of" in text
 
 
 def test_binds_as_a_method_as_a_function_does() -> None:
     class Holder:
         entry = u.validate
-        function = _api._validate
+        function = inspect.unwrap(u.validate)
 
     assert Holder.entry is u.validate
     holder = Holder()
@@ -244,34 +241,35 @@ def test_binds_as_a_method_as_a_function_does() -> None:
     assert holder.entry.__self__ is holder  # type: ignore[attr-defined]
 
 
-@native
-def test_the_entry_is_validate_unless_the_pure_engine_is_forced() -> None:
-    from urigrammar.engine._native import Entry
+def test_the_entry_is_validate_on_the_native_back_end_only(on: On) -> None:
+    if on.backend.native:
+        from urigrammar.engine._native import Entry
 
-    if _runner._forced_pure:
-        assert u.validate is _api._validate
+        assert type(on.validate) is Entry
     else:
-        assert type(u.validate) is Entry
+        assert inspect.isfunction(on.validate)
+        assert inspect.unwrap(on.validate) is on.validate
+    assert u.validate is api(default_backend()).validate
 
 
-def test_fast_entry_returns_the_function_without_the_extension(
-    monkeypatch: pytest.MonkeyPatch,
+def test_entry_returns_the_function_without_the_extension(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from urigrammar.engine import _backend
+
     def fallback(rule: str, text: str) -> bool:
         return True
 
-    monkeypatch.setattr(_runner, "_ENTRY", None)
-    assert _runner.fast_entry({}, fallback) is fallback
+    monkeypatch.setattr(_backend, "_ENTRY", None)
+    assert backend.entry({}, fallback) is fallback
 
 
-def test_fast_entry_returns_the_function_when_pure_is_forced(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_entry_returns_the_function_on_the_pure_back_end() -> None:
     def fallback(rule: str, text: str) -> bool:
         return True
 
-    monkeypatch.setattr(_runner, "_forced_pure", True)
-    assert _runner.fast_entry({}, fallback) is fallback
+    assert PURE.entry({}, fallback) is fallback
+    assert PURE.entry({}, fallback, "URI-reference") is fallback
 
 
 def test_forcing_the_pure_engine_gives_the_python_function() -> None:
@@ -302,12 +300,7 @@ def test_entry_passes_every_other_call_through_unchanged() -> None:
         return ("fallback", args, kwargs)
 
     grammar, name = shipped_rule("URI")
-    before = _runner.engine()
-    _runner.use("native")
-    try:
-        matcher = grammar.matcher(name)
-    finally:
-        _runner.use(before)
+    matcher = grammar.matcher(name, backend=NATIVE)
     entry = Entry({"r": matcher}, fallback)
     assert entry("r", "http://a") is True
     assert entry("r", "http://a b") is False
@@ -337,9 +330,10 @@ def test_periodic_walks_stop_exactly_where_the_text_stops_being_viable(unit: str
     from urigrammar.engine import _native
 
     grammar, name = shipped_rule("URI-reference")
-    tables = build_tables(_inline(grammar, Ref(name), frozenset(), ()))
+    tables = build_tables(inline_rule(grammar, name))
     assert tables is not None
-    runner = _native.Runner(**_runner.pack(tables))
+    assert tables == grammar.program(name).dfa
+    runner = _native.Runner(**pack(tables))
     pattern = grammar.compiled(name).pattern
     text = "http://" + unit * (5000 // len(unit)) + "@h/"
     assert runner.accepts(text)

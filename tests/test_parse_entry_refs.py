@@ -1,7 +1,7 @@
-"""parse's C entry (``Entry`` with a default rule) under load: every call
-form keeps the references it was given, and answers stay right while
-another thread switches engines, which empties the tables the entry reads
-(issue 14's review)."""
+"""parse's C entry (``Entry`` with a default rule, the native back end's)
+under load: every call form keeps the references it was given, and
+answers stay right while another thread empties the tables the entry
+reads (issue 14's review)."""
 
 from __future__ import annotations
 
@@ -13,15 +13,20 @@ from collections.abc import Callable
 import pytest
 
 import urigrammar as u
-from urigrammar.engine import _runner
-from urigrammar.uri import _api
-from urigrammar.uri import _reference as reference
+from _tables import parse_table
+from urigrammar.engine import NATIVE
+from urigrammar.uri._api import api
 
-pytestmark = pytest.mark.skipif(
-    not _runner.NATIVE_AVAILABLE or _runner._forced_pure, reason="no C entry"
-)
+pytestmark = pytest.mark.skipif(NATIVE is None, reason="no C entry: the extension is not built")
 
-ENTRIES = (reference.parse, reference._parse_iri, reference._parse_iri_unscreened)
+ENTRIES: tuple[Callable[..., object], ...] = ()
+if NATIVE is not None:
+    _NATIVE = api(NATIVE)
+    ENTRIES = (
+        _NATIVE.parser_for(u.URIReference),
+        _NATIVE.parser_for(u.IRIReference),
+        _NATIVE.parser_for(u.IRIReference, screen=False),
+    )
 
 
 class Spelling(str):
@@ -74,9 +79,9 @@ def _held() -> dict[object, int]:
         for held in gc.get_referents(entry):
             if isinstance(held, str):
                 counts[f"default of {id(entry)}"] = sys.getrefcount(held)
-    for (cls, screen), table in _api._entry_tables.items():
-        for name, matcher in table.items():
-            at = f"{cls.__name__} {screen} {name}"
+    for i, entry in enumerate(ENTRIES):
+        for name, matcher in parse_table(entry).entry.items():
+            at = f"{i} {name}"
             counts[at] = sys.getrefcount(matcher)
             tagger = getattr(matcher, "__self__", None)  # None: a Python function
             if tagger is not None:
@@ -85,19 +90,14 @@ def _held() -> dict[object, int]:
 
 
 def test_every_call_form_keeps_the_references_it_was_given() -> None:
-    before = _runner.engine()
-    try:
-        _runner.use("native")
-        _run_every_form(3)  # fills the tables and every cache
-        held = _held()
-        _run_every_form(300)
-        assert _held() == held
-    finally:
-        _runner.use(before)
+    _run_every_form(3)  # fills the tables and every cache
+    held = _held()
+    assert any(" tagger" in at for at in held)  # the native taggers are in the tables
+    _run_every_form(300)
+    assert _held() == held
 
 
-def test_threads_parse_right_while_the_engine_switches() -> None:
-    before = _runner.engine()
+def test_threads_parse_right_while_the_tables_are_emptied() -> None:
     expected = {
         (i, j): _outcome(entry.__wrapped__, args, kw)
         for i, entry in enumerate(ENTRIES)
@@ -119,13 +119,14 @@ def test_threads_parse_right_while_the_engine_switches() -> None:
     try:
         for thread in threads:
             thread.start()
-        for _ in range(100):
-            _runner.use("pure")
-            _runner.use("native")
+        for _ in range(200):
+            for entry in ENTRIES:
+                table = parse_table(entry)
+                table.entry.clear()
+                table.fast.clear()
     finally:
         stop.set()
         for thread in threads:
             thread.join()
         sys.setswitchinterval(interval)
-        _runner.use(before)
     assert wrong == []

@@ -16,6 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import urigrammar as u
+from _backends import On
+from _budget import backend_settings, examples
 from urigrammar.uri import _components
 
 LONG = "9" * 4_000_000
@@ -34,15 +36,15 @@ def lowest_int_limit() -> Iterator[None]:
         sys.set_int_max_str_digits(limit)
 
 
-def test_parse_stores_digits_not_an_int() -> None:
-    ref = u.parse(LONG_URI)
+def test_parse_stores_digits_not_an_int(on: On) -> None:
+    ref = on.parse(LONG_URI)
     assert ref.port_text == LONG
     assert not any(isinstance(field, int) for field in tuple(ref))
     assert str(ref) == LONG_URI
 
 
-def test_long_port_gives_no_int() -> None:
-    ref = u.parse(LONG_URI)
+def test_long_port_gives_no_int(on: On) -> None:
+    ref = on.parse(LONG_URI)
     with pytest.raises(u.PortTooLargeError) as info:
         _ = ref.port
     assert isinstance(info.value, u.URIError)
@@ -53,7 +55,7 @@ def test_long_port_gives_no_int() -> None:
 
 
 def test_every_entry_point_on_a_long_port(
-    lowest_int_limit: None, monkeypatch: pytest.MonkeyPatch
+    on: On, lowest_int_limit: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """parse, str, repr, normalize, equivalent, resolve, relativize and
     pickling never convert the port: with the conversion made to fail, and
@@ -63,7 +65,7 @@ def test_every_entry_point_on_a_long_port(
         raise AssertionError("port converted")
 
     monkeypatch.setattr(_components, "port_number", refuse)
-    ref = u.parse(LONG_URI + "/a/./b")
+    ref = on.parse(LONG_URI + "/a/./b")
     assert str(ref) == LONG_URI + "/a/./b"
     assert f"port=<{len(LONG)} digits>" in repr(ref)
     assert str(u.normalize(ref)) == LONG_URI + "/a/b"
@@ -76,7 +78,7 @@ def test_every_entry_point_on_a_long_port(
     for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
         assert pickle.loads(pickle.dumps(ref, protocol)) == ref
     assert copy.deepcopy(ref) == ref
-    assert u.parse(f"http://a:{LONG}").replace(path="/x").port_text == LONG
+    assert on.parse(f"http://a:{LONG}").replace(path="/x").port_text == LONG
 
 
 @pytest.mark.parametrize(
@@ -109,21 +111,21 @@ def test_int_port_past_the_bound_is_a_uri_error() -> None:
         u.build(host="a", port=-1)
 
 
-def test_bound_is_on_significant_digits() -> None:
+def test_bound_is_on_significant_digits(on: On) -> None:
     at_bound = "0" * 5000 + "7" * u.MAX_PORT_DIGITS
-    ref = u.parse(f"//h:{at_bound}")
+    ref = on.parse(f"//h:{at_bound}")
     assert ref.port == int("7" * u.MAX_PORT_DIGITS)
     assert str(ref.port) == "7" * u.MAX_PORT_DIGITS  # never past int's limit
     with pytest.raises(u.PortTooLargeError):
-        _ = u.parse(f"//h:1{'0' * u.MAX_PORT_DIGITS}").port
+        _ = on.parse(f"//h:1{'0' * u.MAX_PORT_DIGITS}").port
     largest = 10**u.MAX_PORT_DIGITS - 1
     assert u.build(host="h", port=largest).port == largest
 
 
-def test_conversion_ignores_a_lowered_int_limit(lowest_int_limit: None) -> None:
+def test_conversion_ignores_a_lowered_int_limit(on: On, lowest_int_limit: None) -> None:
     digits = "1234567" * 600  # 4200 digits, past the 640 the limit allows
-    assert u.parse(f"//h:{digits}").port_text == digits
-    value = u.parse(f"//h:{digits}").port
+    assert on.parse(f"//h:{digits}").port_text == digits
+    value = on.parse(f"//h:{digits}").port
     assert value is not None
     assert u.build(host="h", port=value).port_text == digits
 
@@ -135,8 +137,9 @@ def test_int_port_round_trips(value: int) -> None:
     assert ref.port_text == str(value)
 
 
+@backend_settings(max_examples=examples(50))
 @given(st.text("0123456789", max_size=50), st.integers(min_value=0, max_value=5))
-def test_port_is_the_value_of_its_digits(digits: str, zeros: int) -> None:
-    ref = u.parse(f"//h:{'0' * zeros}{digits}")
+def test_port_is_the_value_of_its_digits(on: On, digits: str, zeros: int) -> None:
+    ref = on.parse(f"//h:{'0' * zeros}{digits}")
     expected = int("0" * zeros + digits) if zeros or digits else None
     assert ref.port == expected

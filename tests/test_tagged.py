@@ -8,7 +8,7 @@ are read by Python's backtracking ``re``.
   for the other parse rules: the same groups, or no match, as the regex;
 * generated and mutated strings for every parse rule of both dialects:
   the Python reference, the C tagger and the regex agree on every group,
-  and ``parse`` gives equal references on both engines;
+  and ``parse`` gives equal references on both back ends;
 * texts that cross the tagger's read buffer and its stack of records, as
   1-, 2- and 4-byte ``str``;
 * tables and plans that would index out of bounds are refused.
@@ -28,19 +28,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import urigrammar as u
+from _backends import On
 from _budget import examples
 from _edits import edited
-from urigrammar.engine import _runner
-from urigrammar.engine._compile import CompiledRule, _inline
-from urigrammar.engine._ir import Ref
-from urigrammar.engine._tagged import TaggedTables, build_tagged
-from urigrammar.strategies import from_rule
-from urigrammar.uri import _api
-from urigrammar.uri._dialect import IRI, URI
+from _tables import parse_table
+from urigrammar.engine import NATIVE, PURE, Backend, inline_rule
+from urigrammar.engine._backend import pack_tagged
+from urigrammar.engine._compile import CompiledRule
+from urigrammar.engine._tables import TaggedTables
+from urigrammar.engine._tagged import build_tagged
 from urigrammar.shipped import shipped_rule
+from urigrammar.strategies import from_rule
+from urigrammar.uri._api import api
+from urigrammar.uri._dialect import IRI, URI
 from urigrammar.uri._visitor import CAPTURES, LEAVES, plan
 
-native = pytest.mark.skipif(not _runner.NATIVE_AVAILABLE, reason="the extension is not built")
+native = pytest.mark.skipif(NATIVE is None, reason="the extension is not built")
 
 PARSE_RULES = [*URI.parse_rules, *IRI.parse_rules]
 VECTORS = Path(__file__).parent / "vectors"
@@ -59,7 +62,7 @@ def tagger(rule: str) -> object:
     from urigrammar.engine._native import Tagger
 
     tables, compiled = rule_parts(rule)
-    return Tagger(**_runner.pack_tagged(tables, plan(compiled.groups)))  # type: ignore[arg-type]
+    return Tagger(**pack_tagged(tables, plan(compiled.groups)))  # type: ignore[arg-type]
 
 
 def regex_groups(rule: str, text: str) -> tuple[str | None, ...] | None:
@@ -88,7 +91,7 @@ def all_agree(rule: str, text: str) -> None:
     the same groups, or all no match."""
     expected = regex_groups(rule, text)
     assert rule_parts(rule)[0].groups(text) == expected, (rule, text)
-    if _runner.NATIVE_AVAILABLE:
+    if NATIVE is not None:
         assert c_groups(rule, text) == expected, (rule, text)
 
 
@@ -148,52 +151,46 @@ def test_groups_agree_on_generated_and_mutated_text(rule: str, data: st.DataObje
     all_agree(rule, data.draw(mutated(rule)))
 
 
-ENGINES = ["native", "pure"] if _runner.NATIVE_AVAILABLE else ["pure"]
-
-
-def parsed_on(engine: str, text: str, rule: str, iri: bool) -> object:
-    before = _runner.engine()
-    _runner.use(engine)
+def parsed_on(backend: Backend | None, text: str, rule: str, iri: bool) -> object:
+    assert backend is not None
+    on = On(backend)
     try:
-        return (u.parse_iri if iri else u.parse)(text, rule)
+        return (on.parse_iri if iri else on.parse)(text, rule)
     except u.URIError as error:
         return (type(error), str(error), error.offset)
-    finally:
-        _runner.use(before)
-
-
-@pytest.mark.parametrize("rule", PARSE_RULES)
-@settings(max_examples=examples(30))
-@given(data=st.data())
-def test_parse_is_the_same_on_both_engines(rule: str, data: st.DataObject) -> None:
-    iri = rule in IRI.parse_rules
-    text = data.draw(st.one_of(from_rule(rule), mutated(rule)))
-    results = [parsed_on(engine, text, rule, iri) for engine in ENGINES]
-    assert all(r == results[0] for r in results), (text, results)
-    assert all(type(r) is type(results[0]) for r in results)
-
-
-def test_parse_vectors_on_both_engines() -> None:
-    cases = json.loads((VECTORS / "parse.json").read_text(encoding="utf-8"))["cases"]
-    for case_id, text, _fields in cases:
-        results = [parsed_on(engine, text, "URI-reference", False) for engine in ENGINES]
-        assert all(r == results[0] for r in results), case_id
 
 
 @native
-def test_the_native_engine_parses_with_the_tagger() -> None:
+@pytest.mark.parametrize("rule", PARSE_RULES)
+@settings(max_examples=examples(30))
+@given(data=st.data())
+def test_parse_is_the_same_on_both_back_ends(rule: str, data: st.DataObject) -> None:
+    iri = rule in IRI.parse_rules
+    text = data.draw(st.one_of(from_rule(rule), mutated(rule)))
+    results = [parsed_on(backend, text, rule, iri) for backend in (NATIVE, PURE)]
+    assert results[0] == results[1], (text, results)
+    assert type(results[0]) is type(results[1])
+
+
+@native
+def test_parse_vectors_on_both_back_ends() -> None:
+    cases = json.loads((VECTORS / "parse.json").read_text(encoding="utf-8"))["cases"]
+    for case_id, text, _fields in cases:
+        results = [parsed_on(backend, text, "URI-reference", False) for backend in (NATIVE, PURE)]
+        assert results[0] == results[1], case_id
+
+
+@native
+def test_the_native_back_end_parses_with_the_tagger() -> None:
     # Guards the wiring: a fallback to the regex would pass the tests above.
-    before = _runner.engine()
-    _runner.use("native")
+    assert NATIVE is not None
     for cls, rule in ((u.URIReference, "URI-reference"), (u.IRIReference, "IRI-reference")):
-        fullmatch, read = _api._parser(rule, cls)
+        fullmatch, read = api(NATIVE)._matcher(rule, cls, True)
         assert read is None
         made = fullmatch("http://[::1]:8080/p?q#f")
         assert type(made) is cls
         assert made.host_kind == "IPv6address"
-    _runner.use("pure")
-    assert _api._parser("URI-reference", u.URIReference)[1] is not None
-    _runner.use(before)
+    assert api(PURE)._matcher("URI-reference", u.URIReference, True)[1] is not None
 
 
 @native
@@ -202,8 +199,8 @@ def test_what_the_tagger_makes_is_the_class_made_as_tuple_new_makes_it() -> None
 
     tables, compiled = rule_parts("URI-reference")
     slots = plan(compiled.groups)
-    plain = Tagger(**_runner.pack_tagged(tables, slots))  # type: ignore[arg-type]
-    into = Tagger(**_runner.pack_tagged(tables, slots, u.URIReference))  # type: ignore[arg-type]
+    plain = Tagger(**pack_tagged(tables, slots))  # type: ignore[arg-type]
+    into = Tagger(**pack_tagged(tables, slots, u.URIReference))  # type: ignore[arg-type]
     text = "https://user@1.2.3.4:443/a/b?c=d#e"
     fields = plain.parse(text)
     made = into.parse(text)
@@ -264,7 +261,7 @@ def test_bad_tables_are_refused(field: str, value: bytes) -> None:
     from urigrammar.engine._native import Tagger
 
     tables, compiled = rule_parts("URI-reference")
-    packed = _runner.pack_tagged(tables, plan(compiled.groups))
+    packed = pack_tagged(tables, plan(compiled.groups))
     old = packed[field]
     assert isinstance(old, bytes)
     packed[field] = value + old[len(value) :]
@@ -290,7 +287,7 @@ def test_bad_plans_are_refused(bad_plan: object, error: type[Exception]) -> None
 
     tables = rule_parts("URI-reference")[0]
     with pytest.raises(error):
-        Tagger(**_runner.pack_tagged(tables, bad_plan))  # type: ignore[arg-type]
+        Tagger(**pack_tagged(tables, bad_plan))  # type: ignore[arg-type]
 
 
 @native
@@ -345,7 +342,7 @@ def test_records_past_the_stack_grow_on_the_heap(length: int) -> None:
     tables = grammar.tagged("r", captures)
     assert tables is not None
     text = thue(length)
-    c_tagger = Tagger(**_runner.pack_tagged(tables, ()))  # type: ignore[arg-type]
+    c_tagger = Tagger(**pack_tagged(tables, ()))  # type: ignore[arg-type]
     assert c_tagger.tags(text) == tables.tags(text)
     match = grammar.compiled("r", captures).pattern.fullmatch(text)
     assert match is not None
@@ -358,16 +355,12 @@ def test_every_parse_rule_runs_on_the_tagger(rule: str) -> None:
     # The wiring test above covers the two reference rules; a tagged DFA
     # refused for any other rule (over a cap, names not the groups', tables
     # the extension refuses) would fall back to the regex unseen.
-    before = _runner.engine()
-    _runner.use("native")
-    try:
-        cls = u.IRIReference if rule in IRI.parse_rules else u.URIReference
-        for screen in (True, False):
-            fullmatch, read = _api._parser(rule, cls, screen=screen)
-            assert read is None, (rule, screen)
-            assert fullmatch("") is None or type(fullmatch("")) is cls
-    finally:
-        _runner.use(before)
+    assert NATIVE is not None
+    cls = u.IRIReference if rule in IRI.parse_rules else u.URIReference
+    for screen in (True, False):
+        fullmatch, read = api(NATIVE)._matcher(rule, cls, screen)
+        assert read is None, (rule, screen)
+        assert fullmatch("") is None or type(fullmatch("")) is cls
 
 
 @native
@@ -408,7 +401,7 @@ USER_GRAMMARS = [
 def test_captures_inside_repetitions_on_a_user_grammar(source: str, alphabet: str) -> None:
     grammar = u.load_grammar(source)
     captures = frozenset({"x", "y"}) & frozenset(grammar.rule_names)
-    body = _inline(grammar, Ref("r"), captures, ())
+    body = inline_rule(grammar, "r", captures)
     tables = build_tagged(body, repeated=True)
     assert tables is not None
     assert build_tagged(body) is None
@@ -418,10 +411,10 @@ def test_captures_inside_repetitions_on_a_user_grammar(source: str, alphabet: st
     pattern = grammar.compiled("r", captures).pattern.pattern
     oracle = re.compile(pattern.replace("*+", "*").replace("++", "+").replace("?+", "?"))
     c_tags = None
-    if _runner.NATIVE_AVAILABLE:
+    if NATIVE is not None:
         from urigrammar.engine._native import Tagger
 
-        c_tags = Tagger(**_runner.pack_tagged(tables, ())).tags  # type: ignore[arg-type]
+        c_tags = Tagger(**pack_tagged(tables, ())).tags  # type: ignore[arg-type]
     for n in range(8):
         for text in map("".join, itertools.product(alphabet, repeat=n)):
             match = oracle.fullmatch(text)
@@ -461,44 +454,34 @@ PARSE_CALLS: list[tuple[tuple[object, ...], dict[str, object]]] = [
 
 
 @pytest.mark.parametrize(("args", "kwargs"), PARSE_CALLS)
-@pytest.mark.parametrize("engine", ENGINES)
 def test_the_parse_entry_answers_as_the_function(
-    args: tuple[object, ...], kwargs: dict[str, object], engine: str
+    on: On, args: tuple[object, ...], kwargs: dict[str, object]
 ) -> None:
-    before = _runner.engine()
-    _runner.use(engine)
-    try:
-        for parse in (u.parse, u.parse_iri):
-            function = getattr(parse, "__wrapped__", parse)
-            first = _outcome(parse, *args, **kwargs)
-            # Twice: the first call fills the table the entry reads.
-            assert _outcome(parse, *args, **kwargs) == first == _outcome(function, *args, **kwargs)
-            if first[0] == "ok":
-                assert type(first[1]) is type(_outcome(function, *args, **kwargs)[1])  # type: ignore[index]
-    finally:
-        _runner.use(before)
+    for parse in (on.parse, on.api.parser_for(u.IRIReference)):
+        function = getattr(parse, "__wrapped__", parse)
+        first = _outcome(parse, *args, **kwargs)
+        # Twice: the first call fills the table the entry reads.
+        assert _outcome(parse, *args, **kwargs) == first == _outcome(function, *args, **kwargs)
+        if first[0] == "ok":
+            assert type(first[1]) is type(_outcome(function, *args, **kwargs)[1])  # type: ignore[index]
 
 
 @native
-def test_parse_runs_through_the_entry_on_the_native_engine() -> None:
+def test_parse_runs_through_the_entry_on_the_native_back_end_only() -> None:
     from urigrammar.engine._native import Entry, Tagger
 
-    if _runner._forced_pure:
-        pytest.skip("URIGRAMMAR_PURE: the functions themselves")
-    before = _runner.engine()
-    try:
-        _runner.use("native")
-        assert type(u.parse) is Entry
-        u.parse("http://a")
-        table = _api._entry_tables[(u.URIReference, True)]
-        assert getattr(table["URI-reference"], "__self__", None).__class__ is Tagger
-        # The pure engine empties the tables: the entry then calls the function.
-        _runner.use("pure")
-        assert table == {}
-        assert tuple(u.parse("http://a")) == tuple(u.parse("http://a", engine="abnf"))
-        assert table == {}
-    finally:
-        _runner.use(before)
+    assert NATIVE is not None
+    parse = api(NATIVE).parser_for(u.URIReference)
+    assert type(parse) is Entry
+    parse("http://a")
+    table = parse_table(parse).entry
+    assert getattr(table["URI-reference"], "__self__", None).__class__ is Tagger
+    # The pure back end's parse is the function itself, and its table holds
+    # nothing for an entry: it reads the regex's groups.
+    pure = api(PURE).parser_for(u.URIReference)
+    assert type(pure) is not Entry
+    assert tuple(pure("http://a")) == tuple(parse("http://a", engine="abnf"))
+    assert parse_table(pure).entry == {}
 
 
 def test_parse_functions_pickle_by_reference() -> None:

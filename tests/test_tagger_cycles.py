@@ -22,12 +22,12 @@ from hypothesis import strategies as st
 import urigrammar as u
 from _budget import examples
 from test_tagged import USER_GRAMMARS, rule_parts, tagger
-from urigrammar.engine import _runner
-from urigrammar.engine._compile import _inline
-from urigrammar.engine._ir import Ref
-from urigrammar.engine._tagged import TaggedTables, build_tagged
+from urigrammar.engine import NATIVE, inline_rule
+from urigrammar.engine._backend import pack_tagged
+from urigrammar.engine._tables import TaggedTables
+from urigrammar.engine._tagged import build_tagged
 
-pytestmark = pytest.mark.skipif(not _runner.NATIVE_AVAILABLE, reason="the extension is not built")
+pytestmark = pytest.mark.skipif(NATIVE is None, reason="the extension is not built")
 
 CHUNK = 2048  # the C pass's buffer (engine/_native.c)
 
@@ -83,7 +83,7 @@ CYCLE_GRAMMARS = [
 def user_tables(source: str) -> TaggedTables:
     grammar = u.load_grammar(source)
     captures = frozenset({"x", "y"}) & frozenset(grammar.rule_names)
-    tables = build_tagged(_inline(grammar, Ref("r"), captures, ()), repeated=True)
+    tables = build_tagged(inline_rule(grammar, "r", captures), repeated=True)
     assert tables is not None
     return tables
 
@@ -95,7 +95,7 @@ def test_user_grammar_runs_broken_anywhere_give_the_plain_walks_tags(
     from urigrammar.engine._native import Tagger
 
     tables = user_tables(source)
-    tags = Tagger(**_runner.pack_tagged(tables, ())).tags  # type: ignore[arg-type]
+    tags = Tagger(**pack_tagged(tables, ())).tags  # type: ignore[arg-type]
     for unit in map("".join, itertools.product(alphabet, repeat=3)):
         base = unit * 3
         for brk in ["", *alphabet]:

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 
 import urigrammar as u
+from urigrammar.engine import inline_rule
 from urigrammar.engine._charset import CharSet
-from urigrammar.engine._compile import _inline
-from urigrammar.engine._ir import Alt, Chars, Ref
-from urigrammar.template._sets import OPERATORS, chars_of
+from urigrammar.engine._ir import Alt, Chars
 from urigrammar.shipped import grammar_text, shipped_rule
+from urigrammar.template._sets import OPERATORS, chars_of
 
 VECTORS = json.loads(
     (Path(__file__).parent / "vectors" / "rfc6570.json").read_text(encoding="utf-8")
@@ -79,7 +79,7 @@ def test_erratum_6937_the_apostrophe() -> None:
 
 
 def _single_characters(grammar: u.Grammar, rule: str) -> CharSet:
-    inlined = _inline(grammar, Ref(rule), frozenset(), ())
+    inlined = inline_rule(grammar, rule)
     assert isinstance(inlined, Alt)
     found = CharSet()
     for item in inlined.items:
