@@ -233,3 +233,49 @@ def test_no_password_in_errors_about_parts(on: On, call: Callable[[On], object])
     assert "<hidden>" in str(info.value)
     assert info.value.text is not None
     assert "s3cretpw" in info.value.text  # programs still get the raw text
+
+
+def _uri_layer_error_calls_without_secrets() -> list[str]:
+    """Every call in the URI family's layers that makes an error about a
+    text (a ``text=`` argument) but names no ``secrets`` finder: such an
+    error would show a userinfo's password."""
+    import ast
+    from pathlib import Path
+
+    package = Path(u.__file__).resolve().parent
+    found = []
+    for layer in ("shipped", "uri", "template", "cli"):
+        for path in sorted((package / layer).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not isinstance(node, ast.Call):
+                    continue
+                func = node.func
+                name = (
+                    func.id
+                    if isinstance(func, ast.Name)
+                    else func.attr
+                    if isinstance(func, ast.Attribute)
+                    else "type(...)"
+                    if isinstance(func, ast.Call)
+                    else ""
+                )
+                keywords = {k.arg for k in node.keywords}
+                makes_error = name.endswith("Error") or name == "type(...)"
+                if makes_error and "text" in keywords and "secrets" not in keywords:
+                    found.append(f"{path.relative_to(package)}:{node.lineno} {name}")
+    return found
+
+
+def test_every_uri_layer_error_about_a_text_carries_the_secret_finder() -> None:
+    assert _uri_layer_error_calls_without_secrets() == []
+
+
+def test_a_users_grammar_errors_see_no_uri_logic() -> None:
+    # A text shaped like a URI with a password, about a grammar of the
+    # user's: nothing is masked, since no URI rule is involved.
+    grammar = u.load_grammar('x = "a"\n')
+    with pytest.raises(u.RuleMatchError) as info:
+        grammar.check("x", "http://u:secretpw@h/")
+    assert not isinstance(info.value, u.URISyntaxError)
+    assert info.value.secrets is None
+    assert "secretpw" in str(info.value)

@@ -56,6 +56,14 @@ _EPILOG = (
 )
 
 
+class _Version(argparse.Action):
+    """``--version``, printed as is: argparse's own action wraps the line
+    to the terminal's width."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        parser.exit(message=_version().replace("%(prog)s", parser.prog) + "\n")
+
+
 def _version() -> str:
     # The package's own constant: importlib.metadata would cost an import
     # as long as the rest of a short run.
@@ -73,8 +81,8 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
     )
     top.add_argument(
         "--version",
-        action="version",
-        version=_version(),
+        action=_Version,
+        nargs=0,
         help="print the version of urigrammar and exit",
     )
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")

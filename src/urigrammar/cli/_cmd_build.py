@@ -85,7 +85,9 @@ def _decode_one(form: bool, errors: str, text: str) -> str:
     try:
         return percent_decode(spaced, errors=errors)
     except URIError as exc:
-        raise URIError(exc.message, rule=exc.rule, text=text, offset=exc.offset) from None
+        raise URIError(
+            exc.message, rule=exc.rule, text=text, offset=exc.offset, secrets=exc.secrets
+        ) from None
 
 
 def _configure_decode(parser: argparse.ArgumentParser) -> None:

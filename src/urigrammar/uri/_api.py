@@ -162,6 +162,10 @@ class Api:
     def __repr__(self) -> str:
         return f"<urigrammar Api on {self.backend.name}>"
 
+    def __reduce__(self) -> tuple[object, tuple[Backend]]:
+        # One Api per back end: its bound methods (check, parser_for) pickle.
+        return api, (self.backend,)
+
     def _new_validate(self) -> Callable[..., bool]:
         table = self._validate_table
         backend = self.backend
@@ -343,12 +347,25 @@ _DEFAULT = api()
 
 #: ``Api.validate`` on the default back end.
 validate = _DEFAULT.validate
-#: ``Api.check`` on the default back end.
-check = _DEFAULT.check
-#: ``Api.parser_for`` on the default back end.
-parser_for = _DEFAULT.parser_for
-#: ``Api.parse_as`` on the default back end.
-parse_as = _DEFAULT.parse_as
+
+
+def check(rule: str, text: str, *, engine: Engine = "compiled") -> None:
+    """``Api.check`` on the default back end: raise ``URISyntaxError``
+    unless ``text`` matches ``rule``; the error's offset is the end of the
+    longest prefix of ``text`` that some string matching the rule starts with."""
+    _DEFAULT.check(rule, text, engine=engine)
+
+
+def parser_for(cls: type[RefT], *, screen: bool = True) -> Parser[RefT]:
+    """``Api.parser_for`` on the default back end."""
+    return _DEFAULT.parser_for(cls, screen=screen)
+
+
+def parse_as(
+    cls: type[RefT], text: str, rule: str | None = None, *, engine: Engine = "compiled"
+) -> RefT:
+    """``Api.parse_as`` on the default back end."""
+    return _DEFAULT.parse_as(cls, text, rule, engine=engine)
 
 
 def parse_tree(rule: str, text: str) -> TreeNode:

@@ -82,7 +82,13 @@ def in_part(part: str, exc: URIError) -> URIError:
     about no rule in particular is about the part's rule, so that a
     userinfo's password is masked in it (``_errors``)."""
     rule = exc.rule if exc.rule is not None else part
-    return type(exc)(f"{part}: {exc.message}", rule=rule, text=exc.text, offset=exc.offset)
+    return type(exc)(
+        f"{part}: {exc.message}",
+        rule=rule,
+        text=exc.text,
+        offset=exc.offset,
+        secrets=userinfo_secret,
+    )
 
 
 def _check(part: str, text: str | None, rule: str) -> None:
@@ -145,7 +151,11 @@ def _assemble(
     if clash is not None:
         rule, offset = clash
         raise URIError(
-            f"path: {_CLASHES[rule]}", rule=cls.dialect.rule(rule), text=path, offset=offset
+            f"path: {_CLASHES[rule]}",
+            rule=cls.dialect.rule(rule),
+            text=path,
+            offset=offset,
+            secrets=userinfo_secret,
         )
     authority = compose_authority(userinfo, host, port_text)
     # Read back through the grammar, which gives host_kind and port_text.

@@ -231,7 +231,11 @@ def encode_path(
         except URIError as exc:
             offset = None if exc.offset is None else start + exc.offset
             raise URIError(
-                exc.message, rule=dialect.rule(_PATH), text=text, offset=offset
+                exc.message,
+                rule=dialect.rule(_PATH),
+                text=text,
+                offset=offset,
+                secrets=userinfo_secret,
             ) from None
         start += len(segment) + 1
     return "/".join(encoded)

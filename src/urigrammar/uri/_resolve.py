@@ -277,5 +277,7 @@ def relativize(base: RefT | str, target: RefT | str, *, cls: type[RefT]) -> RefT
             if has_dot_segments(t.path)
             else "resolution never produces its path (RFC 3986 section 5.2.2)"
         )
-        raise URIError(f"no reference resolves to {str(t)!r}: {why}", text=str(t))
+        raise URIError(
+            f"no reference resolves to {str(t)!r}: {why}", text=str(t), secrets=userinfo_secret
+        )
     return min(found, key=lambda c: len(str(c)))
