@@ -205,6 +205,42 @@ def test_match_reads_the_expansion_back(case: dict[str, Any]) -> None:
     assert template.expand(found) == case["expansion"]
 
 
+# Appendix A: an exploded associative array under an operator that does not
+# name its variables writes "name=value" for every pair, "=" even when the
+# value is empty; only the named operators (;, ?, &) write their ifemp.
+_EXPLODED_EMPTY = [
+    ("{keys*}", "a=,b=x"),
+    ("{+keys*}", "a=,b=x"),
+    ("{#keys*}", "#a=,b=x"),
+    ("{.keys*}", ".a=.b=x"),
+    ("{/keys*}", "/a=/b=x"),
+    ("{;keys*}", ";a;b=x"),
+    ("{?keys*}", "?a=&b=x"),
+    ("{&keys*}", "&a=&b=x"),
+]
+
+
+@pytest.mark.parametrize(
+    ("template", "expected"),
+    _EXPLODED_EMPTY,
+    ids=[f"RFC6570-3.2.1-appendix-A:{t}" for t, _ in _EXPLODED_EMPTY],
+)
+def test_an_exploded_empty_value_keeps_its_equals(template: str, expected: str) -> None:
+    found = u.URITemplate(template)
+    assert found.expand(keys={"a": "", "b": "x"}) == expected
+    reading = found.match(expected)
+    assert reading is not None
+    assert found.expand(reading) == expected
+
+
+@pytest.mark.parametrize("template", ["{keys*}", "{/keys*}"])
+def test_a_bare_name_in_an_exploded_unnamed_map_is_no_expansion(template: str) -> None:
+    # "/a/b=x": "a" is no pair ("a=" is the empty value's) and no list
+    # member either (a list has no "="), so no expansion wrote it.
+    uri = u.URITemplate(template).expand(keys={"a": "", "b": "x"}).replace("a=", "a")
+    assert u.URITemplate(template).match(uri) is None
+
+
 @pytest.mark.parametrize(
     ("template", "uri", "expected"),
     [
@@ -217,6 +253,7 @@ def test_match_reads_the_expansion_back(case: dict[str, Any]) -> None:
         ("{list}", "red,green,blue", {"list": ["red", "green", "blue"]}),
         ("{keys*}", "semi=%3B,dot=.,comma=%2C", {"keys": {"semi": ";", "dot": ".", "comma": ","}}),
         ("{/count*}", "/one/two/three", {"count": ["one", "two", "three"]}),
+        ("{.keys*}", ".a.b=x", {"keys": {"a.b": "x"}}),  # a "." before any "=": a name's
         ("{;x,y,empty}", ";x=1024;y=768;empty", {"x": "1024", "y": "768", "empty": ""}),
         ("{;v,bar,who}", ";v=6;who=fred", {"v": "6", "who": "fred"}),
         ("{?x,y,empty}", "?x=1024&y=768&empty=", {"x": "1024", "y": "768", "empty": ""}),
