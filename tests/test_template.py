@@ -336,6 +336,50 @@ def test_an_ambiguous_template_still_matches_one_way() -> None:
     assert template.match("/a" * 20_000 + "!") is None
 
 
+@pytest.mark.parametrize(
+    ("template", "values"),
+    [
+        # The first reading gives a "v", which {.a} says is undefined.
+        ("{.a}{/a,b}", {"b": "v"}),
+        # ... gives y "" (soft), which {x,y} would write as "1,".
+        ("{x,y}-{y}", {"x": "1"}),
+        ("{x,y}{y}", {"x": "1"}),
+        ("{/a,b}/x{/b}", {"b": "2"}),
+    ],
+)
+def test_an_ambiguous_match_finds_a_reading_that_expands_back(
+    template: str, values: dict[str, Any]
+) -> None:
+    # match's contract: a reading it returns writes the URI again, and the
+    # search behind the first reading finds one where it exists.
+    found = u.URITemplate(template)
+    uri = found.expand(values)
+    reading = found.match(uri)
+    assert reading is not None
+    assert found.expand(reading) == uri
+
+
+def test_an_ambiguous_match_with_no_reading_is_none() -> None:
+    # "1," splits, and reads as x "1", y "": which writes "1," again but
+    # then "{y}" must be "" too, so "1,-" has a reading and "1,-x" has not.
+    template = u.URITemplate("{x,y}-{y}")
+    assert template.match("1,-") == {"x": "1", "y": ""}
+    assert template.match("1,-x") is None
+    assert template.match("1,x-x") == {"x": "1", "y": "x"}
+
+
+def test_an_ambiguous_search_is_bounded() -> None:
+    # Variables that repeat make the search exponential in general: it
+    # stops after MAX_SEARCH_STEPS and answers None, in well under a second.
+    import time
+
+    template = u.URITemplate("{a}{b}{c}{a}{b}{c}")  # "w w", with w cut in three
+    assert template.match("abcabd" * 2) == {"a": "abcabd"}
+    started = time.perf_counter()
+    assert template.match("abcdefghijklmnopqrstuvwxyz" * 3) is None  # no square
+    assert time.perf_counter() - started < 2
+
+
 def test_a_megabyte_exploded_dot_map_is_read_in_one_pass() -> None:
     # {.x*}: an item without "=" continues the value before it; a megabyte
     # of them once took half a minute (quadratic).  No timing here: a
