@@ -3,10 +3,14 @@ streaming, optionally over several processes."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -167,3 +171,94 @@ def test_corpus_through_the_console(tmp_path: Path) -> None:
     all_valid = all(r["valid"] for r in got)
     assert done.returncode == (0 if all_valid else 1)
     assert b"Traceback" not in done.stderr
+
+
+# --- Ctrl-C -----------------------------------------------------------------
+# A terminal's Ctrl-C sends SIGINT to the whole foreground process group: the
+# command and its --jobs workers.  The command runs here in a session of its
+# own, so that os.killpg does the same, and reads its lines from a FIFO:
+# opening its other end succeeds once the command has opened it, so the
+# command is running (its pool started) when the signal comes.
+
+_POSIX_ONLY = pytest.mark.skipif(
+    not hasattr(os, "mkfifo") or not hasattr(os, "killpg"), reason="FIFOs and process groups"
+)
+
+
+def _open_for_writing(fifo: Path, deadline: float) -> int:
+    # O_NONBLOCK: fails (ENXIO) until a reader has the FIFO open, where a
+    # plain open would wait forever for a command that died first.
+    while True:
+        try:
+            return os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
+def _interrupted(argv: list[str], lines: str, tmp_path: Path, pause: float) -> tuple[int, str]:
+    """The status and stderr of the command interrupted with Ctrl-C while it
+    reads ``lines`` from a FIFO (the FIFO kept open, or closed after
+    ``lines`` and ``pause`` seconds later interrupted mid-work)."""
+    fifo = tmp_path / "lines"
+    os.mkfifo(fifo)
+    command = [sys.executable, "-m", "urigrammar", *argv, "--file", str(fifo)]
+    proc = subprocess.Popen(
+        command,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        writer = _open_for_writing(fifo, time.monotonic() + 10)
+        with os.fdopen(writer, "wb") as stream:
+            os.set_blocking(writer, True)
+            stream.write(lines.encode())
+            stream.flush()
+            if pause:
+                stream.close()  # the command reads to the end and works
+                time.sleep(pause)
+            os.killpg(proc.pid, signal.SIGINT)
+            _, err = proc.communicate(timeout=10)
+        return proc.returncode, err.decode()
+    finally:
+        # A failure leaves nothing running: not the command, not a worker.
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+@_POSIX_ONLY
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_while_reading_is_status_130_and_one_line(jobs: str, tmp_path: Path) -> None:
+    status, err = _interrupted(
+        ["validate", "--jobs", jobs, "URI-reference"], "http://a/\n", tmp_path, pause=0
+    )
+    assert (status, err) == (130, "urigrammar: interrupted\n")
+
+
+@_POSIX_ONLY
+def test_ctrl_c_while_the_workers_work_is_status_130_and_one_line(tmp_path: Path) -> None:
+    # Seconds of work for two workers (--engine abnf is the slow one), cut
+    # short: the pool used to replace the workers that SIGINT killed and
+    # wait for their lost tasks forever.
+    started = time.monotonic()
+    status, err = _interrupted(
+        ["validate", "--jobs", "2", "--engine", "abnf", "URI-reference"],
+        "http://a/b/c/d/e/f/g?q=1#x\n" * 10_000,
+        tmp_path,
+        pause=0.3,
+    )
+    assert (status, err) == (130, "urigrammar: interrupted\n")
+    assert time.monotonic() - started < 5
+
+
+def test_ctrl_c_in_process_is_status_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupt(*_args: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_batch, "run_texts", interrupt)
+    monkeypatch.setattr("urigrammar.cli._cmd_core.run_texts", interrupt)
+    assert run(["validate", "URI", "a:b"]) == (130, "", "urigrammar: interrupted\n")

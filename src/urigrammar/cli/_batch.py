@@ -23,6 +23,7 @@ import itertools
 import json
 import multiprocessing
 import re
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -249,6 +250,14 @@ def _batches(lines: Iterator[str], size: int) -> Iterator[list[str]]:
         yield batch
 
 
+def _ignore_interrupts() -> None:
+    """A worker's initializer: Ctrl-C on a terminal signals the whole
+    process group, and a worker that died of it would be replaced by the
+    pool while its task was lost, so ``map`` waited forever.  The workers
+    leave SIGINT to the parent, which stops them (``run_texts``)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run_texts(
     work: Callable[[str], Outcome],
     texts: Iterable[str],
@@ -259,11 +268,18 @@ def run_texts(
     apart: bool = False,
 ) -> int:
     """Write each text's outcome, in input order; the exit status.  With
-    ``apart`` a blank line separates outputs (multi-line pictures)."""
+    ``apart`` a blank line separates outputs (multi-line pictures).  An
+    exception (``KeyboardInterrupt`` above all) stops the workers at once
+    and goes on up."""
     verdicts: set[Verdict] = set()
     progress = Progress(err)
-    pool = multiprocessing.get_context().Pool(jobs) if jobs > 1 else None
+    pool = (
+        multiprocessing.get_context().Pool(jobs, initializer=_ignore_interrupts)
+        if jobs > 1
+        else None
+    )
     written = False
+    finished = False
     try:
         for batch in _batches(iter(texts), BATCH_LINES * jobs):
             if pool is None:
@@ -278,10 +294,16 @@ def run_texts(
                 if outcome.err is not None:  # after its verdict line, as a reader expects
                     err.write(outcome.err + "\n")
             progress.advance(len(batch))
+        finished = True
     finally:
         progress.close()
         if pool is not None:
-            pool.close()
+            # close() lets the workers finish what is queued; after an
+            # interruption nothing more is wanted, so terminate() them.
+            if finished:
+                pool.close()
+            else:
+                pool.terminate()
             pool.join()
     return exit_status(verdicts)
 

@@ -14,7 +14,9 @@ Exit statuses, the same for every command that takes texts:
   on a terminal, ``--jobs 0``) or input/output that cannot be read or
   written (a missing ``--file``, a closed stdin or stdout);
 * 3 (``EXIT_UNDECIDED``): no text was invalid, but some could not be
-  decided (``--engine abnf`` refuses texts over ``ABNF_MAX_LENGTH``).
+  decided (``--engine abnf`` refuses texts over ``ABNF_MAX_LENGTH``);
+* 130 (``EXIT_INTERRUPTED``): interrupted (Ctrl-C, SIGINT), for every
+  command: 128 plus the signal's number, as shells report it.
 
 The verdicts combine as a three-valued "and" (Kleene's): one invalid text
 answers "is every text valid?" with no, whatever the undecided ones would
@@ -43,6 +45,7 @@ from urigrammar import (
 )
 
 __all__ = [
+    "EXIT_INTERRUPTED",
     "EXIT_INVALID",
     "EXIT_OK",
     "EXIT_UNDECIDED",
@@ -60,6 +63,7 @@ __all__ = [
 ]
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_UNDECIDED = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130
 
 Verdict = Literal["valid", "invalid", "undecided"]
 
