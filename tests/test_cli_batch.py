@@ -41,7 +41,7 @@ def records(out: str) -> list[dict[str, object]]:
 
 
 def test_validate_from_stdin() -> None:
-    status, out, err = run(["validate", "URI-reference", "-"], "\n".join(LINES) + "\n")
+    status, out, err = run(["validate", "URI-reference", "--json", "-"], "\n".join(LINES) + "\n")
     assert status == 1
     got = records(out)
     assert [r["text"] for r in got] == LINES
@@ -56,22 +56,86 @@ def test_validate_from_stdin() -> None:
     assert err == ""  # no progress bar: stderr is not a terminal
 
 
+def test_one_shape_whatever_the_source(tmp_path: Path) -> None:
+    # Lines from stdin or a file give what the same texts as arguments give:
+    # plain text by default, JSON Lines with --json; one line per text,
+    # failures included.
+    path = tmp_path / "in.txt"
+    path.write_text("\n".join(LINES) + "\n", encoding="utf-8")
+    for command in (["validate", "URI-reference"], ["parse"], ["normalize"], ["to-iri"]):
+        for flags in ([], ["--json"]):
+            given = run([*command, *flags, "--", *LINES])
+            assert given[0] == 1
+            assert len(given[1].splitlines()) == len(LINES)
+            assert run([*command, *flags, "-"], "\n".join(LINES) + "\n") == given
+            assert run([*command, *flags, "--file", str(path)]) == given
+
+
+# Every command that takes many texts, but explain (a picture per text,
+# each starting with its text), with the arguments before its texts.
+LINE_COMMANDS = [
+    ["validate", "URI-reference"],
+    ["parse"],
+    ["parse", "--iri"],
+    ["resolve", "http://a/b/c"],
+    ["relativize", "http://a/b/c"],
+    ["normalize"],
+    ["encode", "--rule", "segment", "--errors", "strict"],
+    ["decode"],
+    ["to-uri"],
+    ["to-iri"],
+    ["match", "{+x}"],
+]
+# Each fails for some command: a space, a lone "%", a lone surrogate (no
+# UTF-8 to encode), a bidi control (section 4.1 of RFC 3987).
+FAILING = ["http://a/ok", "a b", "%", "x\udcff", "http://a/\u202e", "HTTP://A/%7e"]
+
+
+@pytest.mark.parametrize("command", LINE_COMMANDS, ids=" ".join)
+def test_every_command_writes_a_line_per_text(command: list[str]) -> None:
+    # 6 texts, some failing: 6 lines, whatever the source, and exit 1.
+    stdin = "\n".join(FAILING) + "\n"
+    for flags in ([], ["--json"]):
+        status, out, err = run([*command, *flags, "-"], stdin)
+        assert len(out.splitlines()) == len(FAILING), out
+        assert status == 1
+        if flags:
+            got = records(out)
+            assert [r["text"] for r in got] == FAILING
+            assert len({tuple(r) for r in got}) == 1  # the same keys on every line
+            assert any(r["valid"] is False for r in got)
+        else:
+            assert err  # the failures' messages
+
+
+def test_validate_lines_are_verdicts() -> None:
+    status, out, err = run(["validate", "URI-reference", "-"], "\n".join(LINES) + "\n")
+    assert status == 1
+    verdicts = ["valid" if u.validate("URI-reference", t) else "invalid" for t in LINES]
+    assert out.splitlines() == [f"{v}\t{t}" for v, t in zip(verdicts, LINES, strict=True)]
+    assert err.count("^") == verdicts.count("invalid")  # each error, with its caret
+
+
 def test_all_valid_is_status_0() -> None:
     status, out, _ = run(["validate", "uri", "-"], "a:b\r\nhttp://x\r\n")
     assert status == 0
-    assert [r["text"] for r in records(out)] == ["a:b", "http://x"]
+    assert out == "valid\ta:b\nvalid\thttp://x\n"
 
 
 def test_parse_records_are_the_components(tmp_path: Path) -> None:
     path = tmp_path / "in.txt"
     path.write_text("\n".join(LINES), encoding="utf-8")  # no final newline
-    status, out, _ = run(["parse", "--file", str(path)])
+    status, out, _ = run(["parse", "--json", "--file", str(path)])
     assert status == 1
-    for text, record in zip(LINES, records(out), strict=True):
+    got = records(out)
+    # The same keys on every line, valid or not (components null on failure).
+    assert {tuple(r) for r in got} == {("text", "valid", *_batch.COMPONENTS, "error")}
+    for text, record in zip(LINES, got, strict=True):
         assert record["text"] == text
         if u.validate("URI-reference", text):
             ref = u.parse(text)
             assert record["valid"] is True
+            assert record["error"] is None
             assert (record["host"], record["port"], record["path"]) == (
                 ref.host,
                 ref.port,
@@ -80,17 +144,23 @@ def test_parse_records_are_the_components(tmp_path: Path) -> None:
             assert record["query"] == ref.query
         else:
             assert record["valid"] is False
+            assert record["error"]["kind"] == "syntax"  # type: ignore[index]
+            assert all(record[key] is None for key in _batch.COMPONENTS)
+    # Without --json: the components, or null for a text that fails.
+    status, out, _ = run(["parse", "--file", str(path)])
+    plain = [json.loads(line) for line in out.splitlines()]
+    assert [p is None for p in plain] == [not u.validate("URI-reference", t) for t in LINES]
 
 
 def test_bytes_that_are_not_utf8_are_invalid_lines(tmp_path: Path) -> None:
     path = tmp_path / "in.txt"
     path.write_bytes(b"http://a/\xff\nhttp://b/\n")
-    status, out, _ = run(["validate", "URI", "--file", str(path)])
+    status, out, _ = run(["validate", "URI", "--json", "--file", str(path)])
     assert status == 1
     first, second = records(out)
     assert first["valid"] is False
     assert first["error"]["offset"] == 9  # type: ignore[index]
-    assert second == {"text": "http://b/", "valid": True}
+    assert second == {"text": "http://b/", "valid": True, "error": None}
 
 
 def test_json_flag_for_argument_texts() -> None:
@@ -103,8 +173,8 @@ def test_jobs_keep_the_order(tmp_path: Path) -> None:
     lines = [f"http://h{i}/{'x' * (i % 7)}" if i % 5 else f"bad {i}" for i in range(3000)]
     path = tmp_path / "in.txt"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    one = run(["parse", "--file", str(path)])
-    two = run(["parse", "--jobs", "3", "--file", str(path)])
+    one = run(["parse", "--json", "--file", str(path)])
+    two = run(["parse", "--json", "--jobs", "3", "--file", str(path)])
     assert one == two
     assert [r["text"] for r in records(one[1])] == lines
 
@@ -158,7 +228,7 @@ def test_progress_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_corpus_through_the_console(tmp_path: Path) -> None:
     with CORPUS.open("rb") as stdin:
         done = subprocess.run(
-            [sys.executable, "-m", "urigrammar", "validate", "URI-reference", "-"],
+            [sys.executable, "-m", "urigrammar", "validate", "URI-reference", "--json", "-"],
             stdin=stdin,
             capture_output=True,
             check=False,

@@ -35,9 +35,9 @@ from ._cmd import (
     Outcome,
     UsageError,
     Verdict,
-    error_record,
     exit_status,
     grammar_from,
+    json_line,
     verdict_of,
 )
 
@@ -48,6 +48,7 @@ GrammarFiles = tuple[str, tuple[str, ...]] | None
 
 __all__ = [
     "BATCH_LINES",
+    "COMPONENTS",
     "Progress",
     "components",
     "parse_outcome",
@@ -143,7 +144,8 @@ def texts(args: Any) -> Iterator[str]:
 
 
 def components(ref: Reference) -> dict[str, Any]:
-    """The JSON object ``urigrammar parse`` prints for one reference."""
+    """The JSON object ``urigrammar parse`` prints for one reference (its
+    keys are ``COMPONENTS``)."""
     return {
         "scheme": ref.scheme,
         "authority": ref.authority,
@@ -184,36 +186,49 @@ def validate_outcome(
 ) -> Outcome:
     """``urigrammar validate`` on one text: a verdict line (``valid``,
     ``invalid`` or ``too long for this engine``, a tab, the text) and the
-    error on stderr, or a JSON Lines record."""
+    error on stderr, or with ``as_json`` its JSON Lines record."""
     try:
         _check(files, rule, text, engine)
     except URIError as exc:
         if as_json:
-            return Outcome(verdict_of(exc), json.dumps(error_record(text, exc)))
+            return Outcome(verdict_of(exc), json_line(text, {}, exc))
         verdict = verdict_of(exc)
         shown = "invalid" if verdict == "invalid" else "too long for this engine"
         return Outcome(verdict, f"{shown}\t{text}", str(exc))
     if as_json:
-        return Outcome("valid", json.dumps({"text": text, "valid": True}))
+        return Outcome("valid", json_line(text, {}))
     return Outcome("valid", f"valid\t{text}")
+
+
+#: The components ``parse`` writes, in this order (``components``).
+COMPONENTS = (
+    "scheme",
+    "authority",
+    "userinfo",
+    "host",
+    "host_kind",
+    "port",
+    "path",
+    "query",
+    "fragment",
+)
 
 
 def parse_outcome(
     rule: str, engine: Any, as_json: bool, text: str, *, iri: bool = False
 ) -> Outcome:
     """``urigrammar parse`` on one text: the components as one JSON object,
-    or the error record (and the error on stderr); with ``as_json`` the
-    JSON Lines record, which also carries the text and its verdict.  With
-    ``iri`` the text is parsed as an IRI (``parse_iri``)."""
+    or ``null`` and the error on stderr; with ``as_json`` its JSON Lines
+    record, which has the components too (``null`` for a text that
+    failed).  With ``iri`` the text is parsed as an IRI (``parse_iri``)."""
     try:
         ref = (parse_iri if iri else parse)(text, rule, engine=engine)
     except URIError as exc:
         if as_json:
-            return Outcome(verdict_of(exc), json.dumps(error_record(text, exc)))
-        record = json.dumps(error_record(text, exc), ensure_ascii=False)
-        return Outcome(verdict_of(exc), record, str(exc))
+            return Outcome(verdict_of(exc), json_line(text, dict.fromkeys(COMPONENTS), exc))
+        return Outcome(verdict_of(exc), "null", str(exc))
     if as_json:
-        return Outcome("valid", json.dumps({"text": text, "valid": True, **components(ref)}))
+        return Outcome("valid", json_line(text, components(ref)))
     return Outcome("valid", json.dumps(components(ref), ensure_ascii=False))
 
 

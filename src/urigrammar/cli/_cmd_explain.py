@@ -299,7 +299,7 @@ def _configure_explain(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    work = Transform(functools.partial(explain, color=_use_color(out)))
+    work = Transform(functools.partial(explain, color=_use_color(out)), line_per_text=False)
     return run_texts(work, texts(args), out, err, args.jobs, apart=True)
 
 
