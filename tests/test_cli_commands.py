@@ -181,10 +181,26 @@ def test_encode_is_percent_encode(rule: str, text: str) -> None:
 def test_encode_rules_are_the_librarys() -> None:
     for rule in u.ENCODE_RULES:
         assert run("encode", "--rule", rule.upper(), "a")[0] == 0
-    status, out, err = run("encode", "--rule", "path-abempty", "a")
+
+
+@pytest.mark.parametrize("rule", ["path-abempty", "foo", "URI", "query2", "ALPHA"])
+def test_an_unknown_encode_rule_lists_the_encode_rules(
+    rule: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Not a rule at all ("foo") or not one percent-encoding is defined for:
+    # a usage error, before any text, that names every rule it takes.
+    status, out, err = run("encode", "--rule", rule, "a")
+    err += capsys.readouterr().err  # argparse writes its usage errors there
     assert (status, out) == (2, "")
-    assert all(rule in err for rule in u.ENCODE_RULES)
-    assert run("encode", "a")[0] == 2  # --rule is required
+    assert all(name in err for name in u.ENCODE_RULES)
+    assert "Traceback" not in err
+
+
+def test_encode_defaults_to_percent_encodes_rule() -> None:
+    # segment, as percent_encode: "/", "?" and "#" are encoded.
+    assert run("encode", "a b/c?d#e", "ü")[1] == "a%20b%2Fc%3Fd%23e\n%C3%BC\n"
+    assert run("encode", "a b/c?d#e")[1] == run("encode", "--rule", "segment", "a b/c?d#e")[1]
+    assert run("encode", "x")[1] == u.percent_encode("x") + "\n"
 
 
 def test_encode_options() -> None:
