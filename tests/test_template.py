@@ -408,6 +408,26 @@ def test_text_variables_and_value_semantics() -> None:
         del template._text
 
 
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("http://u:secret@h/{x}", "http://u:<hidden>@h/{x}"),
+        ("{scheme}://u:s3cr3t@h{/p}", "{scheme}://u:<hidden>@h{/p}"),
+        ("//u:pw@h{?q}", "//u:<hidden>@h{?q}"),
+        ("http://u@h/{x}", "http://u@h/{x}"),  # no password
+        ("http://h/{x}?a:b@c", "http://h/{x}?a:b@c"),  # no userinfo
+    ],
+)
+def test_repr_hides_a_literal_password(text: str, shown: str) -> None:
+    # As a URI's repr does (RFC 3986 section 3.2.1): a log line never shows it.
+    template = u.URITemplate(text)
+    assert repr(template) == f"URITemplate({shown!r})"
+    assert str(template) == text
+    # ... and hides what the URI it expands to hides.
+    expanded = u.parse(template.expand(x="1", p="1", q="1", scheme="http"))
+    assert ("<hidden>" in repr(expanded)) == ("<hidden>" in shown)
+
+
 @pytest.mark.parametrize("bad", [None, b"{x}", 3])
 def test_a_template_is_a_str(bad: object) -> None:
     with pytest.raises(TypeError):

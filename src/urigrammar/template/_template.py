@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .._errors import HIDDEN, password_span
 from ..uri._grammars import RFC6570
 from ._expand import expand_parts
 from ._match import Matched, Matcher
@@ -50,7 +51,17 @@ class URITemplate:
         return self._text
 
     def __repr__(self) -> str:
-        return f"URITemplate({self._text!r})"
+        # As a URI's repr: section 3.2.1 of RFC 3986 deprecates
+        # "user:password", so what follows the first ":" of a literal
+        # userinfo never goes into a log.  The template is no URI, so the
+        # userinfo is found loosely, as an error message finds it (the
+        # same function masks both); str() keeps the text, as for URIs.
+        text = self._text
+        span = password_span(text)
+        if span is not None:
+            start, end = span
+            text = text[:start] + HIDDEN + text[end:]
+        return f"URITemplate({text!r})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, URITemplate):
