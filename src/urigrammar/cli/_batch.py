@@ -25,6 +25,7 @@ import multiprocessing
 import re
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
@@ -273,6 +274,22 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _pool(jobs: int) -> Any:
+    """A pool of ``jobs`` workers that ignore SIGINT from their first
+    instruction: started while the parent ignores it (a child inherits
+    that, through fork and exec alike), since a Ctrl-C before a worker ran
+    its initializer would kill it with a traceback; the initializer covers
+    workers started later.  signal() works only in the main thread."""
+    context = multiprocessing.get_context()
+    if threading.current_thread() is not threading.main_thread():
+        return context.Pool(jobs, initializer=_ignore_interrupts)
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return context.Pool(jobs, initializer=_ignore_interrupts)
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def run_texts(
     work: Callable[[str], Outcome],
     texts: Iterable[str],
@@ -288,11 +305,7 @@ def run_texts(
     and goes on up."""
     verdicts: set[Verdict] = set()
     progress = Progress(err)
-    pool = (
-        multiprocessing.get_context().Pool(jobs, initializer=_ignore_interrupts)
-        if jobs > 1
-        else None
-    )
+    pool = _pool(jobs) if jobs > 1 else None
     written = False
     finished = False
     try:
