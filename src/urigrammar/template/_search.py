@@ -23,6 +23,7 @@ against text, where a variable may repeat, is NP-complete in general
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from ._errors import ExpansionError
@@ -68,17 +69,20 @@ _Found = dict[str, list[tuple[Reading, Operator]]]
 
 
 def _runs(
-    count: int, specs: Sequence[VarSpec], takes: Callable[[VarSpec], range], budget: _Budget
+    count: int,
+    specs: Sequence[VarSpec],
+    takes: Callable[[VarSpec, int], range],
+    budget: _Budget,
 ) -> Iterator[list[tuple[VarSpec, int, int]]]:
     """Every way ``count`` items go to ``specs`` in order: each spec is
-    undefined or takes a run ``[start, stop)`` whose length ``takes``
-    allows, and every item is taken.  Each step costs one of ``budget``."""
+    undefined or takes a run ``[start, stop)`` of a length that
+    ``takes(spec, items left)`` allows, and every item is taken.  Each step
+    costs one of ``budget``."""
 
     # A stack, not recursion: an expression may have more varspecs than
     # Python's recursion limit.  sizes[i]: how many items spec i takes.
     def options(index: int, at: int) -> Iterator[int]:
-        fits = [size for size in takes(specs[index]) if at + size <= count]
-        return iter([*fits, 0])  # 0: undefined, tried last
+        return itertools.chain(takes(specs[index], count - at), (0,))  # 0: undefined, last
 
     if not specs:
         if count == 0:
@@ -115,10 +119,10 @@ def _unnamed(expression: Expression, body: str, budget: _Budget) -> Iterator[lis
     # an exploded value, a comma-joined list, "." in a value under ".".
     many = sep == COMMA or sep in allowed(operator)
 
-    def takes(spec: VarSpec) -> range:
+    def takes(spec: VarSpec, left: int) -> range:
         if spec.explode:
-            return range(len(items), 0, -1)  # most first, as the reader does
-        return range(1, len(items) + 1) if many else range(1, 2)
+            return range(left, 0, -1)  # most first, as the reader does
+        return range(1, (left if many else min(left, 1)) + 1)
 
     for runs in _runs(len(items), expression.varspecs, takes, budget):
         budget.spend(len(body) + len(expression.varspecs) + _READING_COST)
@@ -141,8 +145,8 @@ def _named(expression: Expression, body: str, budget: _Budget) -> Iterator[list[
     operator = expression.operator
     pieces = _pieces(body.split(operator.sep))
 
-    def takes(spec: VarSpec) -> range:
-        return range(len(pieces), 0, -1) if spec.explode else range(1, 2)
+    def takes(spec: VarSpec, left: int) -> range:
+        return range(left, 0, -1) if spec.explode else range(1, min(left, 1) + 1)
 
     for runs in _runs(len(pieces), expression.varspecs, takes, budget):
         budget.spend(len(body) + len(expression.varspecs) + _READING_COST)
