@@ -457,7 +457,7 @@ def test_cli_query_and_query_pairs_are_exclusive() -> None:
 def test_cli_decode() -> None:
     status, out, err = run("decode", "%E2%82%AC", "ab%G0", "a%20b")
     assert status == 1
-    assert out == "€\na b\n"
+    assert out == "€\n\na b\n"  # an empty line for the bad text: lines stay matched
     assert "ab%G0" in err
     assert err.splitlines()[2] == "    ^"  # under the "%" at offset 2
     assert run("decode", "--errors", "replace", "%FF")[1] == "\ufffd\n"

@@ -3,10 +3,14 @@ streaming, optionally over several processes."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,7 +41,7 @@ def records(out: str) -> list[dict[str, object]]:
 
 
 def test_validate_from_stdin() -> None:
-    status, out, err = run(["validate", "URI-reference", "-"], "\n".join(LINES) + "\n")
+    status, out, err = run(["validate", "URI-reference", "--json", "-"], "\n".join(LINES) + "\n")
     assert status == 1
     got = records(out)
     assert [r["text"] for r in got] == LINES
@@ -52,22 +56,86 @@ def test_validate_from_stdin() -> None:
     assert err == ""  # no progress bar: stderr is not a terminal
 
 
+def test_one_shape_whatever_the_source(tmp_path: Path) -> None:
+    # Lines from stdin or a file give what the same texts as arguments give:
+    # plain text by default, JSON Lines with --json; one line per text,
+    # failures included.
+    path = tmp_path / "in.txt"
+    path.write_text("\n".join(LINES) + "\n", encoding="utf-8")
+    for command in (["validate", "URI-reference"], ["parse"], ["normalize"], ["to-iri"]):
+        for flags in ([], ["--json"]):
+            given = run([*command, *flags, "--", *LINES])
+            assert given[0] == 1
+            assert len(given[1].splitlines()) == len(LINES)
+            assert run([*command, *flags, "-"], "\n".join(LINES) + "\n") == given
+            assert run([*command, *flags, "--file", str(path)]) == given
+
+
+# Every command that takes many texts, but explain (a picture per text,
+# each starting with its text), with the arguments before its texts.
+LINE_COMMANDS = [
+    ["validate", "URI-reference"],
+    ["parse"],
+    ["parse", "--iri"],
+    ["resolve", "http://a/b/c"],
+    ["relativize", "http://a/b/c"],
+    ["normalize"],
+    ["encode", "--rule", "segment", "--errors", "strict"],
+    ["decode"],
+    ["to-uri"],
+    ["to-iri"],
+    ["match", "{+x}"],
+]
+# Each fails for some command: a space, a lone "%", a lone surrogate (no
+# UTF-8 to encode), a bidi control (section 4.1 of RFC 3987).
+FAILING = ["http://a/ok", "a b", "%", "x\udcff", "http://a/\u202e", "HTTP://A/%7e"]
+
+
+@pytest.mark.parametrize("command", LINE_COMMANDS, ids=" ".join)
+def test_every_command_writes_a_line_per_text(command: list[str]) -> None:
+    # 6 texts, some failing: 6 lines, whatever the source, and exit 1.
+    stdin = "\n".join(FAILING) + "\n"
+    for flags in ([], ["--json"]):
+        status, out, err = run([*command, *flags, "-"], stdin)
+        assert len(out.splitlines()) == len(FAILING), out
+        assert status == 1
+        if flags:
+            got = records(out)
+            assert [r["text"] for r in got] == FAILING
+            assert len({tuple(r) for r in got}) == 1  # the same keys on every line
+            assert any(r["valid"] is False for r in got)
+        else:
+            assert err  # the failures' messages
+
+
+def test_validate_lines_are_verdicts() -> None:
+    status, out, err = run(["validate", "URI-reference", "-"], "\n".join(LINES) + "\n")
+    assert status == 1
+    verdicts = ["valid" if u.validate("URI-reference", t) else "invalid" for t in LINES]
+    assert out.splitlines() == [f"{v}\t{t}" for v, t in zip(verdicts, LINES, strict=True)]
+    assert err.count("^") == verdicts.count("invalid")  # each error, with its caret
+
+
 def test_all_valid_is_status_0() -> None:
     status, out, _ = run(["validate", "uri", "-"], "a:b\r\nhttp://x\r\n")
     assert status == 0
-    assert [r["text"] for r in records(out)] == ["a:b", "http://x"]
+    assert out == "valid\ta:b\nvalid\thttp://x\n"
 
 
 def test_parse_records_are_the_components(tmp_path: Path) -> None:
     path = tmp_path / "in.txt"
     path.write_text("\n".join(LINES), encoding="utf-8")  # no final newline
-    status, out, _ = run(["parse", "--file", str(path)])
+    status, out, _ = run(["parse", "--json", "--file", str(path)])
     assert status == 1
-    for text, record in zip(LINES, records(out), strict=True):
+    got = records(out)
+    # The same keys on every line, valid or not (components null on failure).
+    assert {tuple(r) for r in got} == {("text", "valid", *_batch.COMPONENTS, "error")}
+    for text, record in zip(LINES, got, strict=True):
         assert record["text"] == text
         if u.validate("URI-reference", text):
             ref = u.parse(text)
             assert record["valid"] is True
+            assert record["error"] is None
             assert (record["host"], record["port"], record["path"]) == (
                 ref.host,
                 ref.port,
@@ -76,17 +144,23 @@ def test_parse_records_are_the_components(tmp_path: Path) -> None:
             assert record["query"] == ref.query
         else:
             assert record["valid"] is False
+            assert record["error"]["kind"] == "syntax"  # type: ignore[index]
+            assert all(record[key] is None for key in _batch.COMPONENTS)
+    # Without --json: the components, or null for a text that fails.
+    status, out, _ = run(["parse", "--file", str(path)])
+    plain = [json.loads(line) for line in out.splitlines()]
+    assert [p is None for p in plain] == [not u.validate("URI-reference", t) for t in LINES]
 
 
 def test_bytes_that_are_not_utf8_are_invalid_lines(tmp_path: Path) -> None:
     path = tmp_path / "in.txt"
     path.write_bytes(b"http://a/\xff\nhttp://b/\n")
-    status, out, _ = run(["validate", "URI", "--file", str(path)])
+    status, out, _ = run(["validate", "URI", "--json", "--file", str(path)])
     assert status == 1
     first, second = records(out)
     assert first["valid"] is False
     assert first["error"]["offset"] == 9  # type: ignore[index]
-    assert second == {"text": "http://b/", "valid": True}
+    assert second == {"text": "http://b/", "valid": True, "error": None}
 
 
 def test_json_flag_for_argument_texts() -> None:
@@ -99,8 +173,8 @@ def test_jobs_keep_the_order(tmp_path: Path) -> None:
     lines = [f"http://h{i}/{'x' * (i % 7)}" if i % 5 else f"bad {i}" for i in range(3000)]
     path = tmp_path / "in.txt"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    one = run(["parse", "--file", str(path)])
-    two = run(["parse", "--jobs", "3", "--file", str(path)])
+    one = run(["parse", "--json", "--file", str(path)])
+    two = run(["parse", "--json", "--jobs", "3", "--file", str(path)])
     assert one == two
     assert [r["text"] for r in records(one[1])] == lines
 
@@ -154,7 +228,7 @@ def test_progress_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_corpus_through_the_console(tmp_path: Path) -> None:
     with CORPUS.open("rb") as stdin:
         done = subprocess.run(
-            [sys.executable, "-m", "urigrammar", "validate", "URI-reference", "-"],
+            [sys.executable, "-m", "urigrammar", "validate", "URI-reference", "--json", "-"],
             stdin=stdin,
             capture_output=True,
             check=False,
@@ -167,3 +241,97 @@ def test_corpus_through_the_console(tmp_path: Path) -> None:
     all_valid = all(r["valid"] for r in got)
     assert done.returncode == (0 if all_valid else 1)
     assert b"Traceback" not in done.stderr
+
+
+# --- Ctrl-C -----------------------------------------------------------------
+# A terminal's Ctrl-C sends SIGINT to the whole foreground process group: the
+# command and its --jobs workers.  The command runs here in a session of its
+# own, so that os.killpg does the same, and reads its lines from a FIFO:
+# opening its other end succeeds once the command has opened it, so the
+# command is running (its pool started) when the signal comes.
+
+_POSIX_ONLY = pytest.mark.skipif(
+    not hasattr(os, "mkfifo") or not hasattr(os, "killpg"), reason="FIFOs and process groups"
+)
+
+
+def _open_for_writing(fifo: Path, deadline: float) -> int:
+    # O_NONBLOCK: fails (ENXIO) until a reader has the FIFO open, where a
+    # plain open would wait forever for a command that died first.
+    while True:
+        try:
+            return os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
+def _interrupted(
+    argv: list[str], lines: str, tmp_path: Path, pause: float
+) -> tuple[int, str, float]:
+    """The status and stderr of the command interrupted with Ctrl-C while it
+    reads ``lines`` from a FIFO (the FIFO kept open, or closed after
+    ``lines`` and ``pause`` seconds later interrupted mid-work), and the
+    seconds it took to stop."""
+    fifo = tmp_path / "lines"
+    os.mkfifo(fifo)
+    command = [sys.executable, "-m", "urigrammar", *argv, "--file", str(fifo)]
+    proc = subprocess.Popen(
+        command,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        writer = _open_for_writing(fifo, time.monotonic() + 10)
+        with os.fdopen(writer, "wb") as stream:
+            os.set_blocking(writer, True)
+            stream.write(lines.encode())
+            stream.flush()
+            if pause:
+                stream.close()  # the command reads to the end and works
+                time.sleep(pause)
+            os.killpg(proc.pid, signal.SIGINT)
+            signalled = time.monotonic()
+            _, err = proc.communicate(timeout=10)
+        return proc.returncode, err.decode(), time.monotonic() - signalled
+    finally:
+        # A failure leaves nothing running: not the command, not a worker.
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+@_POSIX_ONLY
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_while_reading_is_status_130_and_one_line(jobs: str, tmp_path: Path) -> None:
+    status, err, _ = _interrupted(
+        ["validate", "--jobs", jobs, "URI-reference"], "http://a/\n", tmp_path, pause=0
+    )
+    assert (status, err) == (130, "urigrammar: interrupted\n")
+
+
+@_POSIX_ONLY
+def test_ctrl_c_while_the_workers_work_is_status_130_and_one_line(tmp_path: Path) -> None:
+    # Seconds of work for two workers (--engine abnf is the slow one), cut
+    # short: the pool used to replace the workers that SIGINT killed and
+    # wait for their lost tasks forever.
+    status, err, stopping = _interrupted(
+        ["validate", "--jobs", "2", "--engine", "abnf", "URI-reference"],
+        "http://a/b/c/d/e/f/g?q=1#x\n" * 10_000,
+        tmp_path,
+        pause=0.3,
+    )
+    assert (status, err) == (130, "urigrammar: interrupted\n")
+    assert stopping < 5  # at once, not after the seconds of work queued
+
+
+def test_ctrl_c_in_process_is_status_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupt(*_args: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_batch, "run_texts", interrupt)
+    monkeypatch.setattr("urigrammar.cli._cmd_core.run_texts", interrupt)
+    assert run(["validate", "URI", "a:b"]) == (130, "", "urigrammar: interrupted\n")

@@ -105,7 +105,7 @@ def test_relativize_is_undone_by_resolve(base: str, target: str) -> None:
     try:
         expected = str(u.relativize(base, target))
     except u.URIError:
-        assert (status, out) == (1, "")
+        assert (status, out) == (1, "\n")  # an empty line: lines stay matched
         assert err
         return
     assert (status, out) == (0, expected + "\n")
@@ -115,7 +115,7 @@ def test_relativize_is_undone_by_resolve(base: str, target: str) -> None:
 def test_relativize_several_and_a_bad_one() -> None:
     status, out, err = run("relativize", "http://a/b/c", "http://a/b/d", "x y", "http://a/x")
     assert status == 1
-    assert out.splitlines() == ["d", "/x"]
+    assert out.splitlines() == ["d", "", "/x"]  # the failed text's line is empty
     assert "^" in err
 
 
@@ -174,7 +174,7 @@ def test_encode_is_percent_encode(rule: str, text: str) -> None:
         expected = u.percent_encode(text, rule)
     except u.URIError:
         status, out, _ = run("encode", "--rule", rule, "--", text)
-        assert (status, out) == (1, "")
+        assert (status, out) == (1, "\n")
         return
     status, out, _ = run("encode", "--rule", rule, "--", text)
     assert status == 0
@@ -185,10 +185,26 @@ def test_encode_is_percent_encode(rule: str, text: str) -> None:
 def test_encode_rules_are_the_librarys() -> None:
     for rule in u.ENCODE_RULES:
         assert run("encode", "--rule", rule.upper(), "a")[0] == 0
-    status, out, err = run("encode", "--rule", "path-abempty", "a")
+
+
+@pytest.mark.parametrize("rule", ["path-abempty", "foo", "URI", "query2", "ALPHA"])
+def test_an_unknown_encode_rule_lists_the_encode_rules(
+    rule: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Not a rule at all ("foo") or not one percent-encoding is defined for:
+    # a usage error, before any text, that names every rule it takes.
+    status, out, err = run("encode", "--rule", rule, "a")
+    err += capsys.readouterr().err  # argparse writes its usage errors there
     assert (status, out) == (2, "")
-    assert all(rule in err for rule in u.ENCODE_RULES)
-    assert run("encode", "a")[0] == 2  # --rule is required
+    assert all(name in err for name in u.ENCODE_RULES)
+    assert "Traceback" not in err
+
+
+def test_encode_defaults_to_percent_encodes_rule() -> None:
+    # segment, as percent_encode: "/", "?" and "#" are encoded.
+    assert run("encode", "a b/c?d#e", "ü")[1] == "a%20b%2Fc%3Fd%23e\n%C3%BC\n"
+    assert run("encode", "a b/c?d#e")[1] == run("encode", "--rule", "segment", "a b/c?d#e")[1]
+    assert run("encode", "x")[1] == u.percent_encode("x") + "\n"
 
 
 def test_encode_options() -> None:
@@ -243,9 +259,10 @@ def test_json_records_one_per_text(argv: list[str], function: object) -> None:
             expected = function(text)  # type: ignore[operator]
         except u.URIError:
             assert record["valid"] is False
+            assert record["result"] is None
             assert record["error"]["kind"] in ("syntax", "invalid")
         else:
-            assert record == {"text": text, "valid": True, "result": expected}
+            assert record == {"text": text, "valid": True, "result": expected, "error": None}
     assert status == (0 if all(r["valid"] for r in records) else 1)
 
 

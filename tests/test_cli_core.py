@@ -34,21 +34,28 @@ def test_parse_prints_components() -> None:
 
 
 def test_parse_invalid_is_status_1_with_caret() -> None:
-    # Bug 14: the invalid text gets an error record, so output lines match
-    # input lines (it used to print nothing).
+    # Bug 14: the invalid text gets a line, so output lines match input
+    # lines (it used to print nothing): null, the error on stderr.
     status, out, err = run("parse", "http://a b")
-    assert status == 1
-    assert json.loads(out) == {
+    assert (status, out) == (1, "null\n")
+    assert "^" in err
+    assert "Traceback" not in err
+    # With --json, the record has the keys a valid text's has.
+    status, out, err = run("parse", "--json", "http://a b", "http://a/")
+    bad, good = (json.loads(line) for line in out.splitlines())
+    assert bad == {
         "text": "http://a b",
         "valid": False,
+        **dict.fromkeys(good.keys() - {"text", "valid", "error"}),
         "error": {
             "offset": 8,
             "message": "not a valid URI-reference: unexpected ' ' at offset 8",
             "kind": "syntax",
         },
     }
-    assert "^" in err
-    assert "Traceback" not in err
+    assert list(bad) == list(good)
+    assert (good["valid"], good["error"], good["host"]) == (True, None, "a")
+    assert err == ""
 
 
 def test_validate_verdicts_and_status() -> None:

@@ -12,6 +12,8 @@ import argparse
 import io
 import re
 import sys
+import tracemalloc
+from collections.abc import Callable
 from dataclasses import dataclass
 from unittest import mock
 
@@ -20,9 +22,9 @@ from abnf.parser import ABNFGrammarRule
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from urigrammar import UnknownRuleError, URISyntaxError, parse, validate
+from urigrammar import InputTooLongError, UnknownRuleError, URISyntaxError, parse, validate
 from urigrammar.cli import _cli
-from urigrammar.cli._cmd_explain import COMMANDS, _place
+from urigrammar.cli._cmd_explain import COMMANDS, EXPLAIN_MAX_LENGTH, _place, explain
 from urigrammar.shipped import GRAMMAR, grammar_text
 from urigrammar.strategies import from_rule
 
@@ -436,6 +438,48 @@ def test_several_texts_one_invalid() -> None:
     assert "c:d" in out.splitlines()
     assert "a b" in err
     assert "\n\n" in out  # the pictures are apart
+
+
+# --- long texts -------------------------------------------------------------
+
+
+def _peak(function: Callable[[], object]) -> int:
+    """The most memory ``function`` held at once, in bytes (tracemalloc)."""
+    tracemalloc.start()
+    try:
+        function()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def _long(length: int) -> str:
+    head = "http://user@example.com:80/a?q#"
+    return head + "f" * (length - len(head))
+
+
+def test_a_text_over_the_limit_is_refused_in_little_memory() -> None:
+    # A 10 MB line once took 1.4 GB to draw; refused before it is parsed,
+    # it takes next to nothing beyond itself.
+    text = _long(10_000_000)
+    with pytest.raises(InputTooLongError, match="EXPLAIN_MAX_LENGTH") as caught:
+        explain(text)
+    assert caught.value.offset is None  # the message, not a 10 MB excerpt
+    assert len(str(caught.value)) < 200
+    assert _peak(lambda: run("explain", text)) < 1_000_000
+    status, out, err = run("explain", text)
+    assert (status, out) == (3, "")  # not drawn: undecided, never invalid
+    assert err == f"{caught.value}\n"
+
+
+def test_a_text_at_the_limit_is_drawn_in_bounded_memory() -> None:
+    # About 160 bytes a character (a cell per column per row): at the limit
+    # some 16 MB, and a bound of 250 bytes a character leaves room.
+    text = _long(EXPLAIN_MAX_LENGTH)
+    explain(EXAMPLE)  # the grammar's first use compiles it: not the picture's memory
+    peak = _peak(lambda: explain(text))
+    assert peak < 250 * EXPLAIN_MAX_LENGTH
+    assert explain(text).splitlines()[0] == text
 
 
 # --- the label layout on its own -------------------------------------------

@@ -52,7 +52,15 @@ def test_validate_agrees_with_the_library_on_line_input_and_jobs(dates: str) -> 
     texts = ["2024-01", "2024-1", "1999-10", "x", "", "2024-00"]
     for jobs in ("1", "2"):
         status, out, _ = run(
-            "validate", "--grammar", dates, "date", "-", "--jobs", jobs, stdin="\n".join(texts)
+            "validate",
+            "--grammar",
+            dates,
+            "date",
+            "-",
+            "--jobs",
+            jobs,
+            "--json",
+            stdin="\n".join(texts),
         )
         records = [json.loads(line) for line in out.splitlines()]
         assert [r["text"] for r in records] == texts

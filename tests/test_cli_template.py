@@ -78,7 +78,12 @@ def test_match_prints_json_per_uri() -> None:
     assert status == 1  # one URI did not match
     lines = [json.loads(line) for line in out.splitlines()]
     assert lines == [{"id": "42", "tags": ["a", "b"]}, {"id": ""}, None]
-    assert "/x" in err
+    # One line on stderr for the one that failed, paired by order: the URI
+    # itself is left out, since it may hold a password.
+    assert err.count("does not match /users/{id}{?tags*}") == 1
+    _, _, err = run("match", "http://{host}/", "http://u:s3cretpw@h/x")
+    assert "does not match" in err
+    assert "s3cretpw" not in err
     assert run("match", template, "/users/7")[0] == 0
 
 
@@ -88,8 +93,36 @@ def test_match_reads_lines_and_writes_records(tmp_path: Path) -> None:
     status, out, _ = run("match", "--json", "/a{/x}", "--file", str(path))
     assert status == 1
     assert [json.loads(line) for line in out.splitlines()] == [
-        {"text": "/a/1", "valid": True, "variables": {"x": "1"}},
-        {"text": "/a/b/c", "valid": False, "variables": None},
+        {"text": "/a/1", "valid": True, "variables": {"x": "1"}, "error": None},
+        {
+            "text": "/a/b/c",
+            "valid": False,
+            "variables": None,
+            "error": {
+                "offset": None,
+                "message": "does not match /a{/x}",
+                "kind": "invalid",
+            },
+        },
     ]
     status, out, _ = run("match", "{x}", "-", stdin="caf%C3%A9\n")
     assert (status, json.loads(out)) == (0, {"x": "caf\u00e9"})
+
+
+def test_match_too_big_to_split_is_undecided_and_the_run_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # An ambiguous template's split past MAX_SPLIT_CELLS is undecided: that
+    # URI gets its line (null) and the run goes on to the next, exit 3.
+    from urigrammar.template import _match
+
+    monkeypatch.setattr(_match, "MAX_SPLIT_CELLS", 100)
+    template = "{a}{b}"
+    status, out, err = run("match", template, "x" * 100, "xy")
+    assert status == 3
+    assert out.splitlines() == ["null", '{"a": "xy", "b": ""}']
+    assert "MAX_SPLIT_CELLS" in err
+    status, out, _ = run("match", "--json", template, "x" * 100)
+    record = json.loads(out)
+    assert (record["valid"], record["variables"]) == (None, None)
+    assert record["error"]["kind"] == "too-long"

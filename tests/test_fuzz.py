@@ -529,7 +529,9 @@ def test_cli_text_too_long_for_abnf_is_a_per_text_error(tmp_path: Path) -> None:
         ("parse", long_text, "http://a/"): '"host": "a"',
         ("validate", "URI", long_text, "http://a/"): "valid\thttp://a/",
         ("parse", "--file", str(lines)): '"host": "a"',
-        ("validate", "URI", "--file", str(lines)): '"text": "http://a/", "valid": true',
+        ("parse", "--json", "--file", str(lines)): '"host": "a"',
+        ("validate", "URI", "--file", str(lines)): "valid\thttp://a/",
+        ("validate", "URI", "--json", "--file", str(lines)): '"text": "http://a/", "valid": true',
     }
     for argv, last_output in runs.items():
         out, err = io.StringIO(), io.StringIO()

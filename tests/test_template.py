@@ -205,6 +205,42 @@ def test_match_reads_the_expansion_back(case: dict[str, Any]) -> None:
     assert template.expand(found) == case["expansion"]
 
 
+# Appendix A: an exploded associative array under an operator that does not
+# name its variables writes "name=value" for every pair, "=" even when the
+# value is empty; only the named operators (;, ?, &) write their ifemp.
+_EXPLODED_EMPTY = [
+    ("{keys*}", "a=,b=x"),
+    ("{+keys*}", "a=,b=x"),
+    ("{#keys*}", "#a=,b=x"),
+    ("{.keys*}", ".a=.b=x"),
+    ("{/keys*}", "/a=/b=x"),
+    ("{;keys*}", ";a;b=x"),
+    ("{?keys*}", "?a=&b=x"),
+    ("{&keys*}", "&a=&b=x"),
+]
+
+
+@pytest.mark.parametrize(
+    ("template", "expected"),
+    _EXPLODED_EMPTY,
+    ids=[f"RFC6570-3.2.1-appendix-A:{t}" for t, _ in _EXPLODED_EMPTY],
+)
+def test_an_exploded_empty_value_keeps_its_equals(template: str, expected: str) -> None:
+    found = u.URITemplate(template)
+    assert found.expand(keys={"a": "", "b": "x"}) == expected
+    reading = found.match(expected)
+    assert reading is not None
+    assert found.expand(reading) == expected
+
+
+@pytest.mark.parametrize("template", ["{keys*}", "{/keys*}"])
+def test_a_bare_name_in_an_exploded_unnamed_map_is_no_expansion(template: str) -> None:
+    # "/a/b=x": "a" is no pair ("a=" is the empty value's) and no list
+    # member either (a list has no "="), so no expansion wrote it.
+    uri = u.URITemplate(template).expand(keys={"a": "", "b": "x"}).replace("a=", "a")
+    assert u.URITemplate(template).match(uri) is None
+
+
 @pytest.mark.parametrize(
     ("template", "uri", "expected"),
     [
@@ -217,6 +253,7 @@ def test_match_reads_the_expansion_back(case: dict[str, Any]) -> None:
         ("{list}", "red,green,blue", {"list": ["red", "green", "blue"]}),
         ("{keys*}", "semi=%3B,dot=.,comma=%2C", {"keys": {"semi": ";", "dot": ".", "comma": ","}}),
         ("{/count*}", "/one/two/three", {"count": ["one", "two", "three"]}),
+        ("{.keys*}", ".a.b=x", {"keys": {"a.b": "x"}}),  # a "." before any "=": a name's
         ("{;x,y,empty}", ";x=1024;y=768;empty", {"x": "1024", "y": "768", "empty": ""}),
         ("{;v,bar,who}", ";v=6;who=fred", {"v": "6", "who": "fred"}),
         ("{?x,y,empty}", "?x=1024&y=768&empty=", {"x": "1024", "y": "768", "empty": ""}),
@@ -299,6 +336,50 @@ def test_an_ambiguous_template_still_matches_one_way() -> None:
     assert template.match("/a" * 20_000 + "!") is None
 
 
+@pytest.mark.parametrize(
+    ("template", "values"),
+    [
+        # The first reading gives a "v", which {.a} says is undefined.
+        ("{.a}{/a,b}", {"b": "v"}),
+        # ... gives y "" (soft), which {x,y} would write as "1,".
+        ("{x,y}-{y}", {"x": "1"}),
+        ("{x,y}{y}", {"x": "1"}),
+        ("{/a,b}/x{/b}", {"b": "2"}),
+    ],
+)
+def test_an_ambiguous_match_finds_a_reading_that_expands_back(
+    template: str, values: dict[str, Any]
+) -> None:
+    # match's contract: a reading it returns writes the URI again, and the
+    # search behind the first reading finds one where it exists.
+    found = u.URITemplate(template)
+    uri = found.expand(values)
+    reading = found.match(uri)
+    assert reading is not None
+    assert found.expand(reading) == uri
+
+
+def test_an_ambiguous_match_with_no_reading_is_none() -> None:
+    # "1," splits, and reads as x "1", y "": which writes "1," again but
+    # then "{y}" must be "" too, so "1,-" has a reading and "1,-x" has not.
+    template = u.URITemplate("{x,y}-{y}")
+    assert template.match("1,-") == {"x": "1", "y": ""}
+    assert template.match("1,-x") is None
+    assert template.match("1,x-x") == {"x": "1", "y": "x"}
+
+
+def test_an_ambiguous_search_is_bounded() -> None:
+    # Variables that repeat make the search exponential in general: it
+    # stops after MAX_SEARCH_STEPS and answers None, in well under a second.
+    import time
+
+    template = u.URITemplate("{a}{b}{c}{a}{b}{c}")  # "w w", with w cut in three
+    assert template.match("abcabd" * 2) == {"a": "abcabd"}
+    started = time.perf_counter()
+    assert template.match("abcdefghijklmnopqrstuvwxyz" * 3) is None  # no square
+    assert time.perf_counter() - started < 2
+
+
 def test_a_megabyte_exploded_dot_map_is_read_in_one_pass() -> None:
     # {.x*}: an item without "=" continues the value before it; a megabyte
     # of them once took half a minute (quadratic).  No timing here: a
@@ -325,6 +406,26 @@ def test_text_variables_and_value_semantics() -> None:
         template._text = "x"  # type: ignore[misc]
     with pytest.raises(AttributeError):
         del template._text
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("http://u:secret@h/{x}", "http://u:<hidden>@h/{x}"),
+        ("{scheme}://u:s3cr3t@h{/p}", "{scheme}://u:<hidden>@h{/p}"),
+        ("//u:pw@h{?q}", "//u:<hidden>@h{?q}"),
+        ("http://u@h/{x}", "http://u@h/{x}"),  # no password
+        ("http://h/{x}?a:b@c", "http://h/{x}?a:b@c"),  # no userinfo
+    ],
+)
+def test_repr_hides_a_literal_password(text: str, shown: str) -> None:
+    # As a URI's repr does (RFC 3986 section 3.2.1): a log line never shows it.
+    template = u.URITemplate(text)
+    assert repr(template) == f"URITemplate({shown!r})"
+    assert str(template) == text
+    # ... and hides what the URI it expands to hides.
+    expanded = u.parse(template.expand(x="1", p="1", q="1", scheme="http"))
+    assert ("<hidden>" in repr(expanded)) == ("<hidden>" in shown)
 
 
 @pytest.mark.parametrize("bad", [None, b"{x}", 3])

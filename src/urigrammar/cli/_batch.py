@@ -23,7 +23,9 @@ import itertools
 import json
 import multiprocessing
 import re
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
@@ -34,9 +36,9 @@ from ._cmd import (
     Outcome,
     UsageError,
     Verdict,
-    error_record,
     exit_status,
     grammar_from,
+    json_line,
     verdict_of,
 )
 
@@ -47,6 +49,7 @@ GrammarFiles = tuple[str, tuple[str, ...]] | None
 
 __all__ = [
     "BATCH_LINES",
+    "COMPONENTS",
     "Progress",
     "components",
     "parse_outcome",
@@ -142,7 +145,8 @@ def texts(args: Any) -> Iterator[str]:
 
 
 def components(ref: Reference) -> dict[str, Any]:
-    """The JSON object ``urigrammar parse`` prints for one reference."""
+    """The JSON object ``urigrammar parse`` prints for one reference (its
+    keys are ``COMPONENTS``)."""
     return {
         "scheme": ref.scheme,
         "authority": ref.authority,
@@ -183,36 +187,49 @@ def validate_outcome(
 ) -> Outcome:
     """``urigrammar validate`` on one text: a verdict line (``valid``,
     ``invalid`` or ``too long for this engine``, a tab, the text) and the
-    error on stderr, or a JSON Lines record."""
+    error on stderr, or with ``as_json`` its JSON Lines record."""
     try:
         _check(files, rule, text, engine)
     except URIError as exc:
         if as_json:
-            return Outcome(verdict_of(exc), json.dumps(error_record(text, exc)))
+            return Outcome(verdict_of(exc), json_line(text, {}, exc))
         verdict = verdict_of(exc)
         shown = "invalid" if verdict == "invalid" else "too long for this engine"
         return Outcome(verdict, f"{shown}\t{text}", str(exc))
     if as_json:
-        return Outcome("valid", json.dumps({"text": text, "valid": True}))
+        return Outcome("valid", json_line(text, {}))
     return Outcome("valid", f"valid\t{text}")
+
+
+#: The components ``parse`` writes, in this order (``components``).
+COMPONENTS = (
+    "scheme",
+    "authority",
+    "userinfo",
+    "host",
+    "host_kind",
+    "port",
+    "path",
+    "query",
+    "fragment",
+)
 
 
 def parse_outcome(
     rule: str, engine: Any, as_json: bool, text: str, *, iri: bool = False
 ) -> Outcome:
     """``urigrammar parse`` on one text: the components as one JSON object,
-    or the error record (and the error on stderr); with ``as_json`` the
-    JSON Lines record, which also carries the text and its verdict.  With
-    ``iri`` the text is parsed as an IRI (``parse_iri``)."""
+    or ``null`` and the error on stderr; with ``as_json`` its JSON Lines
+    record, which has the components too (``null`` for a text that
+    failed).  With ``iri`` the text is parsed as an IRI (``parse_iri``)."""
     try:
         ref = (parse_iri if iri else parse)(text, rule, engine=engine)
     except URIError as exc:
         if as_json:
-            return Outcome(verdict_of(exc), json.dumps(error_record(text, exc)))
-        record = json.dumps(error_record(text, exc), ensure_ascii=False)
-        return Outcome(verdict_of(exc), record, str(exc))
+            return Outcome(verdict_of(exc), json_line(text, dict.fromkeys(COMPONENTS), exc))
+        return Outcome(verdict_of(exc), "null", str(exc))
     if as_json:
-        return Outcome("valid", json.dumps({"text": text, "valid": True, **components(ref)}))
+        return Outcome("valid", json_line(text, components(ref)))
     return Outcome("valid", json.dumps(components(ref), ensure_ascii=False))
 
 
@@ -249,6 +266,30 @@ def _batches(lines: Iterator[str], size: int) -> Iterator[list[str]]:
         yield batch
 
 
+def _ignore_interrupts() -> None:
+    """A worker's initializer: Ctrl-C on a terminal signals the whole
+    process group, and a worker that died of it would be replaced by the
+    pool while its task was lost, so ``map`` waited forever.  The workers
+    leave SIGINT to the parent, which stops them (``run_texts``)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _pool(jobs: int) -> Any:
+    """A pool of ``jobs`` workers that ignore SIGINT from their first
+    instruction: started while the parent ignores it (a child inherits
+    that, through fork and exec alike), since a Ctrl-C before a worker ran
+    its initializer would kill it with a traceback; the initializer covers
+    workers started later.  signal() works only in the main thread."""
+    context = multiprocessing.get_context()
+    if threading.current_thread() is not threading.main_thread():
+        return context.Pool(jobs, initializer=_ignore_interrupts)
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return context.Pool(jobs, initializer=_ignore_interrupts)
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def run_texts(
     work: Callable[[str], Outcome],
     texts: Iterable[str],
@@ -259,11 +300,14 @@ def run_texts(
     apart: bool = False,
 ) -> int:
     """Write each text's outcome, in input order; the exit status.  With
-    ``apart`` a blank line separates outputs (multi-line pictures)."""
+    ``apart`` a blank line separates outputs (multi-line pictures).  An
+    exception (``KeyboardInterrupt`` above all) stops the workers at once
+    and goes on up."""
     verdicts: set[Verdict] = set()
     progress = Progress(err)
-    pool = multiprocessing.get_context().Pool(jobs) if jobs > 1 else None
+    pool = _pool(jobs) if jobs > 1 else None
     written = False
+    finished = False
     try:
         for batch in _batches(iter(texts), BATCH_LINES * jobs):
             if pool is None:
@@ -278,10 +322,16 @@ def run_texts(
                 if outcome.err is not None:  # after its verdict line, as a reader expects
                     err.write(outcome.err + "\n")
             progress.advance(len(batch))
+        finished = True
     finally:
         progress.close()
         if pool is not None:
-            pool.close()
+            # close() lets the workers finish what is queued; after an
+            # interruption nothing more is wanted, so terminate() them.
+            if finished:
+                pool.close()
+            else:
+                pool.terminate()
             pool.join()
     return exit_status(verdicts)
 

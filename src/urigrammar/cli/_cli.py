@@ -33,7 +33,7 @@ from . import (
     _cmd_resolve,
     _cmd_template,
 )
-from ._cmd import EXIT_OK, EXIT_USAGE, Command, UsageError
+from ._cmd import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Command, UsageError
 
 __all__ = ["main"]
 
@@ -52,7 +52,8 @@ _EPILOG = (
     "1 some text invalid (equivalent: not equivalent); "
     "2 usage error, input or output that cannot be read or written, "
     "or (equivalent) a text that is not a URI-reference; "
-    "3 no text invalid but some undecided (too long for --engine abnf)"
+    "3 no text invalid but some undecided (too long for --engine abnf); "
+    "130 interrupted (Ctrl-C)"
 )
 
 
@@ -61,7 +62,8 @@ class _Version(argparse.Action):
     to the terminal's width."""
 
     def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
-        parser.exit(message=_version().replace("%(prog)s", parser.prog) + "\n")
+        sys.stdout.write(_version().replace("%(prog)s", parser.prog) + "\n")
+        parser.exit()
 
 
 def _version() -> str:
@@ -170,6 +172,16 @@ def main(
         # Python's own stderr does, rather than fail in print().
         if isinstance(out, io.TextIOWrapper):
             out.reconfigure(errors="backslashreplace")
+    try:
+        return _run(argv, out, err)
+    except KeyboardInterrupt:
+        # Ctrl-C: one line, no traceback, and the status a shell gives a
+        # command killed by SIGINT (run_texts has stopped any workers).
+        print("urigrammar: interrupted", file=err)
+        return EXIT_INTERRUPTED
+
+
+def _run(argv: Sequence[str] | None, out: TextIO, err: TextIO) -> int:
     try:
         args = _parse_args(argv)
     except SystemExit as exc:  # argparse has printed its usage message

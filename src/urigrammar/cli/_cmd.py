@@ -6,6 +6,22 @@ into an ``Outcome``: the line for stdout, the message for stderr, and a
 verdict.  ``_batch.run_texts`` feeds it the texts and folds the verdicts
 into the exit status.
 
+Output, the same shape whatever the texts come from (arguments, ``-``,
+``--file``): one line per text, in input order, failures included, so that
+line n of the output is about text n.
+
+* By default the result as it is: ``validate``'s verdict, a tab and the
+  text; ``parse``'s components and ``match``'s variables as a JSON object;
+  the text that ``resolve``, ``normalize``, ``encode``... give.  A text
+  that fails has its error on stderr and, on stdout, ``validate``'s
+  ``invalid`` line, ``null`` for ``parse`` and ``match``, and an empty line
+  for the others (``--json`` tells it from an empty result).
+* With ``--json``, JSON Lines: one object per text with the same keys
+  whether it failed or not (``json_line``).
+
+``explain`` draws multi-line pictures for people, each starting with its
+text; a text that fails has its error on stderr only.
+
 Exit statuses, the same for every command that takes texts:
 
 * 0 (``EXIT_OK``): every text was valid;
@@ -14,7 +30,9 @@ Exit statuses, the same for every command that takes texts:
   on a terminal, ``--jobs 0``) or input/output that cannot be read or
   written (a missing ``--file``, a closed stdin or stdout);
 * 3 (``EXIT_UNDECIDED``): no text was invalid, but some could not be
-  decided (``--engine abnf`` refuses texts over ``ABNF_MAX_LENGTH``).
+  decided (``--engine abnf`` refuses texts over ``ABNF_MAX_LENGTH``);
+* 130 (``EXIT_INTERRUPTED``): interrupted (Ctrl-C, SIGINT), for every
+  command: 128 plus the signal's number, as shells report it.
 
 The verdicts combine as a three-valued "and" (Kleene's): one invalid text
 answers "is every text valid?" with no, whatever the undecided ones would
@@ -43,6 +61,7 @@ from urigrammar import (
 )
 
 __all__ = [
+    "EXIT_INTERRUPTED",
     "EXIT_INVALID",
     "EXIT_OK",
     "EXIT_UNDECIDED",
@@ -53,13 +72,14 @@ __all__ = [
     "UsageError",
     "add_grammar_options",
     "add_text_input",
-    "error_record",
     "exit_status",
     "grammar_from",
+    "json_line",
     "message",
 ]
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_UNDECIDED = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130
 
 Verdict = Literal["valid", "invalid", "undecided"]
 
@@ -124,16 +144,19 @@ def _kind(exc: URIError) -> str:
     return "invalid"
 
 
-def error_record(text: str, exc: URIError) -> dict[str, Any]:
-    """The JSON Lines record of a text that failed: ``valid`` is ``False``
-    for an invalid text and ``None`` (JSON ``null``) for one not decided;
-    ``error.kind`` is ``syntax``, ``too-long`` or ``invalid`` (any other
-    error, such as malformed percent-encoding)."""
-    return {
-        "text": text,
-        "valid": None if isinstance(exc, InputTooLongError) else False,
-        "error": {"offset": exc.offset, "message": message(exc), "kind": _kind(exc)},
-    }
+def json_line(text: str, fields: dict[str, Any], exc: URIError | None = None) -> str:
+    """The JSON Lines record of one text, with the same keys whether it
+    failed or not: ``text``; ``valid``, ``true``, ``false``, or ``null``
+    for a text not decided (too long for ``--engine abnf``); the command's
+    ``fields``, each ``null`` when the text failed; and ``error``, ``null``
+    unless it failed: ``{"offset", "message", "kind"}``, where ``kind`` is
+    ``syntax``, ``too-long`` or ``invalid`` (any other error, such as
+    malformed percent-encoding)."""
+    if exc is None:
+        return json.dumps({"text": text, "valid": True, **fields, "error": None})
+    error = {"offset": exc.offset, "message": message(exc), "kind": _kind(exc)}
+    valid = None if isinstance(exc, InputTooLongError) else False
+    return json.dumps({"text": text, "valid": valid, **dict.fromkeys(fields), "error": error})
 
 
 @dataclass(frozen=True)
@@ -145,16 +168,19 @@ class Transform:
 
     compute: Callable[[str], object]
     json: bool = False
+    #: Whether a text that fails gets an empty line, so that lines stay
+    #: matched; ``explain``'s pictures start with their text and need none.
+    line_per_text: bool = True
 
     def __call__(self, text: str) -> Outcome:
         try:
             result = str(self.compute(text))
         except URIError as exc:
             if self.json:
-                return Outcome(verdict_of(exc), json.dumps(error_record(text, exc)))
-            return Outcome(verdict_of(exc), None, str(exc))
+                return Outcome(verdict_of(exc), json_line(text, {"result": None}, exc))
+            return Outcome(verdict_of(exc), "" if self.line_per_text else None, str(exc))
         if self.json:
-            return Outcome("valid", json.dumps({"text": text, "valid": True, "result": result}))
+            return Outcome("valid", json_line(text, {"result": result}))
         return Outcome("valid", result)
 
 

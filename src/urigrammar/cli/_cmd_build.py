@@ -112,15 +112,37 @@ def _encode_one(rule: str, keep_escapes: bool, errors: str, text: str) -> str:
     return percent_encode(text, rule, keep_escapes=keep_escapes, errors=errors)
 
 
+#: ``encode``'s rule when ``--rule`` is not given: ``percent_encode``'s own
+#: default.  Its result is data in a path segment, a query and a fragment
+#: alike (pchar is in all three), since "/", "?" and "#" are encoded.
+DEFAULT_ENCODE_RULE = "segment"
+
+
+def _encode_rule(value: str) -> str:
+    # An argparse type: a rule percent_encode does not take is a usage
+    # error before any text, and the message lists the ones it takes.
+    # Rule names are case-insensitive (RFC 5234 section 2.1).
+    import urigrammar  # ENCODE_RULES reads the grammar: only when a text is encoded
+
+    rules: tuple[str, ...] = urigrammar.ENCODE_RULES
+    for rule in rules:
+        if rule.lower() == value.lower():
+            return rule
+    msg = f"not a rule percent-encoding is defined for: {value!r}; one of {', '.join(rules)}"
+    raise argparse.ArgumentTypeError(msg)
+
+
 def _configure_encode(parser: argparse.ArgumentParser) -> None:
     add_text_input(parser, "TEXT", "texts to percent-encode")
     parser.add_argument(
         "--rule",
-        required=True,
+        type=_encode_rule,
+        default=DEFAULT_ENCODE_RULE,
         # Not listed here: that would read the grammar to print help.
         help="the rule the result must match: one of urigrammar.ENCODE_RULES "
         "(userinfo, reg-name, segment, path, query, fragment, ... and their IRI forms; "
-        "an unknown rule lists them)",
+        f"an unknown rule lists them); default {DEFAULT_ENCODE_RULE}: '/', '?' and '#' "
+        "encoded, data in a path segment, a query or a fragment alike",
     )
     parser.add_argument(
         "--keep-escapes",
@@ -137,8 +159,6 @@ def _configure_encode(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_encode(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    # A rule percent_encode does not take is a usage error, before any text.
-    percent_encode("", args.rule)
     work = Transform(
         functools.partial(_encode_one, args.rule, args.keep_escapes, args.errors), args.json
     )

@@ -1,12 +1,10 @@
 """``urigrammar parse`` and ``urigrammar validate``.
 
 Texts come from the command line, or one a line from files and standard
-input (``-``, ``--file PATH``, or stdin when no text is given).  Texts given
-as arguments get the short output: for ``validate`` a verdict and the text,
-for ``parse`` a JSON object of components, or the error record for a text
-that fails, so that there is always one output line per text.  Texts read
-from lines, and any text under ``--json``, get JSON Lines: one record per
-text in input order (see ``_batch``).
+input (``-``, ``--file PATH``, or stdin when no text is given), and get one
+output line each whatever their source (``_cmd``): for ``validate`` a
+verdict and the text, for ``parse`` a JSON object of components or
+``null``; with ``--json`` a JSON Lines record.
 """
 
 from __future__ import annotations
@@ -33,14 +31,10 @@ def _engine(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _streamed(args: argparse.Namespace) -> bool:
-    return bool(args.file) or "-" in args.text or args.json
-
-
 def _run(kind: str, rule: str, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     grammar = getattr(args, "grammar", None)
     files = None if grammar is None else (grammar, tuple(args.imports))
-    work = worker(kind, rule, args.engine, _streamed(args), files)
+    work = worker(kind, rule, args.engine, args.json, files)
     return run_texts(work, texts(args), out, err, args.jobs)
 
 
@@ -94,8 +88,7 @@ def _run_validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 COMMANDS = {
     "parse": Command(
-        "print the components of URI-references (or IRI-references, --iri) as JSON "
-        "(JSON Lines for line input)",
+        "print the components of URI-references (or IRI-references, --iri) as a JSON object a line",
         _configure_parse,
         _run_parse,
         takes_texts=True,

@@ -43,6 +43,11 @@ matched, port) and the path's segments.  How it is drawn:
 * Color: each component's brace, line and label get an ANSI color of
   their own when ``out`` is a terminal and ``NO_COLOR`` is not set to any
   value, the empty one included; never otherwise.
+* Length: a picture takes about 160 bytes of memory per character of the
+  text (a cell per column per row while it is laid out), so a text over
+  ``EXPLAIN_MAX_LENGTH`` characters is refused, before it is parsed, with
+  ``InputTooLongError``: not drawn, and so undecided (exit 3), as ``parse``
+  would still read it.  No person reads a picture that wide anyway.
 
 ``rules`` prints rule definitions as written in ``rfc3986.abnf`` (comments
 and line breaks kept).  The RFC 5234 core rules (ALPHA, DIGIT, ...) have no
@@ -60,12 +65,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from urigrammar import Grammar, Reference, URISyntaxError, parse, parse_iri
+from urigrammar import Grammar, InputTooLongError, Reference, URISyntaxError, parse, parse_iri
 
 from ._batch import run_texts, texts
 from ._cmd import EXIT_OK, Command, Transform, add_grammar_options, add_text_input, grammar_from
 
-__all__ = ["COMMANDS"]
+__all__ = ["COMMANDS", "EXPLAIN_MAX_LENGTH", "explain"]
+
+#: The longest text ``explain`` draws: about 16 MB and half a second at most.
+EXPLAIN_MAX_LENGTH = 100_000
 
 # SGR codes, one per component; the authority's parts use bright ones.
 _COLORS = {
@@ -265,7 +273,16 @@ def _reference(text: str) -> Reference:
 
 
 def explain(text: str, *, color: bool = False) -> str:
-    """The picture of ``text``'s components; raises ``URISyntaxError``."""
+    """The picture of ``text``'s components; raises ``URISyntaxError``, or
+    ``InputTooLongError`` for a text over ``EXPLAIN_MAX_LENGTH``."""
+    if len(text) > EXPLAIN_MAX_LENGTH:
+        msg = (
+            f"too long to draw: {len(text):,} characters, over EXPLAIN_MAX_LENGTH "
+            f"({EXPLAIN_MAX_LENGTH:,}); 'urigrammar parse' reads a text of any length"
+        )
+        # No offset: the message alone, without an excerpt of the text, so
+        # there is no password to hide.
+        raise InputTooLongError(msg, rule="URI-reference", text=text, secrets=None)
     ref = _reference(text)
     top, parts = _marks(ref)
     lines: list[str] = []
@@ -295,11 +312,17 @@ def _use_color(out: TextIO) -> bool:
 def _configure_explain(parser: argparse.ArgumentParser) -> None:
     # No --json: the output is a picture.  Line input and --jobs as for
     # every command that takes texts (a file of URLs drawn one by one).
-    add_text_input(parser, "TEXT", "URI-references (or IRI-references) to draw", json_flag=False)
+    add_text_input(
+        parser,
+        "TEXT",
+        f"URI-references (or IRI-references) to draw, up to {EXPLAIN_MAX_LENGTH:,} "
+        "characters each (a longer one is not drawn: exit 3)",
+        json_flag=False,
+    )
 
 
 def _run_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    work = Transform(functools.partial(explain, color=_use_color(out)))
+    work = Transform(functools.partial(explain, color=_use_color(out)), line_per_text=False)
     return run_texts(work, texts(args), out, err, args.jobs, apart=True)
 
 

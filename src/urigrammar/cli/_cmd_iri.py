@@ -1,8 +1,8 @@
 """``urigrammar to-uri`` and ``urigrammar to-iri``: the mappings of RFC
 3987 sections 3.1 and 3.2, one result a line, in the order of the texts.
 
-A text that fails gets its error on stderr and no output line (``--json``
-gives one record per text instead), as for ``resolve`` and ``normalize``.
+A text that fails gets its error on stderr and an empty output line, as
+for ``resolve`` and ``normalize`` (``_cmd``).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """``urigrammar resolve``, ``relativize``, ``normalize`` and ``equivalent``
 (RFC 3986 sections 5 and 6): one result a line, in the order of the texts.
 
-A text that fails gets its error on stderr and no output line, since any
-line (even an empty one: ``relativize`` can answer ``""``) could be a
-result; ``--json`` gives one record per text, so lines stay matched.
+A text that fails gets its error on stderr and an empty output line, so
+that lines stay matched (``_cmd``); ``relativize`` can answer ``""`` too,
+and ``--json`` tells the two apart.
 """
 
 from __future__ import annotations

@@ -11,7 +11,10 @@ A template or value that cannot be expanded is exit 1, a bad argument
 variables an expansion gave it, or ``null`` (and exit 1) when none did; a
 template that is not one is a usage error (exit 2), like an unknown rule.
 URIs come as ``parse``'s texts do (arguments, ``-``, ``--file``); with
-``--json`` each line is a record ``{"text", "valid", "variables"}``.
+``--json`` each line is a record ``{"text", "valid", "variables",
+"error"}`` (``_cmd.json_line``).  An ambiguous template too big to split
+for a URI (``MAX_SPLIT_CELLS``) leaves that URI undecided (exit 3 when
+nothing else failed), like a text too long for ``--engine abnf``.
 """
 
 from __future__ import annotations
@@ -27,7 +30,16 @@ from typing import Any, TextIO
 from urigrammar import URIError, URITemplate
 
 from ._batch import run_texts, texts
-from ._cmd import EXIT_INVALID, EXIT_OK, Command, Outcome, UsageError, add_text_input
+from ._cmd import (
+    EXIT_INVALID,
+    EXIT_OK,
+    Command,
+    Outcome,
+    UsageError,
+    add_text_input,
+    json_line,
+    verdict_of,
+)
 
 __all__ = ["COMMANDS"]
 
@@ -103,14 +115,23 @@ class _Match:
     json: bool
 
     def __call__(self, uri: str) -> Outcome:
-        found = _template(self.template).match(uri)
-        if self.json:
-            record = {"text": uri, "valid": found is not None, "variables": found}
-            return Outcome("valid" if found is not None else "invalid", json.dumps(record))
+        try:
+            found = _template(self.template).match(uri)
+        except URIError as exc:  # an ambiguous template's split too big: undecided
+            return self._failed(uri, exc)
         if found is None:
-            message = f"does not match {self.template}: {uri}"
-            return Outcome("invalid", "null", message)
+            # The message leaves the URI out (the lines are in input order):
+            # it may hold a password, which no message shows.
+            failed = URIError(f"does not match {self.template}", text=uri, secrets=None)
+            return self._failed(uri, failed)
+        if self.json:
+            return Outcome("valid", json_line(uri, {"variables": found}))
         return Outcome("valid", json.dumps(found, ensure_ascii=False))
+
+    def _failed(self, uri: str, exc: URIError) -> Outcome:
+        if self.json:
+            return Outcome(verdict_of(exc), json_line(uri, {"variables": None}, exc))
+        return Outcome(verdict_of(exc), "null", str(exc))
 
 
 def _configure_match(parser: argparse.ArgumentParser) -> None:

@@ -178,11 +178,16 @@ def _pieces(expression: Expression, values: Mapping[str, object], template: str)
                     text = name + (operator.ifemp if not member else "=" + text)
                 pieces.append(text)
         else:
-            # Section 3.2.1: "name=value", or just "name" for an empty value
-            # where the operator is not form-style (its ifemp is "").
+            # Appendix A: a named operator writes a pair whose value is
+            # empty as the name and its ifemp (";k", "?k="); the others
+            # write every pair as "name=value", so "/k=" (their branch of
+            # the algorithm has no ifemp).
             for key, member in value:
                 text = encode(key, operator)
-                text += operator.ifemp if not member else "=" + encode(member, operator)
+                if operator.named and not member:
+                    text += operator.ifemp
+                else:
+                    text += "=" + encode(member, operator)
                 pieces.append(text)
     return pieces
 

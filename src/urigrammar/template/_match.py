@@ -25,16 +25,19 @@ Two levels, each decided before any URI is seen:
    ``y``): several variables under an unnamed operator, or an exploded
    one among others under a named operator, are ambiguous.
 
-``ambiguous`` is true when either level is.  For a template that is not,
-``expand(match(u)) == u`` for every ``u`` that ``match`` reads: a reading
-that would expand to another text (``{x}`` on ``%41``, which no expansion
-writes) is checked away at the end, and ``match`` returns ``None``.
+``ambiguous`` is true when either level is.  Every reading ``match``
+returns is checked to expand back to the URI (a reading of a text no
+expansion writes, ``{x}`` on ``%41``, is checked away).  For a template
+that is not ambiguous the first reading is the only one, so a failed check
+means no expansion gives the URI.  For an ambiguous one it is one of
+several, and when it fails the check ``_search`` looks through the others,
+within a bounded number of steps.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import NamedTuple
 
@@ -44,10 +47,14 @@ from ..shipped import RFC6570, userinfo_secret
 from ._errors import ExpansionError
 from ._expand import expand_parts
 from ._read import COMMA, EQUALS, Matched, Reading, agree, ambiguous_reading, read
+from ._search import Ends, search
 from ._sets import Operator, allowed, hexdig
 from ._syntax import Expression, Part
 
 __all__ = ["Matched", "Matcher"]
+
+#: What ``search`` gives an ``Ends`` to report the characters it looks at.
+Spend = Callable[[int], None]
 
 
 @cache
@@ -111,9 +118,24 @@ class Matcher:
         )
 
     def match(self, uri: str) -> dict[str, Matched] | None:
-        texts = self._texts(uri)
+        texts, rest = self._texts(uri)
         if texts is None:
-            return None
+            return None  # no split at all: level 1 over-approximates, so no expansion
+        values = self._first_reading(texts)
+        # The readers accept some texts no expansion writes: a "=" inside a
+        # named value ({?x} on "?x=a=b"; expansion encodes it), a triplet of
+        # an unreserved character or in lowercase under (U) ({x} on "%41",
+        # "%c3%a9").  Their reading would expand to another URI: keep a
+        # reading only when it writes ``uri`` back (linear).
+        if values is not None and self._writes(values) == uri:
+            return values
+        if not self.ambiguous:
+            return None  # the first reading was the only one
+        # One reading of several, and not one that writes ``uri``: look
+        # through the others (bounded; see _search).
+        return search(self.template, uri, self._ends(uri, texts, rest))
+
+    def _first_reading(self, texts: dict[int, str | None]) -> dict[str, Matched] | None:
         found: dict[str, list[tuple[Reading, Operator]]] = {}
         for index, text in texts.items():
             slot = self.parts[index]
@@ -123,31 +145,54 @@ class Matcher:
                 return None
             for reading in readings:
                 found.setdefault(reading.spec.name, []).append((reading, slot.expression.operator))
-        values = agree(found)
-        if values is None or self.ambiguous:
-            # An ambiguous template's reading is one of several, as it was.
-            return values
-        # The readers accept some texts no expansion writes: a "=" inside a
-        # named value ({?x} on "?x=a=b"; expansion encodes it), a triplet of
-        # an unreserved character or in lowercase under (U) ({x} on "%41",
-        # "%c3%a9").  Their reading would expand to another URI, and an
-        # unambiguous template has no other reading, so the URI is no
-        # expansion: keep the reading only when it writes ``uri`` back
-        # (linear).
+        return agree(found)
+
+    def _writes(self, values: dict[str, Matched]) -> str | None:
         try:
-            written = expand_parts(self.template, values, "")
+            return expand_parts(self.template, values, "")
         except ExpansionError:
             return None
-        return values if written == uri else None
 
-    def _texts(self, uri: str) -> dict[int, str | None] | None:
+    def _ends(self, uri: str, texts: dict[int, str | None], rest: list[bytearray] | None) -> Ends:
+        """The texts each expression may have, for ``search``: the one
+        split of a deterministic template (``rest`` is ``None``), every
+        viable one otherwise."""
+        if rest is None:
+
+            def fixed(k: int, at: int, spend: Spend) -> list[int]:
+                return [at + len(texts[k] or "")]
+
+            return fixed
+        table, digits = rest, hexdig()
+
+        def viable(k: int, at: int, spend: Spend) -> list[int]:
+            spend(len(uri) - at + 1)
+            slot = self.parts[k]
+            assert isinstance(slot, _Slot)
+            after = table[k + 1]
+            first = slot.expression.operator.first
+            found = [at] if after[at] else []  # nothing written (or "" written)
+            if first and not uri.startswith(first, at):
+                return found
+            i = at + len(first)
+            if first and after[i]:
+                found.append(i)
+            while i < len(uri) and (i := _run_end(uri, i, slot.alphabet, digits)) >= 0:
+                if after[i]:
+                    found.append(i)
+            return found[::-1]  # longest first, as _split picks
+
+        return viable
+
+    def _texts(self, uri: str) -> tuple[dict[int, str | None] | None, list[bytearray] | None]:
         """Each expression's text (``None``: nothing, not even its first
-        string), by its index in ``parts``."""
+        string), by its index in ``parts``, and for a template that is not
+        deterministic the table of ``_viable`` it was split by."""
         if self.deterministic:
             match = self.pattern.fullmatch(uri)
             if match is None:
-                return None
-            return dict(zip(self.groups, match.groups(), strict=True))
+                return None, None
+            return dict(zip(self.groups, match.groups(), strict=True)), None
         if len(self.parts) * (len(uri) + 1) > MAX_SPLIT_CELLS:
             msg = (
                 f"too long to match against this ambiguous template: its {len(self.parts)} "
@@ -158,7 +203,8 @@ class Matcher:
             raise InputTooLongError(
                 msg, rule="URI-Template", text=uri, offset=0, secrets=userinfo_secret
             )
-        return _split(self.parts, uri)
+        rest = _viable(self.parts, uri)
+        return _split(self.parts, uri, rest), rest
 
 
 #: The most (template parts x URI characters) the split of an ambiguous
@@ -211,10 +257,12 @@ def _viable(parts: Sequence[str | _Slot], text: str) -> list[bytearray]:
     return rest
 
 
-def _split(parts: Sequence[str | _Slot], text: str) -> dict[int, str | None] | None:
+def _split(
+    parts: Sequence[str | _Slot], text: str, rest: list[bytearray]
+) -> dict[int, str | None] | None:
     """The split of ``text`` into ``parts`` that gives each expression, from
-    the left, the longest text that the rest can follow."""
-    rest = _viable(parts, text)
+    the left, the longest text that the rest can follow (``rest``: the
+    table of ``_viable``)."""
     if not rest[0][0]:
         return None
     n = len(text)

@@ -130,11 +130,13 @@ def _value(text: str, spec: VarSpec, operator: Operator) -> Matched | None:
 
 
 def _member(has_equals: bool, raw: str, operator: Operator) -> str | None:
-    """One exploded member's value: ``name`` alone stands for an empty one
-    unless the operator is form-style (its ``ifemp`` is ``=``)."""
+    """One exploded member's value (Appendix A): ``name`` alone stands for
+    an empty one only under ``;`` (named, ``ifemp`` empty); ``?`` and ``&``
+    write ``name=``, and so do the unnamed operators for every pair."""
+    bare_empty = operator.named and not operator.ifemp
     if not has_equals:
-        return None if operator.ifemp else ""
-    if (not raw and not operator.ifemp) or COMMA in raw or EQUALS in raw:
+        return "" if bare_empty else None
+    if (not raw and bare_empty) or COMMA in raw or EQUALS in raw:
         return None
     return _decoded(raw)
 
@@ -153,14 +155,20 @@ def _exploded(
             # "." is both the separator and a value character: an item
             # without "=" continues the value before it (an ambiguous
             # reading; see _level2_ambiguous).
+            # Every pair has its "=" (Appendix A), so items before the
+            # first pair start its name.
             # Each value's parts are collected and joined once: adding to a
             # string in the loop is quadratic on a long run of items.
             joined: list[tuple[str, bool, list[str]]] = []
+            lead: list[str] = []
             for name, eq, raw in pieces:
-                if joined and not eq:
+                if eq:
+                    joined.append((operator.sep.join([*lead, name]), eq, [raw]))
+                    lead = []
+                elif joined:
                     joined[-1][2].append(name)
                 else:
-                    joined.append((name, eq, [raw]))
+                    lead.append(name)
             pieces = [(name, eq, operator.sep.join(raw)) for name, eq, raw in joined]
     if is_list:
         members: list[str] = []

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..shipped import RFC6570
+from .._errors import HIDDEN
+from ..shipped import RFC6570, password_span
 from ._expand import expand_parts
 from ._match import Matched, Matcher
 from ._syntax import Expression, Part, read_template
@@ -50,7 +51,17 @@ class URITemplate:
         return self._text
 
     def __repr__(self) -> str:
-        return f"URITemplate({self._text!r})"
+        # As a URI's repr: section 3.2.1 of RFC 3986 deprecates
+        # "user:password", so what follows the first ":" of a literal
+        # userinfo never goes into a log.  The template is no URI, so the
+        # userinfo is found loosely, as an error message finds it (the
+        # same function masks both); str() keeps the text, as for URIs.
+        text = self._text
+        span = password_span(text)
+        if span is not None:
+            start, end = span
+            text = text[:start] + HIDDEN + text[end:]
+        return f"URITemplate({text!r})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, URITemplate):
@@ -114,22 +125,33 @@ class URITemplate:
         variables cannot be told apart (``{x,y}`` on ``1``; ``{/a,b}`` on
         ``/1``; an exploded variable among others under ``;``, ``?``,
         ``&``).  The analysis is conservative: a template reported
-        unambiguous is, and ``expand(match(u)) == u`` for every ``u`` that
-        ``match`` does not answer ``None``."""
+        unambiguous is, and ``match`` finds its reading of every expansion
+        (see ``match`` for what it guarantees for the others)."""
         return self._compiled().ambiguous
 
     def match(self, uri: str) -> dict[str, Matched] | None:
         """The variables an expansion of this template gives ``uri``, or
-        ``None`` when no expansion gives it.
+        ``None``.
+
+        The guarantee: a reading returned always expands back to the URI
+        (``self.expand(self.match(u)) == u`` whenever it is not ``None``);
+        for a template that is not ``ambiguous``, a reading is found
+        whenever one exists, so ``None`` means no expansion gives ``uri``.
+        For an ambiguous template the first reading tried is one of
+        several; when it does not expand back, the others are searched, in
+        a bounded number of steps (``_search.MAX_SEARCH_STEPS``: a quarter
+        of a second at most), and ``None`` may then also mean that the
+        search gave up (variables that repeat make the question
+        NP-complete).
 
         Values are pct-decoded; under ``+`` and ``#``, which pass triplets
         through, only the triplets of non-ASCII characters are (``%2F`` and
         ``/`` expand alike there, so ``%2F`` stays); a comma-joined value is a list,
         an exploded one a list or, where it has ``name=value`` pairs, a
         dict.  An undefined variable is left out.  Linear in ``uri``'s
-        length; see ``ambiguous`` for when the reading is the only one.  An
-        ambiguous template is split in time and memory that grow with its
-        number of parts times the length: past ``MAX_SPLIT_CELLS`` of them,
+        length for a template that is not ambiguous.  An ambiguous template
+        is split in time and memory that grow with its number of parts
+        times the length: past ``MAX_SPLIT_CELLS`` of them,
         ``InputTooLongError`` (undecided, not "no match").
         """
         if not isinstance(uri, str):
