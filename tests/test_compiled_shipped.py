@@ -188,3 +188,32 @@ def test_a_missing_store_compiles_from_the_text(tmp_path: Path) -> None:
     )
     assert grammar.validate("URI", "http://a/b")
     assert not grammar.validate("URI", "http://a b/")
+
+
+def test_the_abnf_engine_reads_each_grammar_text_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A grammar loaded from its compiled file has no abnf nodes: the abnf
+    # engine's first use reads each grammar text again, once, not once a rule.
+    from urigrammar.engine import _grammar
+    from urigrammar.shipped import FILES
+
+    read: list[int] = []
+    real = _grammar.read_rules
+    monkeypatch.setattr(_grammar, "read_rules", lambda text: read.append(1) or real(text))
+    copies = {}
+    for grammar, file_name in FILES:
+        imports = tuple(copies[g.name] for g in grammar.imports)
+        copies[grammar.name] = Grammar(
+            lambda f=file_name: grammar_text(f),
+            name=grammar.name,
+            imports=imports,
+            lazy=True,
+            store=PackageStore(COMPILED / f"{file_name}.json"),
+        )
+    top = copies[FILES[-1][0].name]
+    assert top.validate(
+        "literals",
+        "a",
+    )
+    assert not read  # the compiled file answered
+    assert top.abnf_parse("URI-Template", "a{b}") is not None
+    assert len(read) <= len(FILES)

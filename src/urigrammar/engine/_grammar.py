@@ -279,6 +279,7 @@ class Grammar:
         #: a store that is written, every program's piece: what it writes).
         self._pieces: dict[Key, bytes] = {}
         self._abnf: Any = None
+        self._text_nodes: dict[str, tuple[Any, ...]] | None = None
         if not lazy:
             self._table()
 
@@ -574,26 +575,31 @@ class Grammar:
     def _nodes(self) -> list[Any]:
         """``abnf``'s rule nodes of this grammar and its imports, as the
         namespace resolves them (a grammar loaded from its store has none:
-        its text is read again, once)."""
-        table = self._table()
+        each grammar's text is read again, once)."""
         nodes: list[Any] = []
-        own = {rule.name.casefold(): rule for rule in read_rules(self.text())}
-        for key, rule in table.rules.items():
-            found = own.get(key) if key in table.own else None
-            if found is None:
-                found = rule if rule.nodes else self._imported(key)
-            nodes.extend(found.nodes)
+        for key in self._table().rules:
+            nodes.extend(self._node_of(key))
         return nodes
 
-    def _imported(self, key: str) -> RuleText:
+    def _node_of(self, key: str) -> tuple[Any, ...]:
+        """The nodes of rule ``key`` (folded) where this namespace finds it."""
+        table = self._table()
+        if key in table.own:
+            found = table.own[key]
+            return found.nodes or self._read_nodes()[key]
         for grammar in self.imports:
-            table = grammar._table()
-            if key in table.rules:
-                if key in table.own:
-                    return next(r for r in read_rules(grammar.text()) if r.name.casefold() == key)
-                return grammar._imported(key)
+            if key in grammar._table().rules:
+                return grammar._node_of(key)
         msg = f"rule {key!r} is in no import"
         raise GrammarError(msg, rule=key)
+
+    def _read_nodes(self) -> dict[str, tuple[Any, ...]]:
+        """This grammar's own rules' nodes, read from its text once."""
+        if self._text_nodes is None:
+            self._text_nodes = {
+                rule.name.casefold(): rule.nodes for rule in read_rules(self.text())
+            }
+        return self._text_nodes
 
     def _define_abnf_rules(self) -> Any:
         from abnf.parser import ABNFGrammarNodeVisitor, Rule
