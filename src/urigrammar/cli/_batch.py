@@ -30,7 +30,8 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
-from urigrammar import Reference, URIError, check, parse, parse_iri
+import urigrammar
+from urigrammar import URIError
 
 from ._cmd import (
     Outcome,
@@ -144,7 +145,7 @@ def texts(args: Any) -> Iterator[str]:
     yield from read_lines(args.file)
 
 
-def components(ref: Reference) -> dict[str, Any]:
+def components(ref: urigrammar.Reference) -> dict[str, Any]:
     """The JSON object ``urigrammar parse`` prints for one reference (its
     keys are ``COMPONENTS``)."""
     return {
@@ -160,7 +161,7 @@ def components(ref: Reference) -> dict[str, Any]:
     }
 
 
-def json_port(ref: Reference) -> int | str | None:
+def json_port(ref: urigrammar.Reference) -> int | str | None:
     """The port for JSON: its value, or its digits as a string when it has
     more than 640 of them (``int`` to ``str`` refuses more than
     ``sys.get_int_max_str_digits()``, which is at least 640; CVE-2020-10735)."""
@@ -171,7 +172,7 @@ def json_port(ref: Reference) -> int | str | None:
 
 def _check(files: GrammarFiles, rule: str, text: str, engine: Any) -> None:
     if files is None:
-        check(rule, text, engine=engine)
+        urigrammar.check(rule, text, engine=engine)
         return
     grammar = grammar_from(*files)
     if engine == "abnf":
@@ -223,7 +224,7 @@ def parse_outcome(
     record, which has the components too (``null`` for a text that
     failed).  With ``iri`` the text is parsed as an IRI (``parse_iri``)."""
     try:
-        ref = (parse_iri if iri else parse)(text, rule, engine=engine)
+        ref = (urigrammar.parse_iri if iri else urigrammar.parse)(text, rule, engine=engine)
     except URIError as exc:
         if as_json:
             return Outcome(verdict_of(exc), json_line(text, dict.fromkeys(COMPONENTS), exc))

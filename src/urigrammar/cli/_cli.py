@@ -90,10 +90,18 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     parsers: dict[str, argparse.ArgumentParser] = {}
     for name, command in COMMANDS.items():
-        parser = sub.add_parser(name, help=command.help, description=command.help)
-        command.configure(parser)
-        parsers[name] = parser
+        # Each command's own arguments are added when it runs (_configured):
+        # some read the library to say what they take, and a run uses one.
+        parsers[name] = sub.add_parser(name, help=command.help, description=command.help)
     return top, parsers
+
+
+def _configured(name: str, parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """``parser`` with command ``name``'s arguments, added once."""
+    if not getattr(parser, "_urigrammar_configured", False):
+        COMMANDS[name].configure(parser)
+        parser._urigrammar_configured = True  # type: ignore[attr-defined]
+    return parser
 
 
 def _stdin_is_terminal() -> bool:
@@ -139,7 +147,7 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         # (and exits).
         return top.parse_args(argv)
     name = argv[0]
-    parser = parsers[name]
+    parser = _configured(name, parsers[name])
     args = _intermixed(parser, argv[1:])
     args.command = name
     if COMMANDS[name].takes_texts and not args.text and not args.file:

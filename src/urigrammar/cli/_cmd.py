@@ -50,15 +50,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
-from urigrammar import (
-    RFC3986,
-    Grammar,
-    InputTooLongError,
-    URIError,
-    URISyntaxError,
-    grammar_of,
-    load_grammar,
-)
+import urigrammar
+from urigrammar import InputTooLongError, URIError, URISyntaxError
 
 __all__ = [
     "EXIT_INTERRUPTED",
@@ -261,7 +254,7 @@ def add_grammar_options(parser: argparse.ArgumentParser) -> None:
 @functools.cache
 def grammar_from(
     path: str | None, imports: tuple[str, ...] = (), rule: str | None = None
-) -> Grammar:
+) -> urigrammar.Grammar:
     """The grammar that ``--grammar`` and ``--import`` name, loaded once per
     process; when neither is given, the shipped grammar that defines
     ``rule`` (RFC 3986, RFC 3987, ...), or RFC 3986."""
@@ -269,8 +262,8 @@ def grammar_from(
         if imports:
             msg = "--import fills gaps of a --grammar file: give --grammar too"
             raise UsageError(msg)
-        return RFC3986 if rule is None else grammar_of(rule)
+        return urigrammar.RFC3986 if rule is None else urigrammar.grammar_of(rule)
     # The per-user cache (urigrammar cache dir): a grammar file is read by
     # abnf once, not by every run; a cache that fails its checks is passed by.
-    loaded = tuple(load_grammar(Path(i), cache=True) for i in imports)
-    return load_grammar(Path(path), imports=loaded, cache=True)
+    loaded = tuple(urigrammar.load_grammar(Path(i), cache=True) for i in imports)
+    return urigrammar.load_grammar(Path(path), imports=loaded, cache=True)

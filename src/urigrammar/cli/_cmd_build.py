@@ -12,7 +12,8 @@ import argparse
 import functools
 from typing import TextIO
 
-from urigrammar import URIError, build, percent_decode, percent_encode
+import urigrammar
+from urigrammar import URIError
 
 from ._batch import run_texts, texts
 from ._cmd import EXIT_INVALID, EXIT_OK, Command, Transform, add_text_input
@@ -60,7 +61,7 @@ def _configure_build(parser: argparse.ArgumentParser) -> None:
 
 def _run_build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
-        ref = build(
+        ref = urigrammar.build(
             scheme=args.scheme,
             userinfo=args.userinfo,
             host=args.host,
@@ -83,7 +84,7 @@ def _decode_one(form: bool, errors: str, text: str) -> str:
     # "+" -> " " keeps every offset, so an error still points into `text`.
     spaced = text.replace("+", " ") if form else text
     try:
-        return percent_decode(spaced, errors=errors)
+        return urigrammar.percent_decode(spaced, errors=errors)
     except URIError as exc:
         raise URIError(
             exc.message, rule=exc.rule, text=text, offset=exc.offset, secrets=exc.secrets
@@ -109,7 +110,7 @@ def _run_decode(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _encode_one(rule: str, keep_escapes: bool, errors: str, text: str) -> str:
-    return percent_encode(text, rule, keep_escapes=keep_escapes, errors=errors)
+    return urigrammar.percent_encode(text, rule, keep_escapes=keep_escapes, errors=errors)
 
 
 #: ``encode``'s rule when ``--rule`` is not given: ``percent_encode``'s own

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from urigrammar import cache_dir, cache_problem, clear_cache
+import urigrammar
 
 from ._cmd import EXIT_OK, EXIT_USAGE, Command
 
@@ -24,18 +24,21 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.action == "dir":
-        print(cache_dir(), file=out)
-        problem = cache_problem()
+        print(urigrammar.cache_dir(), file=out)
+        problem = urigrammar.cache_problem()
         if problem is not None:
             print(f"urigrammar: the cache is not used: {problem}", file=err)
             return EXIT_USAGE
         return EXIT_OK
     try:
-        removed = clear_cache()
+        removed = urigrammar.clear_cache()
     except OSError as exc:
         print(f"urigrammar: the cache was not cleared: {exc}", file=err)
         return EXIT_USAGE
-    print(f"removed {removed} file{'' if removed == 1 else 's'} from {cache_dir()}", file=out)
+    print(
+        f"removed {removed} file{'' if removed == 1 else 's'} from {urigrammar.cache_dir()}",
+        file=out,
+    )
     return EXIT_OK
 
 

@@ -13,7 +13,8 @@ import argparse
 import contextlib
 from typing import TextIO
 
-from urigrammar import IRI_PARSE_RULES, PARSE_RULES, URISyntaxError, parse, parse_iri
+import urigrammar
+from urigrammar import URISyntaxError
 
 from ._batch import run_texts, texts, worker
 from ._cmd import Command, add_grammar_options, add_text_input, grammar_from
@@ -43,8 +44,9 @@ def _configure_parse(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rule",
         default=None,
-        help=f"the rule to parse by: one of {', '.join(PARSE_RULES)} (default URI-reference), "
-        f"or with --iri one of {', '.join(IRI_PARSE_RULES)} (default IRI-reference)",
+        help="the rule to parse by: one of "
+        f"{', '.join(urigrammar.PARSE_RULES)} (default URI-reference), or with --iri one "
+        f"of {', '.join(urigrammar.IRI_PARSE_RULES)} (default IRI-reference)",
     )
     parser.add_argument(
         "--iri",
@@ -56,13 +58,13 @@ def _configure_parse(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_parse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    rules = IRI_PARSE_RULES if args.iri else PARSE_RULES
+    rules = urigrammar.IRI_PARSE_RULES if args.iri else urigrammar.PARSE_RULES
     rule = rules[0] if args.rule is None else args.rule
     # A rule parse does not take is a usage error before any text is read:
     # parse("") raises it (an unknown or unparseable rule) or a syntax
     # error, which says only that "" is not a text of a good rule.
     with contextlib.suppress(URISyntaxError):
-        (parse_iri if args.iri else parse)("", rule)
+        (urigrammar.parse_iri if args.iri else urigrammar.parse)("", rule)
     return _run("parse-iri" if args.iri else "parse", rule, args, out, err)
 
 

@@ -65,7 +65,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from urigrammar import Grammar, InputTooLongError, Reference, URISyntaxError, parse, parse_iri
+import urigrammar
+from urigrammar import InputTooLongError, URISyntaxError
 
 from ._batch import run_texts, texts
 from ._cmd import EXIT_OK, Command, Transform, add_grammar_options, add_text_input, grammar_from
@@ -139,7 +140,7 @@ def _mark(name: str, start: int, value: str, kind: str | None = None) -> _Mark:
     return _Mark(name, label, start, start + _width(value))
 
 
-def _authority_marks(ref: Reference, at: int) -> list[_Mark]:
+def _authority_marks(ref: urigrammar.Reference, at: int) -> list[_Mark]:
     """``[ userinfo "@" ] host [ ":" port ]`` from column ``at`` on."""
     assert ref.host is not None
     marks: list[_Mark] = []
@@ -153,7 +154,7 @@ def _authority_marks(ref: Reference, at: int) -> list[_Mark]:
     return marks
 
 
-def _marks(ref: Reference) -> tuple[list[_Mark], list[_Mark]]:
+def _marks(ref: urigrammar.Reference) -> tuple[list[_Mark], list[_Mark]]:
     """The components (section 3) and the authority's parts (section 3.2),
     at their columns in ``str(ref)``."""
     top: list[_Mark] = []
@@ -246,7 +247,7 @@ def _tier(text: str, marks: Sequence[_Mark], color: bool) -> list[str]:
     return [text] + [_render(cells, color) for cells in grid]
 
 
-def _segments(ref: Reference) -> list[str]:
+def _segments(ref: urigrammar.Reference) -> list[str]:
     segments = ref.path_segments
     if not segments:
         return ["path segments: none (the path is empty)"]
@@ -260,16 +261,16 @@ def _segments(ref: Reference) -> list[str]:
     ]
 
 
-def _reference(text: str) -> Reference:
+def _reference(text: str) -> urigrammar.Reference:
     """``text`` as a URI-reference, or failing that as an IRI-reference;
     the error of the one the text was likelier meant as (an IRI when it has
     non-ASCII characters) when it is neither."""
     try:
-        return parse(text)
+        return urigrammar.parse(text)
     except URISyntaxError:
         if text.isascii():
             raise
-    return parse_iri(text)
+    return urigrammar.parse_iri(text)
 
 
 def explain(text: str, *, color: bool = False) -> str:
@@ -326,7 +327,7 @@ def _run_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return run_texts(work, texts(args), out, err, args.jobs, apart=True)
 
 
-def _definition(grammar: Grammar, name: str, width: int) -> str:
+def _definition(grammar: urigrammar.Grammar, name: str, width: int) -> str:
     source = grammar.source(name)
     if source is None:
         return f"; {name.ljust(width)} core rule of RFC 5234 Appendix B, from the abnf package"

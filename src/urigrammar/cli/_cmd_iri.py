@@ -11,7 +11,7 @@ import argparse
 import functools
 from typing import TextIO
 
-from urigrammar import IRIReference, URIReference, to_iri, to_uri
+import urigrammar
 
 from ._batch import run_texts, texts
 from ._cmd import Command, Transform, add_text_input
@@ -19,8 +19,8 @@ from ._cmd import Command, Transform, add_text_input
 __all__ = ["COMMANDS"]
 
 
-def _to_uri_one(idna: bool, allow_bidi: bool, text: str) -> URIReference:
-    return to_uri(text, idna=idna, allow_bidi=allow_bidi)
+def _to_uri_one(idna: bool, allow_bidi: bool, text: str) -> urigrammar.URIReference:
+    return urigrammar.to_uri(text, idna=idna, allow_bidi=allow_bidi)
 
 
 def _configure_to_uri(parser: argparse.ArgumentParser) -> None:
@@ -43,8 +43,8 @@ def _run_to_uri(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return run_texts(work, texts(args), out, err, args.jobs)
 
 
-def _to_iri_one(idna: bool, text: str) -> IRIReference:
-    return to_iri(text, idna=idna)
+def _to_iri_one(idna: bool, text: str) -> urigrammar.IRIReference:
+    return urigrammar.to_iri(text, idna=idna)
 
 
 def _configure_to_iri(parser: argparse.ArgumentParser) -> None:

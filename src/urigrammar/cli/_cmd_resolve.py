@@ -14,18 +14,8 @@ import functools
 from collections.abc import Mapping
 from typing import TextIO
 
-from urigrammar import (
-    SCHEME_RULES,
-    Normalization,
-    SchemeRule,
-    URIError,
-    URIReference,
-    equivalent,
-    normalize,
-    parse,
-    relativize,
-    resolve,
-)
+import urigrammar
+from urigrammar import URIError
 
 from ._batch import run_texts, texts
 from ._cmd import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Command, Transform, add_text_input
@@ -37,19 +27,19 @@ def _base(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("base", metavar="BASE", help="the base URI (it has a scheme)")
 
 
-def _checked_base(text: str, err: TextIO) -> URIReference | None:
+def _checked_base(text: str, err: TextIO) -> urigrammar.URIReference | None:
     # The base is checked once, before any text: resolving "" against it
     # raises the error a bad base gives (RFC 3986 section 5.1).
     try:
-        resolve(text, "")
-        return parse(text)
+        urigrammar.resolve(text, "")
+        return urigrammar.parse(text)
     except URIError as exc:
         print(exc, file=err)
         return None
 
 
-def _resolve_one(base: URIReference, strict: bool, text: str) -> URIReference:
-    return resolve(base, text, strict=strict)
+def _resolve_one(base: urigrammar.URIReference, strict: bool, text: str) -> urigrammar.URIReference:
+    return urigrammar.resolve(base, text, strict=strict)
 
 
 def _configure_resolve(parser: argparse.ArgumentParser) -> None:
@@ -70,8 +60,8 @@ def _run_resolve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return run_texts(work, texts(args), out, err, args.jobs)
 
 
-def _relativize_one(base: URIReference, text: str) -> URIReference:
-    return relativize(base, text)
+def _relativize_one(base: urigrammar.URIReference, text: str) -> urigrammar.URIReference:
+    return urigrammar.relativize(base, text)
 
 
 def _configure_relativize(parser: argparse.ArgumentParser) -> None:
@@ -121,31 +111,35 @@ def _normal_form_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _schemes(args: argparse.Namespace) -> Mapping[str, SchemeRule] | None:
+def _schemes(args: argparse.Namespace) -> Mapping[str, urigrammar.SchemeRule] | None:
     """The library's scheme rules with the command line's on top, or
     ``None`` (the library's own) when there are none."""
     if not args.default_port and not args.empty_path_is_root:
         return None
-    rules = dict(SCHEME_RULES)
+    rules = dict(urigrammar.SCHEME_RULES)
     for name, port in args.default_port:
-        rules[name] = dataclasses.replace(rules.get(name, SchemeRule()), default_port=port)
+        rules[name] = dataclasses.replace(
+            rules.get(name, urigrammar.SchemeRule()), default_port=port
+        )
     for name in map(str.lower, args.empty_path_is_root):
-        rules[name] = dataclasses.replace(rules.get(name, SchemeRule()), empty_path_is_root=True)
+        rules[name] = dataclasses.replace(
+            rules.get(name, urigrammar.SchemeRule()), empty_path_is_root=True
+        )
     return rules
 
 
-def _options(args: argparse.Namespace) -> Normalization:
+def _options(args: argparse.Namespace) -> urigrammar.Normalization:
     """The ``Normalization`` the command line asks for (``nfc`` does not
     apply: the commands read URI-references, which are ASCII)."""
-    return Normalization(
+    return urigrammar.Normalization(
         scheme_based=not args.syntax_only,
         ipv6_canonical=args.ipv6_canonical,
         schemes=_schemes(args),
     )
 
 
-def _normalize_one(options: Normalization, text: str) -> URIReference:
-    return normalize(text, options)
+def _normalize_one(options: urigrammar.Normalization, text: str) -> urigrammar.URIReference:
+    return urigrammar.normalize(text, options)
 
 
 def _configure_normalize(parser: argparse.ArgumentParser) -> None:
@@ -166,7 +160,7 @@ def _configure_equivalent(parser: argparse.ArgumentParser) -> None:
 
 def _run_equivalent(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
-        same = equivalent(args.a, args.b, _options(args))
+        same = urigrammar.equivalent(args.a, args.b, _options(args))
     except URIError as exc:
         # Neither "equivalent" (0) nor "not equivalent" (1): an invalid text
         # has no normal form to compare.  2, as cmp and diff say trouble.

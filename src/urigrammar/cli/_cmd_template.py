@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from urigrammar import URIError, URITemplate
+import urigrammar
+from urigrammar import URIError
 
 from ._batch import run_texts, texts
 from ._cmd import (
@@ -90,7 +91,7 @@ def _run_expand(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     variables = {} if args.vars is None else _variables_file(args.vars)
     variables.update(args.assignments)
     try:
-        expanded = URITemplate(args.template).expand(variables)
+        expanded = urigrammar.URITemplate(args.template).expand(variables)
     except URIError as exc:
         print(exc, file=err)
         return EXIT_INVALID
@@ -102,9 +103,9 @@ def _run_expand(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 @functools.cache
-def _template(text: str) -> URITemplate:
+def _template(text: str) -> urigrammar.URITemplate:
     # Parsed and compiled once per process, not once per URI.
-    return URITemplate(text)
+    return urigrammar.URITemplate(text)
 
 
 @dataclass(frozen=True)
@@ -140,7 +141,7 @@ def _configure_match(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_match(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    URITemplate(args.template)  # a bad template: a usage error, before any URI
+    urigrammar.URITemplate(args.template)  # a bad template: a usage error, before any URI
     return run_texts(_Match(args.template, args.json), texts(args), out, err, args.jobs)
 
 
