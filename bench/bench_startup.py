@@ -8,7 +8,7 @@ command run in turn so that a moment of load touches all alike):
 * ``python -c "import uritools; uritools.urisplit('http://a/b')"``, the
   peer every other line is divided by;
 * ``urigrammar --version`` and ``urigrammar validate URI-reference
-  http://a/b`` (as ``python -m urigrammar``, the console script's work);
+  http://a/b``, through the console script installed beside this Python;
 * ``python -c "pass"``, the interpreter's own floor.
 
 Part 2, in fresh processes: CPU time of ``import urigrammar``, then of the
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -35,13 +36,16 @@ PYTHON = sys.executable
 
 PEER = "import uritools; uritools.urisplit('http://a/b')"
 
+# The console script installed beside this Python (what a user runs), else
+# the module (python -m, which adds runpy's start-up).
+_SCRIPT = shutil.which("urigrammar", path=str(Path(PYTHON).parent))
+URIGRAMMAR = [_SCRIPT] if _SCRIPT else [PYTHON, "-m", "urigrammar"]
+
 WHOLE = {
     "uritools (peer)": [PYTHON, "-c", PEER],
-    "urigrammar --version": [PYTHON, "-m", "urigrammar", "--version"],
+    "urigrammar --version": [*URIGRAMMAR, "--version"],
     "urigrammar validate URI-reference http://a/b": [
-        PYTHON,
-        "-m",
-        "urigrammar",
+        *URIGRAMMAR,
         "validate",
         "URI-reference",
         "http://a/b",

@@ -21,7 +21,6 @@ import functools
 import io
 import itertools
 import json
-import multiprocessing
 import re
 import signal
 import sys
@@ -281,6 +280,8 @@ def _pool(jobs: int) -> Any:
     that, through fork and exec alike), since a Ctrl-C before a worker ran
     its initializer would kill it with a traceback; the initializer covers
     workers started later.  signal() works only in the main thread."""
+    import multiprocessing  # only for --jobs: it costs a short run a tenth of its time
+
     context = multiprocessing.get_context()
     if threading.current_thread() is not threading.main_thread():
         return context.Pool(jobs, initializer=_ignore_interrupts)

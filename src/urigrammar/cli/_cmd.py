@@ -46,9 +46,7 @@ import functools
 import json
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import Any, Literal, NamedTuple, TextIO
 
 import urigrammar
 from urigrammar import InputTooLongError, URIError, URISyntaxError
@@ -82,8 +80,7 @@ class UsageError(Exception):
     with a text: ``_cli`` prints it on one line and exits with 2."""
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     """One subcommand: ``configure`` adds its arguments to its parser, ``run``
     does the work and returns the exit status.  ``takes_texts`` says that
     its parser has the ``text`` and ``--file`` of ``add_text_input``, so that
@@ -95,8 +92,7 @@ class Command:
     takes_texts: bool = False
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """What one text gave: ``out`` goes to stdout and ``err`` to stderr, one
     line each (``None``: nothing)."""
 
@@ -152,18 +148,24 @@ def json_line(text: str, fields: dict[str, Any], exc: URIError | None = None) ->
     return json.dumps({"text": text, "valid": valid, **dict.fromkeys(fields), "error": error})
 
 
-@dataclass(frozen=True)
 class Transform:
     """The work of a command that turns each text into another text
     (``resolve``, ``normalize``, ``encode``...).  Picklable when
     ``compute`` is (a module-level function or a ``functools.partial`` of
-    one), so that ``--jobs`` can send it to worker processes."""
+    one), so that ``--jobs`` can send it to worker processes.
+    ``line_per_text``: whether a text that fails gets an empty line, so
+    that lines stay matched; ``explain``'s pictures start with their text
+    and need none.  (A plain class: a dataclass would cost the command
+    line's start the import of ``dataclasses``.)"""
 
-    compute: Callable[[str], object]
-    json: bool = False
-    #: Whether a text that fails gets an empty line, so that lines stay
-    #: matched; ``explain``'s pictures start with their text and need none.
-    line_per_text: bool = True
+    __slots__ = ("compute", "json", "line_per_text")
+
+    def __init__(
+        self, compute: Callable[[str], object], json: bool = False, line_per_text: bool = True
+    ) -> None:
+        self.compute = compute
+        self.json = json
+        self.line_per_text = line_per_text
 
     def __call__(self, text: str) -> Outcome:
         try:
@@ -265,5 +267,7 @@ def grammar_from(
         return urigrammar.RFC3986 if rule is None else urigrammar.grammar_of(rule)
     # The per-user cache (urigrammar cache dir): a grammar file is read by
     # abnf once, not by every run; a cache that fails its checks is passed by.
+    from pathlib import Path  # only for --grammar
+
     loaded = tuple(urigrammar.load_grammar(Path(i), cache=True) for i in imports)
     return urigrammar.load_grammar(Path(path), imports=loaded, cache=True)

@@ -62,8 +62,7 @@ import functools
 import os
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 import urigrammar
 from urigrammar import InputTooLongError, URISyntaxError
@@ -90,8 +89,7 @@ _COLORS = {
 _RESET = "\x1b[0m"
 
 
-@dataclass(frozen=True)
-class _Mark:
+class _Mark(NamedTuple):
     """One component to draw: its name (which picks the color), its label
     and its span ``[start, stop)`` in the text."""
 

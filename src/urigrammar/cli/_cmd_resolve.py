@@ -9,7 +9,6 @@ and ``--json`` tells the two apart.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import functools
 from collections.abc import Mapping
 from typing import TextIO
@@ -116,6 +115,8 @@ def _schemes(args: argparse.Namespace) -> Mapping[str, urigrammar.SchemeRule] | 
     ``None`` (the library's own) when there are none."""
     if not args.default_port and not args.empty_path_is_root:
         return None
+    import dataclasses  # here: its import costs every run of the command line
+
     rules = dict(urigrammar.SCHEME_RULES)
     for name, port in args.default_port:
         rules[name] = dataclasses.replace(

@@ -23,7 +23,6 @@ import argparse
 import functools
 import json
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -108,12 +107,14 @@ def _template(text: str) -> urigrammar.URITemplate:
     return urigrammar.URITemplate(text)
 
 
-@dataclass(frozen=True)
 class _Match:
     """``match`` on one URI; picklable (the template as text) for ``--jobs``."""
 
-    template: str
-    json: bool
+    __slots__ = ("json", "template")
+
+    def __init__(self, template: str, json: bool) -> None:
+        self.template = template
+        self.json = json
 
     def __call__(self, uri: str) -> Outcome:
         try:

@@ -21,16 +21,18 @@ A quoted string (section 2.3) is case-insensitive, so ``"v"`` becomes
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ._charset import CharSet
+from ._value import Value
 
 __all__ = ["Alt", "Cap", "Chars", "Expr", "Ref", "Rep", "Seq", "refs"]
 
 
-@dataclass(frozen=True, slots=True)
-class Chars:
+class Chars(Value):
+    __slots__ = ("chars",)
     chars: CharSet
+
+    def __init__(self, chars: CharSet) -> None:
+        self._init(chars=chars)
 
     @property
     def codes(self) -> frozenset[int]:
@@ -38,32 +40,47 @@ class Chars:
         return frozenset(self.chars)
 
 
-@dataclass(frozen=True, slots=True)
-class Seq:
+class Seq(Value):
+    __slots__ = ("items",)
     items: tuple[Expr, ...]
 
+    def __init__(self, items: tuple[Expr, ...]) -> None:
+        self._init(items=items)
 
-@dataclass(frozen=True, slots=True)
-class Alt:
+
+class Alt(Value):
+    __slots__ = ("items",)
     items: tuple[Expr, ...]
 
+    def __init__(self, items: tuple[Expr, ...]) -> None:
+        self._init(items=items)
 
-@dataclass(frozen=True, slots=True)
-class Rep:
+
+class Rep(Value):
+    __slots__ = ("hi", "item", "lo")
     lo: int
     hi: int | None
     item: Expr
 
+    def __init__(self, lo: int, hi: int | None, item: Expr) -> None:
+        self._init(lo=lo, hi=hi, item=item)
 
-@dataclass(frozen=True, slots=True)
-class Ref:
+
+class Ref(Value):
+    __slots__ = ("name",)
     name: str
 
+    def __init__(self, name: str) -> None:
+        self._init(name=name)
 
-@dataclass(frozen=True, slots=True)
-class Cap:
+
+class Cap(Value):
+    __slots__ = ("expr", "name")
     name: str
     expr: Expr
+
+    def __init__(self, name: str, expr: Expr) -> None:
+        self._init(name=name, expr=expr)
 
 
 Expr = Chars | Seq | Alt | Rep | Ref | Cap

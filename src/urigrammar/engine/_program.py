@@ -30,7 +30,6 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Hashable
-from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal
 
 from ._charset import CharSet
@@ -48,11 +47,29 @@ Serves = Literal["dfa", "tagged", "regex", "automaton", "abnf"]
 _POSSESSIVE = sys.version_info >= (3, 11)
 
 
-@dataclass(frozen=True, eq=False)
 class Program:
     """One rule compiled for one set of captures.  ``captures`` are the
-    rules kept as groups; nothing inside a rule of ``leaves`` is."""
+    rules kept as groups; nothing inside a rule of ``leaves`` is.
 
+    Immutable; equal only to itself (programs are compared by what they
+    run, in the tests, not by identity of their tables)."""
+
+    __slots__ = (
+        "captures",
+        "deterministic",
+        "dfa",
+        "groups",
+        "ir",
+        "leaves",
+        "linear",
+        "made",
+        "regex",
+        "regex_plain",
+        "regular",
+        "rule",
+        "tagged",
+        "vetted",
+    )
     rule: str
     captures: tuple[str, ...]
     leaves: tuple[str, ...]
@@ -62,22 +79,65 @@ class Program:
     vetted: bool
     #: The inlined rule (``_ir``), or its JSON values (``expr_to_data``),
     #: read on first use of ``body``; ``None`` when not regular.
-    ir: Expr | list[Any] | None = None
+    ir: Expr | list[Any] | None
     #: The regex, with possessive quantifiers (Python 3.11 on).
-    regex: str = ""
+    regex: str
     #: The same language without them, for Python 3.10.
-    regex_plain: str = ""
+    regex_plain: str
     #: Each group's rule name and enclosing group (0: none), 1-based.
-    groups: tuple[tuple[str, int], ...] = ()
-    linear: bool = True
-    deterministic: bool = True
+    groups: tuple[tuple[str, int], ...]
+    linear: bool
+    deterministic: bool
     #: The minimal DFA (validate programs), ``None`` over its caps.
-    dfa: Tables | None = None
+    dfa: Tables | None
     #: The tagged DFA (parse programs), ``None`` over its caps.
-    tagged: TaggedTables | None = None
+    tagged: TaggedTables | None
     #: What the back ends made of it (matchers, compiled patterns), by
     #: back end and purpose: a memo, not part of the value.
-    made: dict[Hashable, Any] = field(default_factory=dict, repr=False, compare=False)
+    made: dict[Hashable, Any]
+
+    def __init__(
+        self,
+        rule: str,
+        captures: tuple[str, ...],
+        leaves: tuple[str, ...],
+        *,
+        regular: bool,
+        vetted: bool,
+        ir: Expr | list[Any] | None = None,
+        regex: str = "",
+        regex_plain: str = "",
+        groups: tuple[tuple[str, int], ...] = (),
+        linear: bool = True,
+        deterministic: bool = True,
+        dfa: Tables | None = None,
+        tagged: TaggedTables | None = None,
+    ) -> None:
+        values = {
+            "rule": rule,
+            "captures": captures,
+            "leaves": leaves,
+            "regular": regular,
+            "vetted": vetted,
+            "ir": ir,
+            "regex": regex,
+            "regex_plain": regex_plain,
+            "groups": groups,
+            "linear": linear,
+            "deterministic": deterministic,
+            "dfa": dfa,
+            "tagged": tagged,
+            "made": {},
+        }
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        msg = "Program is immutable"
+        raise AttributeError(msg)
+
+    def __repr__(self) -> str:
+        return f"<Program {self.rule!r} captures={self.captures!r}>"
 
     @property
     def body(self) -> Expr | None:
@@ -145,7 +205,7 @@ class Program:
     def from_data(cls, data: object) -> Program:
         """A program from ``to_data``'s values; ``ValueError`` for anything
         that is not exactly that shape."""
-        d = _dict(data, ({f.name for f in fields(cls)} - {"made", "ir"}) | {"body"})
+        d = _dict(data, (set(cls.__slots__) - {"made", "ir"}) | {"body"})
         groups = tuple((_str(name), _int(parent)) for name, parent in _pairs(d["groups"]))
         return cls(
             rule=_str(d["rule"]),

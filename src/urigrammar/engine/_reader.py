@@ -12,28 +12,33 @@ typed here.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from .._errors import GrammarError
 from ._charset import CharSet
 from ._ir import Alt, Chars, Expr, Ref, Rep, Seq
+from ._value import Value
 
 __all__ = ["RuleText", "core_rules", "crlf", "read_rules"]
 
 
-@dataclass(frozen=True, slots=True)
-class RuleText:
+class RuleText(Value):
     """One rule as read: its name as spelled, its expression (``None`` for a
     rule written wholly in prose, RFC 5234 section 4's ``prose-val``), and
     its definition as written, one entry per ``=`` or ``=/`` line."""
 
+    __slots__ = ("expr", "name", "nodes", "source")
     name: str
     expr: Expr | None
     source: tuple[str, ...]
     #: ``abnf``'s ``rule`` nodes for the source lines: visiting them defines
     #: the rule for the ``abnf`` engine, on whichever rule class needs it.
-    nodes: tuple[Any, ...] = ()
+    nodes: tuple[Any, ...]
+
+    def __init__(
+        self, name: str, expr: Expr | None, source: tuple[str, ...], nodes: tuple[Any, ...] = ()
+    ) -> None:
+        self._init(name=name, expr=expr, source=source, nodes=nodes)
 
 
 # The largest repetition count a rule may write, and the largest code point.

@@ -8,13 +8,13 @@ program loaded from its file (``_program``) needs no builder.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass
+
+from ._value import Value
 
 __all__ = ["Tables", "TaggedTables"]
 
 
-@dataclass(frozen=True, slots=True)
-class Tables:
+class Tables(Value):
     """A minimal complete DFA over classes of code points.
 
     ``starts[i]`` is the first code point of interval ``i`` (``starts[0] ==
@@ -24,12 +24,31 @@ class Tables:
     class), ``start`` the initial state, ``accepting[s]`` 1 for a final one.
     """
 
+    __slots__ = ("accepting", "classes", "moves", "nclasses", "start", "starts")
     starts: tuple[int, ...]
     classes: tuple[int, ...]
     nclasses: int
     moves: tuple[int, ...]
     accepting: tuple[bool, ...]
     start: int
+
+    def __init__(
+        self,
+        starts: tuple[int, ...],
+        classes: tuple[int, ...],
+        nclasses: int,
+        moves: tuple[int, ...],
+        accepting: tuple[bool, ...],
+        start: int,
+    ) -> None:
+        self._init(
+            starts=starts,
+            classes=classes,
+            nclasses=nclasses,
+            moves=moves,
+            accepting=accepting,
+            start=start,
+        )
 
     @property
     def nstates(self) -> int:
@@ -54,8 +73,7 @@ class Tables:
         return len(text), self.accepting[state]
 
 
-@dataclass(frozen=True, slots=True)
-class TaggedTables:
+class TaggedTables(Value):
     """A tagged DFA over classes of code points (see the module's docstring).
 
     ``starts``/``classes``/``nclasses`` partition the code points as in
@@ -70,6 +88,19 @@ class TaggedTables:
     and ``2i + 1`` (closed).
     """
 
+    __slots__ = (
+        "classes",
+        "finals",
+        "keeps",
+        "moves",
+        "names",
+        "nclasses",
+        "records",
+        "recs",
+        "start_tags",
+        "starts",
+        "tagsets",
+    )
     starts: tuple[int, ...]
     classes: tuple[int, ...]
     nclasses: int
@@ -81,6 +112,34 @@ class TaggedTables:
     finals: tuple[int, ...]
     start_tags: tuple[int, ...]
     names: tuple[str, ...]
+
+    def __init__(
+        self,
+        starts: tuple[int, ...],
+        classes: tuple[int, ...],
+        nclasses: int,
+        moves: tuple[int, ...],
+        recs: tuple[int, ...],
+        records: tuple[tuple[tuple[int, int], ...], ...],
+        keeps: tuple[bool, ...],
+        tagsets: tuple[tuple[int, ...], ...],
+        finals: tuple[int, ...],
+        start_tags: tuple[int, ...],
+        names: tuple[str, ...],
+    ) -> None:
+        self._init(
+            starts=starts,
+            classes=classes,
+            nclasses=nclasses,
+            moves=moves,
+            recs=recs,
+            records=records,
+            keeps=keeps,
+            tagsets=tagsets,
+            finals=finals,
+            start_tags=start_tags,
+            names=names,
+        )
 
     start = 1
 

@@ -26,7 +26,6 @@ language in both files, so the order decides nothing a caller can see.
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
 from .._errors import UnknownRuleError, URISyntaxError
@@ -125,6 +124,8 @@ def shipped_rule(name: str) -> tuple[Grammar, str]:
         found = grammar.find(name)
         if found is not None:
             return grammar, found
+    import difflib  # only to suggest names
+
     known = {spelled.casefold(): spelled for spelled in shipped_names()}
     close = difflib.get_close_matches(name.casefold(), list(known), n=3, cutoff=0.6)
     hint = ", ".join(repr(known[c]) for c in close)
