@@ -14,7 +14,23 @@ from ._value import Value
 __all__ = ["Tables", "TaggedTables"]
 
 
-class Tables(Value):
+class _Classes(Value):
+    """The partition of the code points into classes both tables share:
+    interval ``i`` starts at ``starts[i]`` and is of class ``classes[i]``."""
+
+    __slots__ = ()
+    starts: tuple[int, ...]
+    classes: tuple[int, ...]
+
+    def ascii(self) -> tuple[int, ...]:
+        """The class of each code point below 128: the runner's direct table."""
+        return tuple(self.class_of(code) for code in range(128))
+
+    def class_of(self, code: int) -> int:
+        return self.classes[bisect.bisect_right(self.starts, code) - 1]
+
+
+class Tables(_Classes):
     """A minimal complete DFA over classes of code points.
 
     ``starts[i]`` is the first code point of interval ``i`` (``starts[0] ==
@@ -54,13 +70,6 @@ class Tables(Value):
     def nstates(self) -> int:
         return len(self.accepting)
 
-    def ascii(self) -> tuple[int, ...]:
-        """The class of each code point below 128: the runner's direct table."""
-        return tuple(self.class_of(code) for code in range(128))
-
-    def class_of(self, code: int) -> int:
-        return self.classes[bisect.bisect_right(self.starts, code) - 1]
-
     def run(self, text: str) -> tuple[int, bool]:
         """The end of the longest viable prefix of ``text``, and whether the
         rule matches all of it: the runner's loop, in Python."""
@@ -73,7 +82,7 @@ class Tables(Value):
         return len(text), self.accepting[state]
 
 
-class TaggedTables(Value):
+class TaggedTables(_Classes):
     """A tagged DFA over classes of code points (see the module's docstring).
 
     ``starts``/``classes``/``nclasses`` partition the code points as in
@@ -150,13 +159,6 @@ class TaggedTables(Value):
     @property
     def ntags(self) -> int:
         return 2 * len(self.names)
-
-    def ascii(self) -> tuple[int, ...]:
-        """The class of each code point below 128."""
-        return tuple(self.class_of(code) for code in range(128))
-
-    def class_of(self, code: int) -> int:
-        return self.classes[bisect.bisect_right(self.starts, code) - 1]
 
     def tags(self, text: str) -> list[int] | None:
         """Each tag's position in the regex's reading of ``text`` (-1 for
