@@ -127,6 +127,15 @@ def test_relativize_bad_base() -> None:
     assert "base must be a URI" in err
 
 
+def test_texts_are_read_as_iris_when_they_are_no_uris() -> None:
+    # As the library reads a string: no --iri needed.
+    status, out, _ = run("resolve", "http://ex.com/\u00e4/", "b", "../c")
+    assert (status, out) == (0, "http://ex.com/\u00e4/b\nhttp://ex.com/c\n")
+    assert run("relativize", "http://a/b/", "http://a/b/\u00e4") == (0, "\u00e4\n", "")
+    assert run("normalize", "HTTP://ex.com/\u00e4") == (0, "http://ex.com/\u00e4\n", "")
+    assert run("equivalent", "http://ex.com/\u00e4", "http://ex.com/%C3%A4")[0] == 0
+
+
 # --- equivalent --------------------------------------------------------------
 
 _PAIRS = [
