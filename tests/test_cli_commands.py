@@ -55,7 +55,9 @@ def _actions(parser: argparse.ArgumentParser, path: str) -> list[tuple[str, argp
 
 
 def test_every_option_and_command_has_help() -> None:
-    top, _ = _cli._parsers()
+    top, parsers = _cli._parsers()
+    for name, parser in parsers.items():  # each command adds its arguments when it runs
+        _cli._configured(name, parser)
     actions = _actions(top, "urigrammar")
     assert len(actions) > 50
     missing = [
@@ -123,6 +125,15 @@ def test_relativize_bad_base() -> None:
     status, out, err = run("relativize", "b/c", "http://a/b")
     assert (status, out) == (1, "")
     assert "base must be a URI" in err
+
+
+def test_texts_are_read_as_iris_when_they_are_no_uris() -> None:
+    # As the library reads a string: no --iri needed.
+    status, out, _ = run("resolve", "http://ex.com/\u00e4/", "b", "../c")
+    assert (status, out) == (0, "http://ex.com/\u00e4/b\nhttp://ex.com/c\n")
+    assert run("relativize", "http://a/b/", "http://a/b/\u00e4") == (0, "\u00e4\n", "")
+    assert run("normalize", "HTTP://ex.com/\u00e4") == (0, "http://ex.com/\u00e4\n", "")
+    assert run("equivalent", "http://ex.com/\u00e4", "http://ex.com/%C3%A4")[0] == 0
 
 
 # --- equivalent --------------------------------------------------------------

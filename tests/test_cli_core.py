@@ -66,6 +66,18 @@ def test_validate_verdicts_and_status() -> None:
     assert run("validate", "ipv4ADDRESS", "1.2.3.4")[0] == 0
 
 
+def test_validate_is_the_pure_abnf_and_says_so() -> None:
+    # A rule name means its ABNF: an IRI rule admits a bidi character, which
+    # parse --iri refuses (RFC 3987 section 4.1); --help says which is which.
+    assert run("validate", "IRI", "http://a/\u202e")[0] == 0
+    assert run("parse", "--iri", "http://a/\u202e")[0] == 1
+    from urigrammar.cli import _cli
+
+    _, parsers = _cli._parsers()
+    shown = _cli._configured("validate", parsers["validate"]).format_help()
+    assert "RFC 3987 section 4.1" in " ".join(shown.split())
+
+
 def test_unknown_rule_is_a_usage_error() -> None:
     status, out, err = run("validate", "IPv6adress", "::1")
     assert status == 2

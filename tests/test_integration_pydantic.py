@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 pydantic = pytest.importorskip("pydantic")
 
 import urigrammar as u  # noqa: E402
-from urigrammar.pydantic import Normalize, Rule, Schemes  # noqa: E402
+from urigrammar.pydantic import AbsoluteIRI, AbsoluteURI, Normalize, Rule, Schemes  # noqa: E402
 from urigrammar.strategies import from_rule  # noqa: E402
 
 BaseModel = pydantic.BaseModel
@@ -379,3 +379,44 @@ def test_iri_field_refuses_bidi_formatting_characters() -> None:
     assert error["ctx"]["offset"] == 9
     assert "U+202E" in error["msg"]
     assert TypeAdapter(Annotated[str, Rule("IRI")]).validate_python(text) == text
+
+
+# --- AbsoluteURI and AbsoluteIRI -------------------------------------------------
+
+
+class _Absolute(pydantic.BaseModel):
+    uri: AbsoluteURI
+    iri: AbsoluteIRI
+
+
+def test_absolute_types_take_only_uris_and_iris() -> None:
+    # A URIReference field takes "" and "not-a-url": both are relative
+    # references.  The absolute types take only RFC 3986 URI / RFC 3987 IRI.
+    model = _Absolute(uri="https://example.com/a#b", iri="https://例え.jp/ä#b")
+    assert type(model.uri) is u.URIReference
+    assert model.uri.fragment == "b"  # a fragment is allowed (URI, not absolute-URI)
+    assert type(model.iri) is u.IRIReference
+    assert model.iri.host == "例え.jp"
+    assert type(_Absolute(uri="mailto:a@b", iri="http://a/").iri) is u.IRIReference
+    for uri, iri in [("", "x:y"), ("not-a-url", "x:y"), ("x:y", "ä/b"), ("x:y", "")]:
+        with pytest.raises(pydantic.ValidationError) as caught:
+            _Absolute(uri=uri, iri=iri)
+        (error,) = caught.value.errors()
+        assert error["type"] == "uri_syntax"
+    with pytest.raises(pydantic.ValidationError, match=r"section 4\.1"):
+        _Absolute(uri="x:y", iri="http://a/\u202e")
+    with pytest.raises(pydantic.ValidationError):
+        _Absolute(uri="http://a/ä", iri="x:y")
+
+
+def test_absolute_types_have_their_json_schema_format() -> None:
+    properties = _Absolute.model_json_schema()["properties"]
+    assert properties["uri"] == {"format": "uri", "title": "Uri", "type": "string"}
+    assert properties["iri"] == {"format": "iri", "title": "Iri", "type": "string"}
+    dumped = _Absolute(uri="http://a/b", iri="http://a/ä").model_dump_json()
+    assert json.loads(dumped) == {"uri": "http://a/b", "iri": "http://a/ä"}
+
+
+def test_absolute_types_say_why_a_fragment_is_allowed() -> None:
+    assert "absolute-URI" in (AbsoluteURI.__doc__ or "")
+    assert "fragment" in (AbsoluteIRI.__doc__ or "")

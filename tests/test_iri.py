@@ -368,6 +368,46 @@ def test_a_uri_and_an_iri_resolve_as_iris() -> None:
     assert str(u.resolve(iri_base, "\u00fc")) == "http://\u00e4/b/\u00fc"
 
 
+def test_a_string_that_is_only_an_iri_is_read_as_one_everywhere() -> None:
+    # One rule for every function taking a str or a reference: a URI, or an
+    # IRI when the text is an IRI-reference and no URI-reference.
+    normal = u.normalize("HTTP://ex.com/\u00e4")
+    assert isinstance(normal, u.IRIReference)
+    assert str(normal) == "http://ex.com/\u00e4"
+    target = u.resolve("http://ex.com/a/", "\u00e4")
+    assert isinstance(target, u.IRIReference)
+    assert str(target) == "http://ex.com/a/\u00e4"
+    assert isinstance(u.resolve("http://ex.com/\u00e4/", "b"), u.IRIReference)
+    relative = u.relativize("http://ex.com/a/", "http://ex.com/a/\u00e4")
+    assert isinstance(relative, u.IRIReference)
+    assert str(relative) == "\u00e4"
+    assert u.equivalent("http://ex.com/\u00e4", "http://ex.com/%C3%A4")
+    # A URI-reference is still read as a URI.
+    assert type(u.normalize("http://a/%7e")) is u.URIReference
+    assert type(u.resolve("http://a/b", "c")) is u.URIReference
+    assert type(u.relativize("http://a/b", "http://a/c")) is u.URIReference
+
+
+def test_a_string_neither_uri_nor_iri_says_where_iris_are_read() -> None:
+    hint = "read an IRI with parse_iri, or percent-encode it with to_uri"
+    for call in (
+        lambda: u.normalize("http://ex.com/\u00e4 b"),
+        lambda: u.parse("http://a/").resolve("\u00e4"),
+        lambda: u.parse("http://a/").equivalent("\u00e4 "),
+        lambda: u.to_iri("http://a/\u00e4"),
+    ):
+        with pytest.raises(u.URISyntaxError, match=hint) as caught:
+            call()
+        assert caught.value.rule == "URI-reference"
+    # At an ASCII character the message is the plain one.
+    with pytest.raises(u.URISyntaxError) as caught:
+        u.normalize("http://a/ b")
+    assert "parse_iri" not in caught.value.message
+    # A bidi character makes the text no IRI (section 4.1): that error wins.
+    with pytest.raises(u.URISyntaxError, match=r"section 4\.1"):
+        u.normalize("http://a/\u202e")
+
+
 # --- normalization -----------------------------------------------------------------
 
 

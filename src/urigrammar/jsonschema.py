@@ -16,10 +16,15 @@ checks each with that rule from the RFC's grammar::
 ``FORMAT_CHECKER`` is jsonschema's own ``FormatChecker()`` (every format it
 knows, dates, e-mail addresses and the rest) with these five replaced;
 ``register(checker)`` replaces them on a checker of yours, and
-``format_checker()`` makes a fresh one.  A value that is not a string
-passes, as JSON Schema says a format applies only to its own type.  A
-failure's ``ValidationError.cause`` is the ``URISyntaxError``, with its rule
-and offset.
+``format_checker()`` makes a fresh one.  The ``iri`` and
+``iri-reference`` checks also refuse a bidirectional formatting character
+(``urigrammar.BIDI_FORMATTING``): the ABNF admits them, but RFC 3987
+section 4.1 says IRIs MUST NOT contain them, and a format asks whether a
+string is a valid IRI (``parse_iri`` and a pydantic ``IRIReference`` field
+refuse them too).  A value that is not a string passes, as JSON Schema
+says a format applies only to its own type.  A failure's
+``ValidationError.cause`` is the ``URISyntaxError``, with its rule and
+offset.
 """
 
 from __future__ import annotations
@@ -35,10 +40,16 @@ __all__ = ["FORMATS", "FORMAT_CHECKER", "format_checker", "register"]
 
 
 def _checker(rule: str) -> Callable[[object], bool]:
+    iri = rule in urigrammar.IRI_PARSE_RULES
+
     def check(instance: object) -> bool:
         if isinstance(instance, str):
-            # Raises URISyntaxError, which jsonschema keeps as the cause.
-            urigrammar.check(rule, instance)
+            # Raises URISyntaxError, which jsonschema keeps as the cause;
+            # parse_iri also refuses bidi characters (RFC 3987 section 4.1).
+            if iri:
+                urigrammar.parse_iri(instance, rule)
+            else:
+                urigrammar.check(rule, instance)
         return True
 
     check.__name__ = f"is_{rule.lower().replace('-', '_')}"

@@ -23,6 +23,20 @@ shows a userinfo password, but pydantic itself repeats the input in
 ``ValidationError``'s text unless the model sets
 ``hide_input_in_errors=True``.
 
+Two field types need no marker: ``AbsoluteURI`` and ``AbsoluteIRI``, a
+``URIReference`` or ``IRIReference`` field that takes only a URI or an IRI
+(with a scheme; a fragment allowed), where the reference classes alone take
+``""`` and ``"not-a-url"``, which are valid relative references::
+
+    from pydantic import BaseModel
+    from urigrammar.pydantic import AbsoluteURI
+
+    class Link(BaseModel):
+        href: AbsoluteURI
+
+    Link(href="https://example.com/a#b").href.host   # 'example.com'
+    Link(href="not-a-url")                         # ValidationError, uri_syntax
+
 JSON Schema: a string, with ``format`` ``uri``, ``uri-reference``, ``iri``,
 ``iri-reference`` or ``uri-template`` exactly when the rule is ``URI``,
 ``URI-reference``, ``IRI``, ``IRI-reference`` or ``URI-Template``, and no
@@ -34,7 +48,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic_core import PydanticCustomError
@@ -49,7 +63,7 @@ if TYPE_CHECKING:
 
     from urigrammar.uri._normalize import NormalizationFlags
 
-__all__ = ["Normalize", "Rule", "Schemes"]
+__all__ = ["AbsoluteIRI", "AbsoluteURI", "Normalize", "Rule", "Schemes"]
 
 
 def _text(value: object) -> str | None:
@@ -230,3 +244,22 @@ def _reference(text: str) -> urigrammar.URIReference | urigrammar.IRIReference:
     if urigrammar.validate("URI-reference", text):
         return urigrammar.parse(text)
     return urigrammar.parse_iri(text)
+
+
+#: A ``URIReference`` field that takes only a URI: RFC 3986 section 3's
+#: ``URI``, a scheme and an optional fragment; JSON Schema format ``uri``.
+AbsoluteURI = Annotated[urigrammar.URIReference, Rule("URI")]
+AbsoluteURI.__doc__ = """A ``URIReference`` field that takes only an RFC 3986
+``URI`` (section 3): a scheme, and the fragment optional.  Not section
+4.3's ``absolute-URI``, which forbids a fragment: most fields called a URL
+take ``https://example.com/page#part``, and ``Annotated[URIReference,
+Rule("absolute-URI")]`` is the narrower type.  JSON Schema format ``uri``."""
+
+#: An ``IRIReference`` field that takes only an IRI: RFC 3987 section 2.2's
+#: ``IRI``; JSON Schema format ``iri``.
+AbsoluteIRI = Annotated[urigrammar.IRIReference, Rule("IRI")]
+AbsoluteIRI.__doc__ = """An ``IRIReference`` field that takes only an RFC 3987
+``IRI`` (section 2.2): a scheme, and the fragment optional, as
+``AbsoluteURI`` and for the same reason (``Rule("absolute-IRI")`` forbids
+the fragment).  A URI is an IRI, so it is taken too; a bidi formatting
+character is refused (section 4.1).  JSON Schema format ``iri``."""

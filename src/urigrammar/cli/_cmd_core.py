@@ -73,7 +73,9 @@ def _configure_validate(parser: argparse.ArgumentParser) -> None:
         "rule",
         metavar="RULE",
         help="a rule name of RFC 3986 or RFC 3987, of the --grammar file, or of RFC 5234 "
-        "(any case)",
+        "(any case); the text is checked against that rule's ABNF only, so IRI rules "
+        "accept the bidi formatting characters RFC 3987 section 4.1 forbids "
+        "(parse --iri refuses them)",
     )
     add_text_input(parser, "TEXT", "texts to check")
     _engine(parser)

@@ -1,5 +1,8 @@
 """``urigrammar resolve``, ``relativize``, ``normalize`` and ``equivalent``
 (RFC 3986 sections 5 and 6): one result a line, in the order of the texts.
+Each text is read as the library's functions read a string: as a URI, or
+as an IRI when it is an IRI-reference and no URI-reference, so these
+commands need no ``--iri``.
 
 A text that fails gets its error on stderr and an empty output line, so
 that lines stay matched (``_cmd``); ``relativize`` can answer ``""`` too,
@@ -11,7 +14,7 @@ from __future__ import annotations
 import argparse
 import functools
 from collections.abc import Mapping
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import urigrammar
 from urigrammar import URIError
@@ -22,22 +25,32 @@ from ._cmd import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Command, Transform, add_tex
 __all__ = ["COMMANDS"]
 
 
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    # What a text is read into: a URI, or an IRI when it is no URI.
+    _Ref: TypeAlias = urigrammar.URIReference | urigrammar.IRIReference
+
+
 def _base(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("base", metavar="BASE", help="the base URI (it has a scheme)")
+    parser.add_argument("base", metavar="BASE", help="the base URI or IRI (it has a scheme)")
 
 
-def _checked_base(text: str, err: TextIO) -> urigrammar.URIReference | None:
+def _checked_base(text: str, err: TextIO) -> _Ref | None:
     # The base is checked once, before any text: resolving "" against it
-    # raises the error a bad base gives (RFC 3986 section 5.1).
+    # raises the error a bad base gives (RFC 3986 section 5.1).  It is read
+    # as resolve reads a string: a URI, or an IRI when it is no URI.
     try:
         urigrammar.resolve(text, "")
-        return urigrammar.parse(text)
+        if urigrammar.validate("URI-reference", text):
+            return urigrammar.parse(text)
+        return urigrammar.parse_iri(text)
     except URIError as exc:
         print(exc, file=err)
         return None
 
 
-def _resolve_one(base: urigrammar.URIReference, strict: bool, text: str) -> urigrammar.URIReference:
+def _resolve_one(base: _Ref, strict: bool, text: str) -> _Ref:
     return urigrammar.resolve(base, text, strict=strict)
 
 
@@ -59,7 +72,7 @@ def _run_resolve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return run_texts(work, texts(args), out, err, args.jobs)
 
 
-def _relativize_one(base: urigrammar.URIReference, text: str) -> urigrammar.URIReference:
+def _relativize_one(base: _Ref, text: str) -> _Ref:
     return urigrammar.relativize(base, text)
 
 
@@ -130,8 +143,8 @@ def _schemes(args: argparse.Namespace) -> Mapping[str, urigrammar.SchemeRule] | 
 
 
 def _options(args: argparse.Namespace) -> urigrammar.Normalization:
-    """The ``Normalization`` the command line asks for (``nfc`` does not
-    apply: the commands read URI-references, which are ASCII)."""
+    """The ``Normalization`` the command line asks for (without ``nfc``:
+    an IRI's text is kept in the form it was written)."""
     return urigrammar.Normalization(
         scheme_based=not args.syntax_only,
         ipv6_canonical=args.ipv6_canonical,
@@ -139,12 +152,12 @@ def _options(args: argparse.Namespace) -> urigrammar.Normalization:
     )
 
 
-def _normalize_one(options: urigrammar.Normalization, text: str) -> urigrammar.URIReference:
+def _normalize_one(options: urigrammar.Normalization, text: str) -> _Ref:
     return urigrammar.normalize(text, options)
 
 
 def _configure_normalize(parser: argparse.ArgumentParser) -> None:
-    add_text_input(parser, "TEXT", "URI-references to normalize")
+    add_text_input(parser, "TEXT", "URI-references (or IRI-references) to normalize")
     _normal_form_options(parser)
 
 
@@ -154,8 +167,8 @@ def _run_normalize(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _configure_equivalent(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("a", metavar="A", help="a URI-reference")
-    parser.add_argument("b", metavar="B", help="another URI-reference")
+    parser.add_argument("a", metavar="A", help="a URI-reference (or IRI-reference)")
+    parser.add_argument("b", metavar="B", help="another URI-reference (or IRI-reference)")
     _normal_form_options(parser)
 
 

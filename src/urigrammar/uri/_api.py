@@ -174,8 +174,10 @@ class Api:
             """Whether all of ``text`` matches the rule named ``rule``: a rule
             of any shipped grammar (RFC 3986, RFC 3987, RFC 6570; see
             ``urigrammar.shipped``) or an RFC 5234 core rule, exactly as the
-            ABNF says (``parse_iri``, not this, refuses RFC 3987 section
-            4.1's bidi formatting characters).  Rule names are
+            ABNF says: a rule name means that rule's grammar and nothing
+            more, so ``validate("IRI", ...)`` accepts RFC 3987 section 4.1's
+            bidi formatting characters, which ``parse_iri`` and the JSON
+            Schema ``iri`` formats refuse.  Rule names are
             case-insensitive (RFC 5234 section 2.1)."""
             if engine == "compiled":
                 # The hot path; a rule spelling not seen yet (KeyError) or a

@@ -358,42 +358,61 @@ def to_iri(uri: URIReference | str, *, idna: bool = False) -> IRIReference:
     is decoded where the IRI grammar admits the character in that
     component, and only there; see ``_convert``.  With ``idna=True`` a
     host's A-labels become U-labels (IDNA ToUnicode, ``idna`` package).  A
-    string is parsed with ``parse``."""
+    string is parsed with ``parse``: it must be a URI."""
     if isinstance(uri, IRIReference):
         msg = "to_iri takes a URIReference or a str, not an IRIReference"
         raise TypeError(msg)
-    ref = uri if isinstance(uri, URIReference) else parse(uri)
+    ref = _resolve.as_reference(uri, URIReference)
     return _convert.to_iri(ref, iri_cls=IRIReference, idna=idna)
+
+
+def _is_iri_only(text: object) -> bool:
+    """Whether ``text`` is a string that is an IRI-reference and no
+    URI-reference (RFC 3987 section 2.2: every URI is an IRI)."""
+    return (
+        isinstance(text, str)
+        and not validate("URI-reference", text)
+        and validate("IRI-reference", text)
+    )
 
 
 def _class_for(*refs: Reference | str) -> type[Reference]:
     """The class strings are read into next to ``refs``: ``IRIReference``
-    when any of them is one, ``URIReference`` otherwise."""
-    return IRIReference if any(isinstance(r, IRIReference) for r in refs) else URIReference
+    when any of them is one, or is a string that is an IRI-reference and no
+    URI-reference; ``URIReference`` otherwise.  The one rule of every
+    function here that takes a ``str | Reference``."""
+    if any(isinstance(r, IRIReference) or _is_iri_only(r) for r in refs):
+        return IRIReference
+    return URIReference
 
 
 @overload
-def resolve(
-    base: URIReference | str, ref: URIReference | str, *, strict: bool = True
-) -> URIReference: ...
+def resolve(base: URIReference, ref: URIReference, *, strict: bool = True) -> URIReference: ...
 @overload
 def resolve(base: IRIReference, ref: Reference | str, *, strict: bool = True) -> IRIReference: ...
 @overload
 def resolve(base: Reference | str, ref: IRIReference, *, strict: bool = True) -> IRIReference: ...
+@overload
+def resolve(
+    base: Reference | str, ref: Reference | str, *, strict: bool = True
+) -> URIReference | IRIReference: ...
 def resolve(base: Reference | str, ref: Reference | str, *, strict: bool = True) -> Reference:
     """The target URI of ``ref`` against ``base`` (section 5.2.2); see
     ``_resolve.resolve``.  Strings are parsed as URI-references, or as
-    IRI-references next to an ``IRIReference`` (RFC 3987 section 6.5); with
-    an IRI on either side the target is an ``IRIReference``."""
+    IRI-references when either side is an IRI: an ``IRIReference``, or a
+    string that is an IRI-reference and no URI-reference (RFC 3987 section
+    6.5); with an IRI on either side the target is an ``IRIReference``."""
     return _resolve.resolve(base, ref, cls=_class_for(base, ref), strict=strict)
 
 
 @overload
-def relativize(base: URIReference | str, target: URIReference | str) -> URIReference: ...
+def relativize(base: URIReference, target: URIReference) -> URIReference: ...
 @overload
 def relativize(base: IRIReference, target: Reference | str) -> IRIReference: ...
 @overload
 def relativize(base: Reference | str, target: IRIReference) -> IRIReference: ...
+@overload
+def relativize(base: Reference | str, target: Reference | str) -> URIReference | IRIReference: ...
 def relativize(base: Reference | str, target: Reference | str) -> Reference:
     """The shortest reference that ``resolve(base, ...)`` (strict) turns into
     exactly ``target``: the inverse of section 5.2.2; see
@@ -403,14 +422,16 @@ def relativize(base: Reference | str, target: Reference | str) -> Reference:
 
 @overload
 def normalize(
-    ref: URIReference | str,
-    options: Normalization | None = None,
-    **flags: Unpack[NormalizationFlags],
+    ref: URIReference, options: Normalization | None = None, **flags: Unpack[NormalizationFlags]
 ) -> URIReference: ...
 @overload
 def normalize(
     ref: IRIReference, options: Normalization | None = None, **flags: Unpack[NormalizationFlags]
 ) -> IRIReference: ...
+@overload
+def normalize(
+    ref: str, options: Normalization | None = None, **flags: Unpack[NormalizationFlags]
+) -> URIReference | IRIReference: ...
 def normalize(
     ref: Reference | str, options: Normalization | None = None, **flags: Unpack[NormalizationFlags]
 ) -> Reference:
@@ -419,11 +440,12 @@ def normalize(
     ``options`` is a ``Normalization`` (its defaults when ``None``); its
     fields may be given as keywords too (``nfc=True``), each replacing the
     field of ``options``.  Idempotent: ``normalize(normalize(r)) ==
-    normalize(r)``.  A string is parsed as a URI-reference; an
-    ``IRIReference`` is normalized as RFC 3987 section 5.3.2 says, and
-    ``nfc`` also puts it in NFC (section 5.3.2.2)."""
+    normalize(r)``.  A string is parsed as a URI-reference, or as an
+    IRI-reference when it is one and no URI-reference; an IRI is
+    normalized as RFC 3987 section 5.3.2 says, and ``nfc`` also puts it in
+    NFC (section 5.3.2.2)."""
     chosen = _normalize.options_from(options, flags, "normalize")
-    return _normalize.normalize(ref, chosen, cls=URIReference)
+    return _normalize.normalize(ref, chosen, cls=_class_for(ref))
 
 
 def equivalent(
@@ -434,18 +456,12 @@ def equivalent(
 ) -> bool:
     """Whether ``a`` and ``b`` have the same normal form (section 6.1)
     under ``options`` and ``flags``, as ``normalize`` takes them.
-    Strings are parsed as URI-references; when either side is an IRI (an
-    ``IRIReference``, or a string that is an IRI-reference and no
+    Strings are read as ``resolve`` reads them: when either side is an IRI
+    (an ``IRIReference``, or a string that is an IRI-reference and no
     URI-reference) both are compared as IRIs (RFC 3987 section 5.3), so
     ``equivalent("http://ex.com/ä", "http://ex.com/%C3%A4")`` holds."""
     chosen = _normalize.options_from(options, flags, "equivalent")
-    cls = _class_for(a, b)
-    if cls is URIReference and any(
-        isinstance(x, str) and not validate("URI-reference", x) and validate("IRI-reference", x)
-        for x in (a, b)
-    ):
-        cls = IRIReference
-    return _normalize.equivalent(a, b, chosen, cls=cls)
+    return _normalize.equivalent(a, b, chosen, cls=_class_for(a, b))
 
 
 def build(

@@ -42,14 +42,41 @@ __all__ = [
     "remove_dot_segments",
     "resolve",
     "unambiguous_path",
+    "with_iri_hint",
 ]
 
 
 def as_reference(ref: RefT | str, cls: type[RefT]) -> RefT:
-    """``ref`` itself, or the URI-reference parsed from a string into a ``cls``."""
+    """``ref`` itself, or the URI-reference parsed from a string into a
+    ``cls``; see ``with_iri_hint`` for the error of a URI with non-ASCII."""
     if isinstance(ref, Components):
         return ref
-    return parse_as(cls, ref)
+    try:
+        return parse_as(cls, ref)
+    except URISyntaxError as exc:
+        if cls.dialect.word != "URI":
+            raise
+        raise with_iri_hint(exc) from None
+
+
+#: Appended to a URI's syntax error at a non-ASCII character: a URI is
+#: ASCII only (RFC 3986 section 2), and the IRI functions take the rest.
+IRI_HINT = "; a URI is ASCII only: read an IRI with parse_iri, or percent-encode it with to_uri"
+
+
+def with_iri_hint(exc: URISyntaxError) -> URISyntaxError:
+    """``exc``, or when it stops at a non-ASCII character, the same error
+    with ``IRI_HINT`` appended to its message."""
+    text, offset = exc.text, exc.offset
+    if text is None or offset is None or offset >= len(text) or text[offset].isascii():
+        return exc
+    return type(exc)(
+        exc.message + IRI_HINT,
+        rule=exc.rule,
+        text=text,
+        offset=offset,
+        secrets=exc.secrets,
+    )
 
 
 def same_class(a: Components, b: RefT) -> tuple[RefT, RefT]:
