@@ -4,6 +4,7 @@ and pickling to equal objects."""
 from __future__ import annotations
 
 import pickle
+import unicodedata
 from collections.abc import Callable
 
 import pytest
@@ -52,8 +53,55 @@ def test_caret_stays_aligned_with_unprintable_characters(on: On, bad: str) -> No
     error = _error(on, "scheme", text)
     assert error.offset == 1
     _, text_line, caret_line = str(error).splitlines()
-    assert text_line.isascii()
+    assert not any(unicodedata.category(c) in ("Cc", "Cs") for c in text_line)
+    text_line.encode("utf-8")  # printable: no lone surrogate left
     assert caret_line.index("^") == 3
+
+
+def test_non_ascii_text_is_shown_as_typed(on: On) -> None:
+    error = _error(on, "URI", "http://\u4f8b\u3048.jp/")
+    _, text_line, caret_line = str(error).splitlines()
+    assert text_line == "  http://\u4f8b\u3048.jp/"
+    assert caret_line == "  " + " " * 7 + "^"
+
+
+@pytest.mark.parametrize(
+    ("text", "columns"),
+    [
+        ("http://\u4f8b\u3048.jp/a b", 7 + 4 + 5),  # wide characters take two
+        ("http://\uff21.jp/a b", 7 + 2 + 5),  # so does a fullwidth one
+        ("http://e\u0301x/a b", 7 + 2 + 2),  # a combining mark takes none
+        ("http://a\u200db/a b", 7 + 2 + 2),  # nor does a format character
+    ],
+)
+def test_caret_is_placed_by_terminal_columns(on: On, text: str, columns: int) -> None:
+    error = _error(on, "IRI", text)
+    assert text[error.offset] == " "
+    _, text_line, caret_line = str(error).splitlines()
+    assert text_line == "  " + text
+    assert caret_line == "  " + " " * columns + "^"
+
+
+@pytest.mark.parametrize(
+    ("char", "shown"),
+    [
+        ("\x00", "\\x00"),
+        ("\x7f", "\\x7f"),
+        ("\x85", "\\x85"),  # C1
+        ("\u2028", "\\u2028"),  # a line separator
+        ("\u202e", "\\u202e"),  # bidi formatting: would reorder the line
+        ("\u2067", "\\u2067"),
+        ("\u061c", "\\u061c"),
+        ("\u200f", "\\u200f"),
+        ("\udc80", "\\udc80"),  # a lone surrogate cannot be printed
+    ],
+)
+def test_only_control_characters_are_escaped(char: str, shown: str) -> None:
+    from urigrammar._errors import caret_excerpt
+
+    text_line, caret_line = caret_excerpt(f"\u00e9{char}x", 2).splitlines()
+    assert text_line == f"  \u00e9{shown}x"
+    assert caret_line == "  " + " " * (1 + len(shown)) + "^"
 
 
 def test_long_text_is_shown_as_a_window(on: On) -> None:
