@@ -49,7 +49,9 @@ def test_validate_from_stdin() -> None:
     bad = got[1]
     assert bad["error"] == {
         "offset": 1,
-        "message": "not a valid URI-reference: unexpected ' ' at offset 1",
+        "message": (
+            "not a valid URI-reference: unexpected ' ' at offset 1; a space is written %20 in a URI"
+        ),
         "kind": "syntax",
     }
     assert got[4]["error"]["offset"] == 15  # type: ignore[index]

@@ -49,7 +49,10 @@ def test_parse_invalid_is_status_1_with_caret() -> None:
         **dict.fromkeys(good.keys() - {"text", "valid", "error"}),
         "error": {
             "offset": 8,
-            "message": "not a valid URI-reference: unexpected ' ' at offset 8",
+            "message": (
+                "not a valid URI-reference: unexpected ' ' at offset 8; "
+                "a space is written %20 in a URI"
+            ),
             "kind": "syntax",
         },
     }

@@ -97,6 +97,16 @@ def test_unknown_rule() -> None:
         percent_encode("a", "segmnet")
 
 
+def test_unknown_rule_lists_the_rules_percent_encoding_takes() -> None:
+    from urigrammar.uri._encode import ENCODE_RULES
+
+    with pytest.raises(UnknownRuleError) as info:
+        percent_encode("a b", "nonexistent")
+    assert info.value.rule == "nonexistent"
+    assert info.value.message.startswith("unknown rule 'nonexistent'")
+    assert f"percent-encoding takes {', '.join(ENCODE_RULES)}" in info.value.message
+
+
 @pytest.mark.parametrize(
     ("text", "rule", "want"),
     [

@@ -4,6 +4,7 @@ and pickling to equal objects."""
 from __future__ import annotations
 
 import pickle
+import unicodedata
 from collections.abc import Callable
 
 import pytest
@@ -52,8 +53,116 @@ def test_caret_stays_aligned_with_unprintable_characters(on: On, bad: str) -> No
     error = _error(on, "scheme", text)
     assert error.offset == 1
     _, text_line, caret_line = str(error).splitlines()
-    assert text_line.isascii()
+    assert not any(unicodedata.category(c) in ("Cc", "Cs") for c in text_line)
+    text_line.encode("utf-8")  # printable: no lone surrogate left
     assert caret_line.index("^") == 3
+
+
+def test_non_ascii_text_is_shown_as_typed(on: On) -> None:
+    error = _error(on, "URI", "http://\u4f8b\u3048.jp/")
+    _, text_line, caret_line = str(error).splitlines()
+    assert text_line == "  http://\u4f8b\u3048.jp/"
+    assert caret_line == "  " + " " * 7 + "^"
+
+
+@pytest.mark.parametrize(
+    ("text", "columns"),
+    [
+        ("http://\u4f8b\u3048.jp/a b", 7 + 4 + 5),  # wide characters take two
+        ("http://\uff21.jp/a b", 7 + 2 + 5),  # so does a fullwidth one
+        ("http://e\u0301x/a b", 7 + 2 + 2),  # a combining mark takes none
+        ("http://a\u200db/a b", 7 + 2 + 2),  # nor does a format character
+    ],
+)
+def test_caret_is_placed_by_terminal_columns(on: On, text: str, columns: int) -> None:
+    error = _error(on, "IRI", text)
+    assert text[error.offset] == " "
+    _, text_line, caret_line = str(error).splitlines()
+    assert text_line == "  " + text
+    assert caret_line == "  " + " " * columns + "^"
+
+
+@pytest.mark.parametrize(
+    ("char", "shown"),
+    [
+        ("\x00", "\\x00"),
+        ("\x7f", "\\x7f"),
+        ("\x85", "\\x85"),  # C1
+        ("\u2028", "\\u2028"),  # a line separator
+        ("\u202e", "\\u202e"),  # bidi formatting: would reorder the line
+        ("\u2067", "\\u2067"),
+        ("\u061c", "\\u061c"),
+        ("\u200f", "\\u200f"),
+        ("\udc80", "\\udc80"),  # a lone surrogate cannot be printed
+    ],
+)
+def test_only_control_characters_are_escaped(char: str, shown: str) -> None:
+    from urigrammar._errors import caret_excerpt
+
+    text_line, caret_line = caret_excerpt(f"\u00e9{char}x", 2).splitlines()
+    assert text_line == f"  \u00e9{shown}x"
+    assert caret_line == "  " + " " * (1 + len(shown)) + "^"
+
+
+_ASCII_HINT = (
+    "a URI is ASCII: urigrammar.to_uri() turns an IRI into one, "
+    "or read it as an IRI with parse_iri()"
+)
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "hint"),
+    [
+        ("URI", "http://a b/", "a space is written %20 in a URI"),
+        ("URI-reference", "/a b", "a space is written %20 in a URI"),
+        ("URI", "http://a/{x}", "write it percent-encoded: %7B"),
+        ("query", 'a"b', "write it percent-encoded: %22"),
+        ("relative-ref", "a|b", "write it percent-encoded: %7C"),
+        ("absolute-URI", "http://a/\x00", "write it percent-encoded: %00"),
+        ("URI", "http://\u4f8b\u3048.jp/", _ASCII_HINT),
+        ("segment", "caf\u00e9", _ASCII_HINT),
+    ],
+)
+def test_a_known_fix_is_hinted(on: On, rule: str, text: str, hint: str) -> None:
+    error = _error(on, rule, text)
+    first = str(error).splitlines()[0]
+    assert first.startswith(f"not a valid {rule}: unexpected {text[error.offset]!r} at offset")
+    assert first.endswith(f"; {hint}")
+    assert error.message == first
+
+
+def test_parse_hints_too(on: On) -> None:
+    with pytest.raises(u.URISyntaxError) as info:
+        on.parse("http://a b/")
+    assert info.value.message.endswith("; a space is written %20 in a URI")
+
+
+@pytest.mark.parametrize(
+    ("rule", "text"),
+    [
+        ("URI", "http://[fe80::1%25en0]/"),  # no fix known for a zone ID
+        ("scheme", "a b"),  # no escape is allowed in a scheme
+        ("URI", "http://a:8a/"),
+        ("URI", "http://[::1"),  # the text ends early
+        ("IRI", "http://a b/"),  # not a URI
+    ],
+)
+def test_no_hint_where_no_fix_is_known(on: On, rule: str, text: str) -> None:
+    assert ";" not in _error(on, rule, text).message
+
+
+def test_no_hint_for_a_character_of_the_password(on: On) -> None:
+    error = _error(on, "URI", "http://user:se cret@host/")
+    assert ";" not in error.message
+    assert "%20" not in str(error)
+
+
+def test_no_hint_for_a_user_grammar() -> None:
+    grammar = u.load_grammar('URI = 1*ALPHA ":" 1*ALPHA\n')
+    with pytest.raises(u.RuleMatchError) as info:
+        grammar.check("URI", "http:a b")
+    assert not isinstance(info.value, u.URISyntaxError)
+    assert info.value.message == "not a valid URI: unexpected ' ' at offset 6"
 
 
 def test_long_text_is_shown_as_a_window(on: On) -> None:
@@ -107,7 +216,9 @@ def test_an_empty_password_leaves_the_message_alone(on: On) -> None:
     # ":<hidden>", and again on each unpickling.
     with pytest.raises(u.URISyntaxError) as info:
         on.check("URI-reference", " A://:@")
-    assert info.value.message == "not a valid URI-reference: unexpected ' ' at offset 0"
+    assert info.value.message == (
+        "not a valid URI-reference: unexpected ' ' at offset 0; a space is written %20 in a URI"
+    )
     assert pickle.loads(pickle.dumps(info.value)) == info.value
 
 

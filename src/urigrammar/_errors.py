@@ -10,6 +10,7 @@ process.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +24,7 @@ __all__ = [
     "URISyntaxError",
     "UnknownRuleError",
     "caret_excerpt",
+    "display_width",
 ]
 
 # A message shows at most this many characters of the text each side of the
@@ -30,16 +32,49 @@ __all__ = [
 _CONTEXT = 40
 
 
-def _shown(char: str) -> str:
-    # Control and non-ASCII characters are escaped so the caret line stays
-    # aligned on any terminal (a tab or a wide character would shift it).
+# Bidirectional formatting characters: shown as they are, they would
+# reorder the line on a terminal that applies the Unicode bidi algorithm.
+_BIDI_FORMATTING = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+
+
+def _escaped(char: str) -> bool:
+    # Control characters (C0, DEL, C1), line and paragraph separators, bidi
+    # formatting characters and lone surrogates (which cannot be encoded for
+    # output) would break, reorder or fail to print the line.
     if " " <= char <= "~":
-        return char
-    return ascii(char)[1:-1]
+        return False
+    category = unicodedata.category(char)
+    return category in ("Cc", "Cs", "Zl", "Zp") or char in _BIDI_FORMATTING
+
+
+def _shown(char: str) -> str:
+    return ascii(char)[1:-1] if _escaped(char) else char
+
+
+def display_width(text: str) -> int:
+    """The terminal columns ``text`` takes (as ``wcwidth`` counts, from the
+    Unicode data Python ships): two for an East Asian wide or fullwidth
+    character, none for a combining mark or a format character, one for
+    any other."""
+    if text.isascii():
+        return len(text)
+    width = 0
+    for char in text:
+        if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
 
 
 def caret_excerpt(text: str, offset: int) -> str:
-    """Two lines: (part of) ``text`` and a caret under ``offset``."""
+    """Two lines: (part of) ``text`` and a caret under ``offset``.
+
+    The text is shown as typed, but for the characters that would break or
+    reorder the line (control and bidi formatting characters), which are
+    escaped; the caret is placed by terminal columns (``display_width``).
+    """
     start = max(0, offset - _CONTEXT)
     end = min(len(text), offset + _CONTEXT)
     head = "..." if start > 0 else ""
@@ -47,7 +82,7 @@ def caret_excerpt(text: str, offset: int) -> str:
     before = "".join(_shown(c) for c in text[start:offset])
     after = "".join(_shown(c) for c in text[offset:end])
     line = f"  {head}{before}{after}{tail}"
-    caret = "  " + " " * (len(head) + len(before)) + "^"
+    caret = "  " + " " * (len(head) + display_width(before)) + "^"
     return f"{line}\n{caret}"
 
 

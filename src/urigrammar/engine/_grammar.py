@@ -256,6 +256,7 @@ class Grammar:
         store: Store | None = None,
         errors: type[RuleMatchError] = RuleMatchError,
         secrets: SecretFinder | None = None,
+        hints: Callable[[str, str, int], str | None] | None = None,
     ) -> None:
         self.name = name
         self.imports = tuple(imports)
@@ -270,6 +271,9 @@ class Grammar:
         # errors must not show (the URI family's passwords: urigrammar.shipped).
         self._errors = errors
         self._secrets = secrets
+        # A short hint for a syntax error whose fix is known, from (rule,
+        # text, offset), appended to the message; None for no hint.
+        self._hints = hints
         self._source: str | None = None
         self._loaded: _Table | None = None
         self._lock = threading.Lock()
@@ -553,6 +557,9 @@ class Grammar:
             why = f"unexpected {text[offset]!r} at offset {offset}"
         else:
             why = f"the text ends at offset {offset} before the rule is complete"
+        hint = None if self._hints is None else self._hints(name, text, offset)
+        if hint:
+            why += f"; {hint}"
         return self._errors(
             f"not a valid {name}: {why}",
             rule=name,

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from .._errors import UnknownRuleError, URISyntaxError
 from ..engine import Grammar, PackageStore
+from ._hints import uri_hint
 from ._secrets import userinfo_secret
 
 __all__ = [
@@ -68,7 +69,7 @@ def grammar_text(file_name: str = "rfc3986.abnf") -> str:
     return grammar_path(file_name).read_text(encoding="utf-8")
 
 
-def _shipped(file_name: str, name: str, *imports: Grammar) -> Grammar:
+def _shipped(file_name: str, name: str, *imports: Grammar, hints: bool = False) -> Grammar:
     return Grammar(
         lambda: grammar_text(file_name),
         name=name,
@@ -78,13 +79,14 @@ def _shipped(file_name: str, name: str, *imports: Grammar) -> Grammar:
         store=PackageStore(COMPILED / f"{file_name}.json"),
         errors=URISyntaxError,
         secrets=userinfo_secret,
+        hints=uri_hint if hints else None,
     )
 
 
 #: RFC 3986 Appendix A.  Vetted: its regexes backtrack only at bounded
 #: choices outside repetitions (host, IPv6address, dec-octet), and
 #: bench/bench_length.py and the tests time every shape of long input.
-RFC3986 = _shipped("rfc3986.abnf", "RFC 3986")
+RFC3986 = _shipped("rfc3986.abnf", "RFC 3986", hints=True)
 
 #: The grammar the URI model (parse, build, encode, ...) works from.
 GRAMMAR = RFC3986

@@ -27,7 +27,7 @@ from collections.abc import Set as AbstractSet
 from functools import cache
 from typing import Any
 
-from .._errors import URIError
+from .._errors import UnknownRuleError, URIError
 from ..engine import Alt, Chars, CharSet, Expr, Grammar, Ref, Rep
 from ..shipped import (
     SHIPPED,
@@ -190,12 +190,22 @@ def _text(text: object) -> str:
     return text
 
 
+def _encode_rule(rule: str) -> str:
+    # The rule as the grammar spells it; for a name no grammar has, the
+    # error also lists the rules percent-encoding takes.
+    try:
+        return shipped_rule(rule)[1]
+    except UnknownRuleError as exc:
+        msg = f"{exc.message}; percent-encoding takes {', '.join(encode_rules())}"
+        raise UnknownRuleError(msg, rule=exc.rule, text=exc.text, secrets=exc.secrets) from None
+
+
 def admitted(rule: str) -> CharClass:
     """The characters that ``rule`` (one of ``ENCODE_RULES``) admits
     unencoded, as read off the grammar.  ``%`` is never among them, nor,
     in an RFC 3987 rule, a bidi formatting character: the ABNF admits those,
     but section 4.1 says an IRI MUST NOT contain them, so they are encoded."""
-    name = shipped_rule(rule)[1]
+    name = _encode_rule(rule)
     chars = _admitted_table().get(name)
     if chars is None:
         msg = (
@@ -258,7 +268,7 @@ def percent_encode(
     segment of a relative reference it also needs ``:`` encoded, which
     ``build`` does.)
     """
-    name = shipped_rule(rule)[1]
+    name = _encode_rule(rule)
     for dialect in (URI, IRI):
         if name == dialect.rule(_PATH):
             return encode_path(text, keep_escapes=keep_escapes, errors=errors, dialect=dialect)
