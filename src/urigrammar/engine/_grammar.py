@@ -509,9 +509,12 @@ class Grammar:
 
     def check(self, rule: str, text: str, *, backend: Backend | None = None) -> None:
         """Raise ``RuleMatchError`` (``URISyntaxError`` for the shipped
-        grammars) unless ``text`` matches ``rule``; its
+        grammars) unless ``text`` matches ``rule``.  For a regular rule its
         offset is the end of the longest prefix of ``text`` that some string
-        matching the rule starts with."""
+        matching the rule starts with.  For a recursive rule it is where the
+        ``abnf`` engine's parse stopped, only a lower bound of that: it may
+        fall short of the longest viable prefix (0 for ``(a(b`` against
+        ``nested = "(" *( name / nested ) ")"``, where 5 is right)."""
         if not self.validate(rule, text, backend=backend):
             raise self.syntax_error(self.canonical(rule), text)
 
