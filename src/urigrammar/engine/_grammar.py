@@ -514,7 +514,7 @@ class Grammar:
         matching the rule starts with.  For a recursive rule it is where the
         ``abnf`` engine's parse stopped, only a lower bound of that: it may
         fall short of the longest viable prefix (0 for ``(a(b`` against
-        ``nested = "(" *( name / nested ) ")"``, where 5 is right)."""
+        ``nested = "(" *( name / nested ) ")"``, where 4, the whole text, is right)."""
         if not self.validate(rule, text, backend=backend):
             raise self.syntax_error(self.canonical(rule), text)
 
