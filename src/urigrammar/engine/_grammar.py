@@ -50,7 +50,7 @@ from .._errors import (
 from ._artifact import Key, Lineage, decode, encode, piece, program_from
 from ._backend import Backend, default_backend
 from ._cache import Store, log
-from ._ir import Alt, Expr, Ref, Rep, Seq, refs
+from ._ir import Alt, Chars, Expr, Ref, Rep, Seq, refs
 from ._program import Program, build_program
 from ._reader import RuleText, core_rules, read_rules
 
@@ -110,6 +110,23 @@ def _read_core() -> dict[str, RuleText]:
     }
 
 
+def _matches_some(expr: Expr | None, productive: set[str]) -> bool:
+    """Whether ``expr`` matches some string, given the rules known to."""
+    if expr is None:
+        return False
+    if isinstance(expr, Chars):
+        return bool(expr.chars)
+    if isinstance(expr, Ref):
+        return expr.name.casefold() in productive
+    if isinstance(expr, Seq):
+        return all(_matches_some(item, productive) for item in expr.items)
+    if isinstance(expr, Alt):
+        return any(_matches_some(item, productive) for item in expr.items)
+    if isinstance(expr, Rep):
+        return expr.lo == 0 or _matches_some(expr.item, productive)
+    return _matches_some(expr.expr, productive)
+
+
 class _Table:
     """What a loaded grammar knows: every rule it resolves, by folded name."""
 
@@ -159,6 +176,42 @@ class _Table:
                         "nowhere: not in this grammar, its imports, or RFC 5234's core rules"
                     )
                     raise GrammarError(msg, rule=used)
+        # Only the rules this file defines: a gap filled by an import, and
+        # the import's own rules, are the import's to answer for.
+        productive = self._productive()
+        barren = [
+            rule.name
+            for key, rule in self.own.items()
+            if rule.expr is not None and key not in productive
+        ]
+        if barren:
+            listed = ", ".join(repr(name) for name in barren)
+            msg = (
+                f"{label}: {'rule' if len(barren) == 1 else 'rules'} {listed} can never "
+                "match any text: every alternative needs a rule that can never match, "
+                "so no derivation ever ends"
+            )
+            raise GrammarError(msg, rule=barren[0])
+
+    def _productive(self) -> set[str]:
+        """The rules (folded) that match some string: a rule is productive
+        when some alternative of it consists of productive elements only
+        (characters, rules known productive, repetitions that may be empty).
+        The least fixed point, by a work list: a rule is looked at again
+        only when a rule it uses becomes productive."""
+        users: dict[str, list[str]] = {}
+        for key in self.rules:
+            for used in self.uses(key):
+                users.setdefault(used, []).append(key)
+        done: set[str] = set(_core())
+        todo = list(self.rules)
+        while todo:
+            key = todo.pop()
+            if key in done or not _matches_some(self.rules[key].expr, done):
+                continue
+            done.add(key)
+            todo.extend(user for user in users.get(key, ()) if user not in done)
+        return done
 
     def expr(self, key: str) -> Expr:
         rule = self.rules.get(key) or _core()[key]
