@@ -127,6 +127,21 @@ def _matches_some(expr: Expr | None, productive: set[str]) -> bool:
     return _matches_some(expr.expr, productive)
 
 
+def _size(expr: Expr, sizes: dict[str, int | None], cap: int) -> int:
+    """``_compile.expanded_size`` of ``expr`` with its references counted
+    at the ``sizes`` of the rules they name, held at ``cap``."""
+    if isinstance(expr, Chars):
+        return 1
+    if isinstance(expr, Ref):
+        return sizes[expr.name.casefold()] or 0
+    if isinstance(expr, (Seq, Alt)):
+        return min(cap, sum(_size(item, sizes, cap) for item in expr.items) + 1)
+    if isinstance(expr, Rep):
+        copies = expr.lo if expr.hi is None else expr.hi
+        return min(cap, _size(expr.item, sizes, cap) * max(copies, 1) + 1)
+    return _size(expr.expr, sizes, cap)
+
+
 class _Table:
     """What a loaded grammar knows: every rule it resolves, by folded name."""
 
@@ -212,6 +227,38 @@ class _Table:
             done.add(key)
             todo.extend(user for user in users.get(key, ()) if user not in done)
         return done
+
+    def large(self, limit: int) -> list[str]:
+        """The file's own regular rules (folded) that may expand past
+        ``limit`` automaton states: each rule's size from its own form and
+        the sizes of the rules it uses, in dependency order (a rule's size
+        is counted once however many rules use it; a work stack, as chains
+        of rules may be longer than Python's).  An estimate, within a small
+        factor of the inlined body's ``expanded_size``."""
+        cyclic = self._cyclic()
+        cap = limit + 1
+        sizes: dict[str, int | None] = {}  # None: not regular
+        for root in self.own:
+            work = [root]
+            while work:
+                key = work[-1]
+                if key in sizes:
+                    work.pop()
+                    continue
+                if key in cyclic:
+                    sizes[key] = None
+                    work.pop()
+                    continue
+                pending = [used for used in self.uses(key) if used not in sizes]
+                if pending:
+                    work.extend(pending)
+                    continue
+                work.pop()
+                if any(sizes[used] is None for used in self.uses(key)):
+                    sizes[key] = None
+                else:
+                    sizes[key] = _size(self.expr(key), sizes, cap)
+        return [key for key in self.own if (sizes.get(key) or 0) > limit]
 
     def expr(self, key: str) -> Expr:
         rule = self.rules.get(key) or _core()[key]
@@ -334,10 +381,20 @@ class Grammar:
         self._abnf: Any = None
         self._text_nodes: dict[str, tuple[Any, ...]] | None = None
         if not lazy:
-            self._table()
+            self._refuse_large(self._table())
 
     def __repr__(self) -> str:
         return f"<Grammar {self.name}>"
+
+    def _refuse_large(self, table: _Table) -> None:
+        """``GrammarError`` now, not at the rule's first use, for a rule of
+        the file too large to compile.  The estimate (``_Table.large``)
+        costs one pass over the rules; only a rule it puts near the limit
+        is inlined to be measured exactly."""
+        from ._compile import MAX_STATES, inline_rule
+
+        for key in table.large(MAX_STATES // 2):
+            inline_rule(self, table.own[key].name)
 
     @property
     def vetted(self) -> bool:
