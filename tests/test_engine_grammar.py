@@ -103,6 +103,40 @@ def test_grammar_errors() -> None:
     assert isinstance(info.value, ValueError)
 
 
+@pytest.mark.parametrize(
+    ("text", "line", "column", "offset", "what"),
+    [
+        ('a = "x"\nb = "y" / ]\nc = "z"\n', 2, 11, 18, "unexpected ']'"),
+        ('a = "x"\r\nb = "y" / ]\r\n', 2, 11, 19, "unexpected ']'"),
+        ('a = "x"\rb = %x4G\r', 2, 8, 15, "unexpected 'G'"),
+        ('a = "x"\nb = ( "y"\nc = "z"\n', 2, 10, 17, "unexpected end of line"),
+        ('a "x"\n', 1, 3, 2, "unexpected '\"'"),
+        ('a = "x" ; caf\u00e9\n', 1, 14, 13, "unexpected '\u00e9'"),
+    ],
+    ids=["bad-element", "crlf", "cr", "unclosed-group", "no-equals", "non-ascii-comment"],
+)
+def test_a_syntax_error_points_at_the_offending_character(
+    text: str, line: int, column: int, offset: int, what: str
+) -> None:
+    with pytest.raises(u.GrammarError) as info:
+        u.load_grammar(text)
+    error = info.value
+    assert f"line {line}, column {column}: {what}" in error.message
+    assert error.text == text
+    assert error.offset == offset
+    assert "column 0" not in error.message
+    # str() shows the text with a caret under the character.
+    excerpt, caret = str(error).splitlines()[-2:]
+    assert caret.index("^") == excerpt.index(ascii(text[offset])[1:-1], caret.index("^"))
+
+
+@pytest.mark.parametrize(("text", "offset"), [('a = "x"\n b = "y"\n', 9), ('\ta = "x"\n', 1)])
+def test_an_indented_rule_gets_a_hint_that_rules_start_in_column_0(text: str, offset: int) -> None:
+    with pytest.raises(u.GrammarError, match="rules start in column 0") as info:
+        u.load_grammar(text)
+    assert info.value.offset == offset
+
+
 def test_incremental_alternatives_and_case(backend: Backend) -> None:
     g = u.load_grammar('Colour = "red"\ncolour =/ "blue"\nexact = %s"Ab"\n')
     assert g.validate("COLOUR", "BLUE", backend=backend)
