@@ -63,6 +63,52 @@ def test_a_chain_of_plain_references_validates(length: int, backend: Backend) ->
 
 
 def test_a_cycle_is_not_regular_and_its_neighbours_are() -> None:
-    grammar = load_grammar('a = b\nb = a\nc = "x" / d\nd = "(" c ")"\ne = "q" c\nf = "z"\ng = 2f\n')
+    grammar = load_grammar(
+        'a = b / "y"\nb = a\nc = "x" / d\nd = "(" c ")"\ne = "q" c\nf = "z"\ng = 2f\n'
+    )
     regular = {rule: grammar.is_regular(rule) for rule in "abcdefg"}
     assert regular == dict.fromkeys("abcde", False) | {"f": True, "g": True}
+
+
+@pytest.mark.parametrize(
+    ("text", "barren"),
+    [
+        ("a = b\nb = a\n", "'a', 'b'"),
+        ('a = 1*a\nok = "x"\n', "'a'"),
+        ('top = "x" inner\ninner = "(" inner ")"\n', "'top', 'inner'"),
+        ('a = b / "x" c\nb = a\nc = "(" c ")"\n', "'a', 'b', 'c'"),
+    ],
+    ids=["mutual", "self", "no-base-case", "every-alternative"],
+)
+def test_a_rule_that_can_never_match_is_refused_at_load(text: str, barren: str) -> None:
+    with pytest.raises(GrammarError, match="can never match") as info:
+        load_grammar(text)
+    assert barren in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'a = "x" / "(" a ")"\n',
+        "a = *a\n",
+        "a = 0a\n",
+        "a = [a]\n",
+        'a = "(" b ")"\nb = *a\n',
+        "empty = 0<anything at all>\n",
+    ],
+    ids=["base-case", "star", "zero", "option", "through-star", "zero-prose"],
+)
+def test_a_rule_with_some_finite_derivation_loads(text: str) -> None:
+    load_grammar(text)
+
+
+def test_only_the_files_own_rules_are_judged() -> None:
+    base = load_grammar('item = "x" / "(" list ")"\nlist = *item\n')
+    # The overlay's own rule is fine; it makes none of the import's barren.
+    overlay = load_grammar('list = 1*item\nextra = "e"\n', imports=[base])
+    assert overlay.validate("list", "x(x)")
+    # A barren rule of the overlay is named, not the imported rule it uses.
+    with pytest.raises(GrammarError, match="can never match") as info:
+        load_grammar("list = item list\n", imports=[base])
+    assert "'list'" in str(info.value)
+    assert "'item'" not in str(info.value)

@@ -50,7 +50,7 @@ from .._errors import (
 from ._artifact import Key, Lineage, decode, encode, piece, program_from
 from ._backend import Backend, default_backend
 from ._cache import Store, log
-from ._ir import Alt, Expr, Ref, Rep, Seq, refs
+from ._ir import Alt, Chars, Expr, Ref, Rep, Seq, refs
 from ._program import Program, build_program
 from ._reader import RuleText, core_rules, read_rules
 
@@ -110,6 +110,38 @@ def _read_core() -> dict[str, RuleText]:
     }
 
 
+def _matches_some(expr: Expr | None, productive: set[str]) -> bool:
+    """Whether ``expr`` matches some string, given the rules known to."""
+    if expr is None:
+        return False
+    if isinstance(expr, Chars):
+        return bool(expr.chars)
+    if isinstance(expr, Ref):
+        return expr.name.casefold() in productive
+    if isinstance(expr, Seq):
+        return all(_matches_some(item, productive) for item in expr.items)
+    if isinstance(expr, Alt):
+        return any(_matches_some(item, productive) for item in expr.items)
+    if isinstance(expr, Rep):
+        return expr.lo == 0 or _matches_some(expr.item, productive)
+    return _matches_some(expr.expr, productive)
+
+
+def _size(expr: Expr, sizes: dict[str, int | None], cap: int) -> int:
+    """``_compile.expanded_size`` of ``expr`` with its references counted
+    at the ``sizes`` of the rules they name, held at ``cap``."""
+    if isinstance(expr, Chars):
+        return 1
+    if isinstance(expr, Ref):
+        return sizes[expr.name.casefold()] or 0
+    if isinstance(expr, (Seq, Alt)):
+        return min(cap, sum(_size(item, sizes, cap) for item in expr.items) + 1)
+    if isinstance(expr, Rep):
+        copies = expr.lo if expr.hi is None else expr.hi
+        return min(cap, _size(expr.item, sizes, cap) * max(copies, 1) + 1)
+    return _size(expr.expr, sizes, cap)
+
+
 class _Table:
     """What a loaded grammar knows: every rule it resolves, by folded name."""
 
@@ -159,6 +191,74 @@ class _Table:
                         "nowhere: not in this grammar, its imports, or RFC 5234's core rules"
                     )
                     raise GrammarError(msg, rule=used)
+        # Only the rules this file defines: a gap filled by an import, and
+        # the import's own rules, are the import's to answer for.
+        productive = self._productive()
+        barren = [
+            rule.name
+            for key, rule in self.own.items()
+            if rule.expr is not None and key not in productive
+        ]
+        if barren:
+            listed = ", ".join(repr(name) for name in barren)
+            msg = (
+                f"{label}: {'rule' if len(barren) == 1 else 'rules'} {listed} can never "
+                "match any text: every alternative needs a rule that can never match, "
+                "so no derivation ever ends"
+            )
+            raise GrammarError(msg, rule=barren[0])
+
+    def _productive(self) -> set[str]:
+        """The rules (folded) that match some string: a rule is productive
+        when some alternative of it consists of productive elements only
+        (characters, rules known productive, repetitions that may be empty).
+        The least fixed point, by a work list: a rule is looked at again
+        only when a rule it uses becomes productive."""
+        users: dict[str, list[str]] = {}
+        for key in self.rules:
+            for used in self.uses(key):
+                users.setdefault(used, []).append(key)
+        done: set[str] = set(_core())
+        todo = list(self.rules)
+        while todo:
+            key = todo.pop()
+            if key in done or not _matches_some(self.rules[key].expr, done):
+                continue
+            done.add(key)
+            todo.extend(user for user in users.get(key, ()) if user not in done)
+        return done
+
+    def large(self, limit: int) -> list[str]:
+        """The file's own regular rules (folded) that may expand past
+        ``limit`` automaton states: each rule's size from its own form and
+        the sizes of the rules it uses, in dependency order (a rule's size
+        is counted once however many rules use it; a work stack, as chains
+        of rules may be longer than Python's).  An estimate, within a small
+        factor of the inlined body's ``expanded_size``."""
+        cyclic = self._cyclic()
+        cap = limit + 1
+        sizes: dict[str, int | None] = {}  # None: not regular
+        for root in self.own:
+            work = [root]
+            while work:
+                key = work[-1]
+                if key in sizes:
+                    work.pop()
+                    continue
+                if key in cyclic:
+                    sizes[key] = None
+                    work.pop()
+                    continue
+                pending = [used for used in self.uses(key) if used not in sizes]
+                if pending:
+                    work.extend(pending)
+                    continue
+                work.pop()
+                if any(sizes[used] is None for used in self.uses(key)):
+                    sizes[key] = None
+                else:
+                    sizes[key] = _size(self.expr(key), sizes, cap)
+        return [key for key in self.own if (sizes.get(key) or 0) > limit]
 
     def expr(self, key: str) -> Expr:
         rule = self.rules.get(key) or _core()[key]
@@ -285,10 +385,20 @@ class Grammar:
         self._abnf: Any = None
         self._text_nodes: dict[str, tuple[Any, ...]] | None = None
         if not lazy:
-            self._table()
+            self._refuse_large(self._table())
 
     def __repr__(self) -> str:
         return f"<Grammar {self.name}>"
+
+    def _refuse_large(self, table: _Table) -> None:
+        """``GrammarError`` now, not at the rule's first use, for a rule of
+        the file too large to compile.  The estimate (``_Table.large``)
+        costs one pass over the rules; only a rule it puts near the limit
+        is inlined to be measured exactly."""
+        from ._compile import MAX_STATES, inline_rule
+
+        for key in table.large(MAX_STATES // 2):
+            inline_rule(self, table.own[key].name)
 
     @property
     def vetted(self) -> bool:
@@ -513,9 +623,12 @@ class Grammar:
 
     def check(self, rule: str, text: str, *, backend: Backend | None = None) -> None:
         """Raise ``RuleMatchError`` (``URISyntaxError`` for the shipped
-        grammars) unless ``text`` matches ``rule``; its
+        grammars) unless ``text`` matches ``rule``.  For a regular rule its
         offset is the end of the longest prefix of ``text`` that some string
-        matching the rule starts with."""
+        matching the rule starts with.  For a recursive rule it is where the
+        ``abnf`` engine's parse stopped, only a lower bound of that: it may
+        fall short of the longest viable prefix (0 for ``(a(b`` against
+        ``nested = "(" *( name / nested ) ")"``, where 4, the whole text, is right)."""
         if not self.validate(rule, text, backend=backend):
             raise self.syntax_error(self.canonical(rule), text)
 

@@ -11,7 +11,7 @@ typed here.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .._errors import GrammarError
@@ -186,16 +186,197 @@ class _Builder:
         return _one_or_seq(tuple(Chars(CharSet.of((code,))) for code in codes))
 
 
+class _Scan:
+    """A recogniser of one line-started item of RFC 5234's ``rulelist`` (a
+    rule, or a blank or comment line) in CRLF text, that keeps the furthest
+    offset at which a character was not what the syntax allows there: the
+    character a reader would call wrong.  ``abnf`` only says where the
+    rule list stopped, the start of the item that failed.  Each method
+    returns the offset after what it read, or ``None``."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.far = 0
+
+    def _at(self, at: int, allowed: Callable[[str], bool], *, record: bool = True) -> bool:
+        if at < len(self.text) and allowed(self.text[at]):
+            return True
+        if record:
+            self.far = max(self.far, at)
+        return False
+
+    def _lit(self, at: int, chars: str) -> int | None:
+        for i, char in enumerate(chars):
+            if not self._at(at + i, char.__eq__):
+                return None
+        return at + len(chars)
+
+    def _run(self, at: int, allowed: Callable[[str], bool]) -> int:
+        while self._at(at, allowed):
+            at += 1
+        return at
+
+    def item(self, at: int) -> int | None:
+        end = self.rule(at)
+        if end is not None:
+            return end
+        return self.c_nl(self.wsps(at))
+
+    def rule(self, at: int) -> int | None:
+        end = self.rulename(at)
+        if end is None:
+            return None
+        end = self.wsps(end)
+        if self._lit(end, "=") is None:
+            return None
+        end += 2 if self.text.startswith("=/", end) else 1
+        end = self.alternation(self.wsps(end))
+        return None if end is None else self.c_nl(self.wsps(end))
+
+    def rulename(self, at: int) -> int | None:
+        if not self._at(at, _is_alpha):
+            return None
+        return self._run(at + 1, lambda c: _is_alpha(c) or _is_digit(c) or c == "-")
+
+    def c_nl(self, at: int) -> int | None:
+        if self._at(at, lambda c: c == ";"):
+            at = self._run(at + 1, lambda c: c in " \t" or "!" <= c <= "~")
+        return self._lit(at, "\r\n")
+
+    def c_wsp(self, at: int) -> int | None:
+        if self._at(at, lambda c: c in " \t"):
+            return at + 1
+        end = self.c_nl(at)
+        # A line break is white space only before an indented line; that
+        # the next line is not indented is no error of this line.
+        if end is None or not self._at(end, lambda c: c in " \t", record=False):
+            return None
+        return end + 1
+
+    def wsps(self, at: int) -> int:
+        while (end := self.c_wsp(at)) is not None:
+            at = end
+        return at
+
+    def alternation(self, at: int) -> int | None:
+        end = self.concatenation(at)
+        while end is not None:
+            bar = self.wsps(end)
+            if not self._at(bar, lambda c: c == "/"):
+                break
+            more = self.concatenation(self.wsps(bar + 1))
+            if more is None:
+                break
+            end = more
+        return end
+
+    def concatenation(self, at: int) -> int | None:
+        end = self.repetition(at)
+        while end is not None:
+            gap = self.c_wsp(end)
+            if gap is None:
+                break
+            more = self.repetition(self.wsps(gap))
+            if more is None:
+                break
+            end = more
+        return end
+
+    def repetition(self, at: int) -> int | None:
+        at = self._run(at, _is_digit)
+        if self._at(at, lambda c: c == "*"):
+            at = self._run(at + 1, _is_digit)
+        return self.element(at)
+
+    def element(self, at: int) -> int | None:
+        first = self.text[at] if at < len(self.text) else ""
+        if first in "([":
+            end = self.alternation(self.wsps(at + 1))
+            if end is None:
+                return None
+            return self._lit(self.wsps(end), ")" if first == "(" else "]")
+        if first == "<":
+            end = self._run(at + 1, lambda c: " " <= c <= "~" and c != ">")
+            return self._lit(end, ">")
+        if first == '"' or self.text[at : at + 2].lower() in ('%s"', '%i"'):
+            start = at + 1 if first == '"' else at + 3
+            end = self._run(start, lambda c: " " <= c <= "~" and c != '"')
+            return self._lit(end, '"')
+        if first == "%":
+            return self.num_val(at + 1)
+        if not self._at(at, _is_alpha):
+            return None
+        return self.rulename(at)
+
+    def num_val(self, at: int) -> int | None:
+        base = self.text[at].lower() if at < len(self.text) else ""
+        if not self._at(at, lambda c: c.lower() in "bdx"):
+            return None
+        digits = {"b": "01", "d": "0123456789", "x": "0123456789abcdef"}[base]
+
+        def digit(c: str) -> bool:
+            return c.lower() in digits
+
+        if not self._at(at + 1, digit):
+            return None
+        end = self._run(at + 2, digit)
+        if self._at(end, lambda c: c == "-"):
+            return self._run(end + 1, digit) if self._at(end + 1, digit) else None
+        while self._at(end, lambda c: c == "."):
+            if not self._at(end + 1, digit):
+                return None
+            end = self._run(end + 2, digit)
+        return end
+
+
+def _is_alpha(char: str) -> bool:
+    return "a" <= char.lower() <= "z"
+
+
+def _is_digit(char: str) -> bool:
+    return "0" <= char <= "9"
+
+
+def _syntax_error(text: str, converted: str, stop: int) -> GrammarError:
+    """The error for a text that is not a rule list: it points at the
+    offending character (line, column, and offset into ``text`` itself,
+    not into its CRLF form), or at the start of the failing line when the
+    recogniser finds nothing wrong with it."""
+    import re
+
+    scan = _Scan(converted)
+    scan.far = stop
+    try:
+        at = stop if scan.item(stop) is not None else scan.far
+    except RecursionError:  # groups nested deeper than the stack
+        at = stop
+    line = converted.count("\r\n", 0, at)
+    column = at - (converted.rfind("\n", 0, at) + 1)
+    starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+    offset = min(len(text), starts[min(line, len(starts) - 1)] + column)
+    if at >= len(converted) or converted[at] in "\r\n":
+        what = "unexpected end of line"
+    else:
+        what = f"unexpected {converted[at]!r}"
+    msg = f"not an ABNF rule list (RFC 5234): line {line + 1}, column {column + 1}: {what}"
+    if converted[converted.rfind("\n", 0, at) + 1 :][:1] in (" ", "\t"):
+        msg += (
+            "; rules start in column 0 (an indented line is read as the continuation "
+            "of the rule above it)"
+        )
+    return GrammarError(msg, text=text, offset=offset)
+
+
 def read_rules(text: str) -> list[RuleText]:
     """The rules of an ABNF rule list (RFC 5234), ``=/`` lines folded into
     their rule (section 3.3), in the order of first definition."""
     from abnf.parser import ABNFGrammarRule, ParseError
 
+    converted = crlf(text)
     try:
-        tree = ABNFGrammarRule("rulelist").parse_all(crlf(text))
+        tree = ABNFGrammarRule("rulelist").parse_all(converted)
     except ParseError as exc:
-        msg = f"not an ABNF rule list (RFC 5234): it stops parsing at offset {exc.start}"
-        raise GrammarError(msg, text=text, offset=min(exc.start, len(text))) from None
+        raise _syntax_error(text, converted, exc.start) from None
     builder = _Builder()
     names: dict[str, str] = {}
     exprs: dict[str, Expr | None] = {}
