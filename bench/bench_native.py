@@ -1,4 +1,4 @@
-"""The native engine (issue 14) beside the pure engine and peers.
+"""The native engine beside the pure engine and peers.
 
     python bench/bench_native.py [--repeats N] [--size N]
 
@@ -102,12 +102,12 @@ def per_url_parse(urls: list[str], repeats: int) -> None:
         print(f"{name:34} {t * 1e6:8.3f} {t / native:15.2f}")
     print("\ntargets:")
     print(
-        f"  issue 14: native parse / Appendix B fullmatch = "
+        f"  target: native parse / Appendix B fullmatch = "
         f"{native / times['Appendix B fullmatch']:.2f} (at most 1.0)"
     )
     if "uritools.urisplit" in times:
         print(
-            f"  issue 14: uritools.urisplit / native parse = "
+            f"  target: uritools.urisplit / native parse = "
             f"{times['uritools.urisplit'] / native:.1f} (at least 6)"
         )
 
@@ -154,22 +154,20 @@ def per_url(urls: list[str], repeats: int) -> None:
         print(f"{name:34} {t * 1e6:8.3f} {t / uri:13.2f} {t / iri:13.2f}")
     print("\ntargets:")
     floor = times["re [!-~]* fullmatch"]
-    print(f"  issue 14: native URI-reference / re [!-~]* = {uri / floor:.2f} (at most 0.5)")
+    print(f"  target: native URI-reference / re [!-~]* = {uri / floor:.2f} (at most 0.5)")
     call = times["len (any call's floor)"]
     print(f"            (len / re [!-~]* = {call / floor:.2f}: the loop and a call alone)")
     if "uritools.urisplit" in times:
         print(
-            f"  issue 14: uritools.urisplit / native URI-reference = "
+            f"  target: uritools.urisplit / native URI-reference = "
             f"{times['uritools.urisplit'] / uri:.1f} (at least 6)"
         )
     if "rfc3987.match IRI_reference" in times:
         print(
-            f"  issue 11: rfc3987.match IRI_reference / native IRI-reference = "
+            f"  target: rfc3987.match IRI_reference / native IRI-reference = "
             f"{times['rfc3987.match IRI_reference'] / iri:.1f} (at least 10)"
         )
-    print(
-        f"  issue 11: native IRI-reference / native URI-reference = {iri / uri:.2f} (at most 1.3)"
-    )
+    print(f"  target: native IRI-reference / native URI-reference = {iri / uri:.2f} (at most 1.3)")
 
 
 def dfa_sizes() -> None:
@@ -231,7 +229,7 @@ def long_shapes(size: int) -> None:
             f"{parsed / parsed_small:10.1f} {parse_peak / 1024:8.1f}"
         )
     print(
-        f"\nworst validate: {worst * 1e3:.3f} ms at {size} characters (issue 14: at most 2 ms); "
+        f"\nworst validate: {worst * 1e3:.3f} ms at {size} characters (target: at most 2 ms); "
         "parse's peak memory includes the components it returns"
     )
 

@@ -26,7 +26,7 @@ DELIMS = st.sampled_from(list(":/?#[]@!$&'()*+,;=% -._~"))
 TEXT = st.text(DELIMS | SCALARS, max_size=12)
 
 
-# --- Acceptance (issue 5)
+# --- Acceptance
 
 
 def test_idna_host_and_encoded_path() -> None:
@@ -464,7 +464,7 @@ def test_cli_decode() -> None:
     assert run("decode", "--form", "a+b%2B")[1] == "a b+\n"
 
 
-# --- Issue 9, bugs 9 and 10 ----------------------------------------------------
+# --- Regressions --------------------------------------------------------------
 
 
 @pytest.mark.parametrize(

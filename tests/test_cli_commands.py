@@ -1,4 +1,4 @@
-"""The command line's conveniences of issue 9: --version, relativize,
+"""The command line's conveniences: --version, relativize,
 equivalent, encode, --jobs and --json for every command that takes texts,
 and help for every option.  Results are checked against the library
 functions the commands stand for, and against resolve as the inverse of
@@ -33,7 +33,7 @@ def run(*argv: str) -> tuple[int, str, str]:
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert run("--version")[0] == 0
-    # The version, then the default back end (issue 14: "native" or "pure",
+    # The version, then the default back end ("native" or "pure",
     # and why pure).  argparse fills the line to the terminal's width.
     version = importlib.metadata.version("urigrammar")
     reason = u.PURE_REASON

@@ -1,4 +1,4 @@
-"""The command line's bugs of issue 9 (4, 5, 6, 7, 8, 14), one regression
+"""The command line's hardening, one regression
 test per repro, with properties against independent oracles
 (``str.splitlines`` for line ends, the library functions for results)."""
 
@@ -68,7 +68,7 @@ def test_that_the_console_command_is_there() -> None:
     assert CONSOLE.is_file()
 
 
-# --- bug 4: line input -------------------------------------------------------
+# --- line input -------------------------------------------------------
 
 
 def test_lone_cr_ends_a_line(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -121,7 +121,7 @@ def test_only_cr_and_lf_end_lines(text: str) -> None:
     assert list(_batch.split_lines([text])) == ([text] if text else [])
 
 
-# --- bug 5: closed standard streams ------------------------------------------
+# --- closed standard streams ------------------------------------------
 
 
 # Started with a descriptor closed, Python has None for that stream: the
@@ -166,7 +166,7 @@ def test_closed_stderr_writes_errors_nowhere() -> None:
     assert done.stdout == b"invalid\ta b\n"  # not the error message
 
 
-# --- bug 6: too long for the abnf engine -------------------------------------
+# --- too long for the abnf engine -------------------------------------
 
 
 def test_too_long_is_never_invalid(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -199,7 +199,7 @@ def test_compiled_engine_decides_the_long_text(monkeypatch: pytest.MonkeyPatch) 
     assert run("validate", "URI", LONG, monkeypatch=monkeypatch)[0] == 0
 
 
-# --- bug 7: options after texts ----------------------------------------------
+# --- options after texts ----------------------------------------------
 
 
 def test_resolve_option_after_references(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -227,7 +227,7 @@ def test_double_dash_still_ends_options(monkeypatch: pytest.MonkeyPatch) -> None
     assert out.splitlines() == ["-a", "--syntax-only"]
 
 
-# --- bug 8: --jobs below 1 ---------------------------------------------------
+# --- --jobs below 1 ---------------------------------------------------
 
 
 @pytest.mark.parametrize("jobs", ["0", "-1", "x"])
@@ -240,7 +240,7 @@ def test_jobs_below_one_is_a_usage_error(
     assert run(name, *before, "--jobs", jobs, "-", stdin=text, monkeypatch=monkeypatch)[0] == 2
 
 
-# --- bug 14: no texts --------------------------------------------------------
+# --- no texts --------------------------------------------------------
 
 
 @pytest.mark.parametrize("name", sorted(TEXT_COMMANDS))
@@ -285,7 +285,7 @@ def test_parse_prints_a_line_per_text(texts: list[str]) -> None:
     assert status == (0 if all(u.validate("URI-reference", t) for t in texts) else 1)
 
 
-# --- bug 13 as the command line shows it -------------------------------------
+# --- no password, as the command line shows it ------------------------------
 
 
 @pytest.mark.parametrize(

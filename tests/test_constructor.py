@@ -1,4 +1,4 @@
-"""The public constructor (issue 9, bug 3): keyword-only and checked, so
+"""The public constructor: keyword-only and checked, so
 every ``URIReference`` that can exist satisfies ``parse(str(x)) == x``."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The conveniences of issue 9: path join, one query parameter, decoded
+"""The conveniences: path join, one query parameter, decoded
 views, paths from decoded segments and ``percent_encode(x, "path")``.  Each
 returns a new reference that reads back (``parse(str(x)) == x``)."""
 

@@ -306,7 +306,7 @@ def test_percent_decode_is_bytes_decode_of_the_octets(pieces: list[str], errors:
         assert info.value.offset == want
 
 
-# --- errors= is checked up front (issue 9, bug 9) -----------------------------
+# --- errors= is checked up front ----------------------------------------
 
 
 @pytest.mark.parametrize("text", ["ok", "%ff", "", "a%41"])

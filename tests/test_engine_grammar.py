@@ -225,7 +225,7 @@ def test_automaton_and_regex_agree(on: On, rule: str, data: st.DataObject) -> No
     assert found.viable(text) == u.RFC3986.viable_prefix(rule, text)
 
 
-# --- what an adversarial review found: grammars that attack the engine ------
+# --- grammars that attack the engine ------------------------------------------
 
 
 def test_a_chain_of_bounded_choices_runs_on_the_automaton(backend: Backend) -> None:

@@ -193,7 +193,7 @@ def test_errors_pickle_to_equal_objects(on: On, make: Callable[[On], u.URIError]
     assert (copy.rule, copy.text, copy.offset) == (error.rule, error.text, error.offset)
 
 
-# --- No password in a message (issue 9, bug 13; RFC 3986 section 3.2.1) -----
+# --- No password in a message (RFC 3986 section 3.2.1) ---------------------
 
 
 def test_password_is_masked_and_text_kept(on: On) -> None:

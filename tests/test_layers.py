@@ -153,7 +153,7 @@ def test_cli_uses_only_the_public_package(module: str) -> None:
     assert not private, f"{module} imports {sorted(private)}"
 
 
-#: The integrations (issue 13): a top layer over the public package.  The one
+#: The integrations: a top layer over the public package.  The one
 #: private module they may use is the URI model's pydantic hook module, which
 #: the reference classes delegate to (and which holds the format names).
 INTEGRATIONS = ("urigrammar.pydantic", "urigrammar.jsonschema", "urigrammar.attrs")

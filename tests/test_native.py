@@ -1,4 +1,4 @@
-"""The native engine (issue 14, validate): the minimal DFA built from the
+"""The native engine (validate): the minimal DFA built from the
 grammar (``engine._dfa``) and the C runner of its tables (``engine._native``)
 against the regex engine, which is compiled from the same rules by a
 different route (``engine._compile``).
@@ -382,7 +382,7 @@ def costly() -> u.Grammar:
 
 
 def test_a_dfa_too_costly_to_build_falls_back_quickly(backend: Backend) -> None:
-    # A review found a chain of 1,000 distinct characters took 42 s on first
+    # A chain of 1,000 distinct characters took 42 s on first
     # use (Moore's rounds, one per state); the build budget gives up early
     # and the rule keeps its pure matcher, with the same verdicts.
     grammar = costly()

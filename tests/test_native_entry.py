@@ -1,4 +1,4 @@
-"""validate's C entry (issue 14): on the native back end ``validate`` is
+"""validate's C entry: on the native back end ``validate`` is
 the extension's ``Entry``, a callable that answers ``validate(spelling,
 text)`` for a rule spelling already seen and a ``str`` by running the
 rule's matcher straight from C, and calls the Python ``validate`` for

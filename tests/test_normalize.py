@@ -416,7 +416,7 @@ def test_decoding_can_change_the_host_kind() -> None:
     assert equivalent("http://%31.2.3.4/", "http://1.2.3.4/")
 
 
-# --- The methods take every option the functions take (issue 9, bug 12) -------
+# --- The methods take every option the functions take -----------------------
 
 
 def test_normalize_method_takes_schemes() -> None:

@@ -1,8 +1,8 @@
 """The port (RFC 3986 section 3.2.3): ``port = *DIGIT`` has no bound, so a
 reference keeps only the digits (``port_text``) and converts them on access
-to ``port``, and no entry point converts a long port to ``int`` (issue 9,
-bugs 1 and 2).  No timing here: linearity is shown by behaviour (nothing
-converted during ``parse``, nothing raising under the lowest int limit)."""
+to ``port``, and no entry point converts a long port to ``int``.  No
+timing here: linearity is shown by behaviour (nothing converted during
+``parse``, nothing raising under the lowest int limit)."""
 
 from __future__ import annotations
 

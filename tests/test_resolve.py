@@ -454,6 +454,6 @@ def test_resolve_command_goes_on_after_a_bad_reference() -> None:
 
 @pytest.mark.parametrize("path", [["a"], None, b"/a/../b", 1])
 def test_remove_dot_segments_takes_only_str(path: object) -> None:
-    """remove_dot_segments(["a"]) raised AttributeError (issue 9, bug 11)."""
+    """remove_dot_segments(["a"]) raised AttributeError."""
     with pytest.raises(TypeError, match="str"):
         remove_dot_segments(path)  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""The native parse (issue 14): the tagged DFA (``engine._tagged``) and the
+"""The native parse: the tagged DFA (``engine._tagged``) and the
 C tagger that runs it (``engine._native.Tagger``) against the regex, whose
 groups come from the same rules by another route (``engine._compile``) and
 are read by Python's backtracking ``re``.
@@ -305,7 +305,7 @@ def test_non_str_is_a_type_error() -> None:
         # re keeps the capture of an iteration that matched empty.
         ('r = *( x )\r\nx = [ "a" ]\r\n', ["", "a", "aa"]),
         ('r = *( x / "b" )\r\nx = *"a"\r\n', ["a", "ab", "ba", "aab"]),
-        # A possessive repetition misreports its captures (CPython issue 101955).
+        # A possessive repetition misreports its captures (CPython gh-101955).
         ('r = *( x / y )\r\nx = "a"\r\ny = "b"\r\n', ["ab", "ba", "aab"]),
     ],
 )

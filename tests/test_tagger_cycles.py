@@ -1,4 +1,4 @@
-"""The C tagger's short cuts against the plain walk (issue 14's review).
+"""The C tagger's short cuts against the plain walk.
 
 The C forward pass skips loops that keep every thread, follows 2- and
 3-state cycles whose records collapse (``follow_cycle`` in

@@ -1,5 +1,5 @@
 """Where each captured rule matched, from a DFA: the tagged DFA behind the
-native ``parse`` (issue 14).
+native ``parse``.
 
 ``_dfa`` answers whether a rule matches; ``parse`` also needs where the
 rules it reads (``Cap`` nodes of the inlined body) begin and end, with the
@@ -158,7 +158,7 @@ def build_tagged(
         # an iteration that matched empty ("(a?)*" on "a" gives ""), which
         # a Pike VM drops, and on CPython 3.11 to 3.13.0 a possessive
         # repetition misreports its captures ("(?:(a)|(b))*+" on "ab" gives
-        # "" for the first; CPython issue 101955).  The regex is the
+        # "" for the first; CPython gh-101955).  The regex is the
         # reference, so such a rule stays on it.  The parse rules have none.
         return None
     partition = _partition(automaton)  # type: ignore[arg-type]
