@@ -26,7 +26,7 @@ from ._errors import (
 from ._version import VERSION as __version__
 
 if TYPE_CHECKING:
-    from .engine import Grammar, cache_dir, cache_problem, clear_cache, load_grammar
+    from .engine import Grammar, RuleMatch, cache_dir, cache_problem, clear_cache, load_grammar
     from .shipped import RFC3986, RFC3987, RFC6570, RFC6570_PUBLISHED
     from .template import ExpansionError, ReservedOperatorError, TemplateError, URITemplate
     from .uri._api import (
@@ -64,6 +64,7 @@ if TYPE_CHECKING:
 # parse model, never the templates, normalization or the compiler.
 _LAZY: dict[str, tuple[str, str]] = {
     "Grammar": (".engine", "Grammar"),
+    "RuleMatch": (".engine", "RuleMatch"),
     "cache_dir": (".engine", "cache_dir"),
     "cache_problem": (".engine", "cache_problem"),
     "clear_cache": (".engine", "clear_cache"),
@@ -136,6 +137,7 @@ __all__ = [
     "PortTooLargeError",
     "Reference",
     "ReservedOperatorError",
+    "RuleMatch",
     "RuleMatchError",
     "SchemeRule",
     "TemplateError",

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from ._compile import END, Emitter, compile_body, inline_rule, merge_alternatives
     from ._grammar import ABNF_MAX_LENGTH, Grammar
     from ._ir import Alt, Cap, Chars, Expr, Ref, Rep, Seq, refs
+    from ._match import RuleMatch
     from ._program import Program
     from ._reader import read_rules
 
@@ -61,6 +62,7 @@ _LAZY: dict[str, str] = {
     "merge_alternatives": "_compile",
     "ABNF_MAX_LENGTH": "_grammar",
     "Grammar": "_grammar",
+    "RuleMatch": "_match",
     "Alt": "_ir",
     "Cap": "_ir",
     "Chars": "_ir",
@@ -105,6 +107,7 @@ __all__ = [
     "Program",
     "Ref",
     "Rep",
+    "RuleMatch",
     "Seq",
     "Store",
     "cache_dir",

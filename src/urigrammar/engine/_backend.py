@@ -217,6 +217,25 @@ class Backend:
             found = made.parse
         return program.made.setdefault(key, found)
 
+    def tag_positions(self, program: Program) -> Callable[[str], list[int] | None] | None:
+        """The C tagger's ``tags`` for a program with captures: each tag's
+        last position in a text the rule matches (-1: never set), else
+        ``None``; ``None`` on the pure back end or without a tagged DFA."""
+        if self.serves(program) != "tagged":
+            return None
+        key = ("tags",)
+        if key in program.made:
+            return program.made[key]  # type: ignore[no-any-return]
+        assert _TAGGER is not None
+        assert program.tagged is not None
+        try:
+            made = _TAGGER(**pack_tagged(program.tagged, ()))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            found = None  # a stale build that refuses these tables
+        else:
+            found = made.tags
+        return program.made.setdefault(key, found)
+
     def entry(
         self,
         table: dict[str, Callable[[str], object | None]],

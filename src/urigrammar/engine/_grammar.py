@@ -56,6 +56,7 @@ from ._reader import RuleText, core_rules, read_rules
 
 if TYPE_CHECKING:
     from ._compile import CompiledRule
+    from ._match import RuleMatch
     from ._tables import TaggedTables
 
 __all__ = ["ABNF_MAX_LENGTH", "Grammar"]
@@ -65,6 +66,11 @@ __all__ = ["ABNF_MAX_LENGTH", "Grammar"]
 #: can already take about 0.4 s and several hundred MB (``'/' * 2048``
 #: against RFC 3986's ``path``).
 ABNF_MAX_LENGTH = 2048
+
+#: The most prepared ``parse`` calls a grammar keeps (by rule, captures and
+#: back end): a program that parses with ever new captures must not grow
+#: the cache without bound.
+_MAX_PARSERS = 256
 
 _NONE: frozenset[str] = frozenset()
 
@@ -382,8 +388,10 @@ class Grammar:
         #: Programs as the store holds them, decoded on first use (and, for
         #: a store that is written, every program's piece: what it writes).
         self._pieces: dict[Key, bytes] = {}
-        self._abnf: Any = None
+        self._abnf: dict[bool, Any] = {}
         self._text_nodes: dict[str, tuple[Any, ...]] | None = None
+        self._defaults: dict[str, tuple[str, ...]] = {}
+        self._parsers: dict[object, Callable[[str], RuleMatch]] = {}
         if not lazy:
             self._refuse_large(self._table())
 
@@ -458,6 +466,7 @@ class Grammar:
         rules themselves stay loaded."""
         with self._lock:
             self._programs.clear()
+            self._parsers.clear()
             if self._store is None or not self._store.writable:
                 self._pieces.clear()
 
@@ -632,6 +641,81 @@ class Grammar:
         if not self.validate(rule, text, backend=backend):
             raise self.syntax_error(self.canonical(rule), text)
 
+    def default_captures(self, name: str) -> tuple[str, ...]:
+        """What ``parse(name, text)`` captures when not told: every rule
+        ``name`` reaches through its references, in first-use order, but
+        RFC 5234's core rules and the rules that always match one
+        character (``unreserved``, ``alphanum``).  Those are the rules a
+        grammar's author named; a one-character rule's span says nothing its
+        text does not, and would cost a record at every character."""
+        canonical = self.canonical(name)
+        found = self._defaults.get(canonical)
+        if found is None:
+            from ._compile import inline_rule
+
+            table = self._table()
+            core = {key.casefold() for key in self.core_names}
+            kept: list[str] = []
+            for key in table.reach(canonical.casefold()):
+                if key in core:
+                    continue
+                rule = self.canonical(key)
+                if table.regular(key) and isinstance(inline_rule(self, rule), Chars):
+                    continue
+                kept.append(rule)
+            found = self._defaults.setdefault(canonical, tuple(kept))
+        return found
+
+    def parse(
+        self,
+        rule: str,
+        text: str,
+        *,
+        captures: Sequence[str] | None = None,
+        backend: Backend | None = None,
+    ) -> RuleMatch:
+        """The ``RuleMatch`` of ``text``, which all of ``rule`` must match
+        (else ``RuleMatchError``, as ``check`` raises it): where each rule of
+        ``captures`` matched (by default ``default_captures(rule)``), read
+        as ``_match`` says, in linear time and memory for a regular rule.
+        A rule that reaches itself goes through ``abnf``'s tree, at most
+        ``ABNF_MAX_LENGTH`` characters."""
+        if isinstance(captures, str):
+            msg = "captures must be a sequence of rule names, not one str"
+            raise TypeError(msg)
+        key = (rule, None if captures is None else tuple(captures), backend)
+        try:
+            run = self._parsers.get(key)
+        except TypeError:  # an unhashable name: refused by canonical below
+            run = None
+        if run is None:
+            run = self._parser(rule, captures, backend)
+            if len(self._parsers) < _MAX_PARSERS:
+                self._parsers[key] = run
+        if not isinstance(text, str):
+            msg = f"text must be str, not {type(text).__name__}"
+            raise TypeError(msg)
+        return run(text)
+
+    def _parser(
+        self, rule: str, captures: Sequence[str] | None, backend: Backend | None
+    ) -> Callable[[str], RuleMatch]:
+        """``parse``'s work for one rule and set of captures, prepared
+        (``_match.reader``)."""
+        from ._match import reader
+
+        canonical = self.canonical(rule)
+        names = self.default_captures(canonical) if captures is None else captures
+        kept = tuple(dict.fromkeys(self.canonical(n) for n in names))
+        program = self.program(canonical, frozenset(kept) - {canonical})
+
+        def fail(text: str) -> RuleMatchError:
+            return self.syntax_error(canonical, text)
+
+        if program.regular:
+            return reader(program, kept, fail, backend=backend or default_backend())
+        return reader(program, kept, fail, tree=lambda text: self.abnf_parse(canonical, text))
+
     def viable_prefix(self, name: str, text: str) -> int:
         """The length of the longest prefix of ``text`` that some string the
         (regular) rule matches starts with: the DFA run in Python, or the
@@ -683,14 +767,19 @@ class Grammar:
 
     # --- the abnf engine ----------------------------------------------------
 
-    def abnf_rule(self, name: str) -> Any:
-        """``abnf``'s rule object for ``name``, in this grammar's namespace."""
+    def abnf_rule(self, name: str, *, first_match: bool = False) -> Any:
+        """``abnf``'s rule object for ``name``, in this grammar's namespace.
+        ``first_match``: its alternations take their first alternative that
+        matches (``abnf``'s ``first_match_alternation``), where by default
+        they take the longest."""
         canonical = self.canonical(name)
-        if self._abnf is None:
+        found = self._abnf.get(first_match)
+        if found is None:
             with self._lock:
-                if self._abnf is None:
-                    self._abnf = self._define_abnf_rules()
-        return self._abnf.get(canonical)
+                found = self._abnf.get(first_match)
+                if found is None:
+                    found = self._abnf[first_match] = self._define_abnf_rules(first_match)
+        return found.get(canonical)
 
     def _nodes(self) -> list[Any]:
         """``abnf``'s rule nodes of this grammar and its imports, as the
@@ -721,20 +810,23 @@ class Grammar:
             }
         return self._text_nodes
 
-    def _define_abnf_rules(self) -> Any:
+    def _define_abnf_rules(self, first_match: bool) -> Any:
         from abnf.parser import ABNFGrammarNodeVisitor, Rule
 
         # A rule class per grammar: abnf keeps one symbol table per class,
         # so this grammar's names never mix with another's.
-        rule_cls: Any = type(f"Rules_{id(self):x}", (Rule,), {"__module__": __name__})
+        body = {"__module__": __name__, "first_match_alternation": first_match}
+        rule_cls: Any = type(f"Rules_{id(self):x}", (Rule,), body)
         visitor = ABNFGrammarNodeVisitor(rule_cls=rule_cls)
         for node in self._nodes():
             visitor.visit(node)
         return rule_cls
 
-    def abnf_parse(self, name: str, text: str) -> Any:
+    def abnf_parse(self, name: str, text: str, *, first_match: bool = False) -> Any:
         """``abnf``'s derivation tree of ``text``, or ``None`` when the rule
-        does not match; ``InputTooLongError`` past ``ABNF_MAX_LENGTH``."""
+        does not match; ``InputTooLongError`` past ``ABNF_MAX_LENGTH``.
+        ``first_match``: as ``abnf_rule``'s (``None`` may then also mean
+        that a first alternative that matched led nowhere)."""
         from abnf.parser import ParseError
 
         canonical = self.canonical(name)
@@ -749,7 +841,7 @@ class Grammar:
                 msg, rule=canonical, text=text, offset=ABNF_MAX_LENGTH, secrets=self._secrets
             )
         try:
-            return self.abnf_rule(canonical).parse_all(text)
+            return self.abnf_rule(canonical, first_match=first_match).parse_all(text)
         except ParseError as exc:
             if isinstance(exc.__cause__, RecursionError):
                 # abnf is recursive descent: nesting deeper than Python's

@@ -257,7 +257,10 @@ def build_program(
     plain = compile_body(name, body, possessive=False)
     dfa = tagged = None
     if captures:
-        tagged = build_tagged(body)
+        # Captures inside repetitions included: the tagged DFA's reading is
+        # the one Grammar.parse gives on both back ends (``_match``).  The
+        # URI parse rules have none, so there it is the regex's reading.
+        tagged = build_tagged(body, repeated=True)
         if tagged is not None and list(tagged.names) != [n for n, _ in compiled.groups]:
             tagged = None  # never expected: the regex's groups are the oracle
     else:

@@ -1,0 +1,450 @@
+"""``RuleMatch``: where each captured rule matched in a text, the value
+``Grammar.parse`` returns.
+
+A match holds the text and, per captured rule, spans (start, end) into it;
+values are sliced on access.  Which reading it records is the one the
+tagged DFA (``_tagged``) runs, whatever runs it: the leftmost-first reading
+of a backtracking regex (alternatives in order, repetitions greedy), except
+that a repetition takes no iteration that matches empty after one that
+matched something (a Pike VM's reading, where Python's ``re`` would take
+one more, empty, iteration).
+
+Three ways read the spans, each in time linear in the text:
+
+* the last occurrence of each capture: the tagged DFA's tags (``tags``,
+  in C on the native back end), or the regex's groups where no capture
+  lies in a repetition (the two readings agree there);
+* every occurrence: the tagged DFA's history (``table_events``), or, for a
+  rule over the tagged DFA's caps, a Pike VM over the same automaton
+  (``pike_events``), so both give the same reading;
+* a rule that reaches itself: ``abnf``'s derivation tree (``tree_spans``).
+
+The events of a run are (position, tags) pairs from the end of the text
+backwards along the accepting thread; ``occurrences`` pairs each capture's
+opening and closing tags into spans.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from .._errors import UnknownRuleError
+
+if TYPE_CHECKING:
+    from ._backend import Backend
+    from ._nfa import Thompson
+    from ._program import Program
+    from ._tables import TaggedTables
+
+__all__ = [
+    "RuleMatch",
+    "occurrences",
+    "pike_events",
+    "reader",
+    "table_events",
+    "tree_spans",
+]
+
+Span = tuple[int, int]
+#: The spans of every occurrence of each captured rule, by folded name.
+History = dict[str, tuple[Span, ...]]
+#: (position, tags set there), from the end of the text backwards.
+Events = Iterable[tuple[int, Iterable[int]]]
+
+
+class RuleMatch:
+    """Where each captured rule matched in ``text``, which all of ``rule``
+    matched.
+
+    ``span(name)`` and ``group(name)`` give the last occurrence of a
+    captured rule (``None`` when it took no part), ``spans(name)`` and
+    ``groups(name)`` every occurrence in order.  ``name`` is case-insensitive
+    (RFC 5234 section 2.1); the matched rule itself spans the whole text.
+    A name that is no capture raises ``UnknownRuleError``.
+
+    Immutable; equal when rule, text and captures are (the spans follow
+    from them); pickles with its spans."""
+
+    __slots__ = ("_all", "_find_all", "_last", "captures", "rule", "text")
+    #: The rule that matched all of ``text``, as the grammar spells it.
+    rule: str
+    text: str
+    #: The captured rules, as the grammar spells them.
+    captures: tuple[str, ...]
+    _last: dict[str, Span]
+    _all: History | None
+    _find_all: Callable[[], History] | None
+
+    def __init__(
+        self,
+        rule: str,
+        text: str,
+        captures: tuple[str, ...],
+        last: dict[str, Span],
+        history: History | Callable[[], History],
+    ) -> None:
+        """``last``: each capture that took part, by folded name, to its
+        last span; ``history``: every occurrence, or how to find it."""
+        set_ = object.__setattr__
+        set_(self, "rule", rule)
+        set_(self, "text", text)
+        set_(self, "captures", captures)
+        set_(self, "_last", last)
+        if callable(history):
+            set_(self, "_all", None)
+            set_(self, "_find_all", history)
+        else:
+            set_(self, "_all", history)
+            set_(self, "_find_all", None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        msg = "RuleMatch is immutable"
+        raise AttributeError(msg)
+
+    def __delattr__(self, name: str) -> None:
+        msg = "RuleMatch is immutable"
+        raise AttributeError(msg)
+
+    def _key(self, name: str) -> str:
+        if not isinstance(name, str):
+            msg = f"rule name must be str, not {type(name).__name__}"
+            raise TypeError(msg)
+        # RFC 5234 section 2.1: names are ASCII, compared without case.
+        folded = name.casefold() if name.isascii() else None
+        if folded == self.rule.casefold() or any(c.casefold() == folded for c in self.captures):
+            assert folded is not None
+            return folded
+        msg = (
+            f"{name!r} is not captured by this match of {self.rule!r}; "
+            f"its captures are {', '.join(self.captures) or 'none'} "
+            "(Grammar.parse's captures= names the rules to keep)"
+        )
+        raise UnknownRuleError(msg, rule=name)
+
+    def span(self, name: str) -> Span | None:
+        """The (start, end) of the last occurrence of rule ``name``, or
+        ``None`` when it took no part in the match."""
+        key = self._key(name)
+        if key == self.rule.casefold():
+            return (0, len(self.text))
+        return self._last.get(key)
+
+    def group(self, name: str) -> str | None:
+        """The text of the last occurrence of rule ``name``, or ``None``."""
+        found = self.span(name)
+        return None if found is None else self.text[found[0] : found[1]]
+
+    def spans(self, name: str) -> tuple[Span, ...]:
+        """Every occurrence of rule ``name``, in order (empty when it took
+        no part).  Two occurrences that match empty at the same position
+        count as one."""
+        key = self._key(name)
+        found = self._history().get(key, ())
+        if not found and key == self.rule.casefold():
+            return ((0, len(self.text)),)
+        return found
+
+    def groups(self, name: str) -> tuple[str, ...]:
+        """The text of every occurrence of rule ``name``, in order."""
+        return tuple(self.text[a:b] for a, b in self.spans(name))
+
+    def _history(self) -> History:
+        found: History | None = self._all
+        if found is None:
+            assert self._find_all is not None
+            found = self._find_all()
+            object.__setattr__(self, "_all", found)
+            object.__setattr__(self, "_find_all", None)
+        return found
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RuleMatch):
+            return NotImplemented
+        return (self.rule, self.text, self.captures) == (other.rule, other.text, other.captures)
+
+    def __hash__(self) -> int:
+        return hash((RuleMatch, self.rule, self.text, self.captures))
+
+    def __repr__(self) -> str:
+        # The text's length, not the text: a match of a user's rule may hold
+        # anything, and a URI's password must not reach a log.
+        return (
+            f"<RuleMatch {self.rule!r} of {len(self.text)} characters, "
+            f"captures={list(self.captures)!r}>"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return RuleMatch, (self.rule, self.text, self.captures, self._last, self._history())
+
+
+def occurrences(events: Events, names: tuple[str, ...]) -> History:
+    """Every occurrence of each capture, from a run's ``events``: capture
+    ``i`` (``names[i]``) opens with tag ``2i`` and closes with ``2i + 1``.
+
+    Walking backwards, a capture's closing tag starts an occurrence and its
+    opening tag ends it.  A position whose tags hold both, while an
+    occurrence is open, closed the one before and opened this one (one
+    capture never holds itself, so nothing else reads that way); with none
+    open, it is an occurrence that matched empty."""
+    pending: dict[int, int] = {}
+    found: dict[int, list[Span]] = {}
+    for pos, tags in events:
+        mine: dict[int, int] = {}
+        for tag in tags:
+            mine[tag >> 1] = mine.get(tag >> 1, 0) | (1 << (tag & 1))
+        for index, bits in mine.items():
+            end = pending.pop(index, None)
+            if bits == 3 and end is None:
+                found.setdefault(index, []).append((pos, pos))
+            elif bits & 1 and end is not None:
+                found.setdefault(index, []).append((pos, end))
+                if bits & 2:
+                    pending[index] = pos
+            elif bits & 2:
+                pending[index] = pos
+    merged: dict[str, list[Span]] = {}
+    for index, spans in found.items():
+        merged.setdefault(names[index].casefold(), []).extend(spans)
+    return {key: tuple(sorted(spans)) for key, spans in merged.items()}
+
+
+def last_spans(values: list[int], names: tuple[str, ...]) -> dict[str, Span]:
+    """Each capture's last span, by folded name, from each tag's last
+    position (-1: never set): of a name captured at several places, the
+    occurrence that starts last."""
+    found: dict[str, Span] = {}
+    for index, name in enumerate(names):
+        opened, closed = values[2 * index], values[2 * index + 1]
+        if opened >= 0 and closed >= 0:
+            key = name.casefold()
+            if key not in found or found[key] <= (opened, closed):
+                found[key] = (opened, closed)
+    return found
+
+
+def table_events(tables: TaggedTables, text: str) -> Iterator[tuple[int, Iterable[int]]] | None:
+    """The events of the tagged DFA's run over ``text``, every step kept
+    (``TaggedTables.tags`` keeps only what the last assignments need), or
+    ``None`` when it does not accept."""
+    width = tables.nclasses
+    moves, recs, class_of = tables.moves, tables.recs, tables.class_of
+    state = tables.start
+    kept: list[tuple[int, int]] = []
+    for pos, char in enumerate(text, 1):
+        at = state * width + class_of(ord(char))
+        state = moves[at]
+        if state == 0:
+            return None
+        if recs[at]:
+            kept.append((pos, recs[at]))
+    thread = tables.finals[state]
+    if thread < 0:
+        return None
+    return _walk(tables, kept, thread)
+
+
+def _walk(
+    tables: TaggedTables, kept: list[tuple[int, int]], thread: int
+) -> Iterator[tuple[int, Iterable[int]]]:
+    for pos, record in reversed(kept):
+        source, tagset = tables.records[record][thread]
+        yield pos, tables.tagsets[tagset]
+        thread = source
+    yield 0, tables.tagsets[tables.start_tags[thread]]
+
+
+# A thread's history: (position, tags, the history before), or None.
+_Cell = tuple[int, frozenset[int], Any] | None
+
+
+def pike_events(automaton: Thompson, text: str) -> list[tuple[int, Iterable[int]]] | None:
+    """The events of a Pike VM's run over ``text`` (the tagged DFA's
+    reading, without its tables: for a rule over their caps), or ``None``
+    when the rule does not match.  Time: the text's length times the
+    automaton's size; memory: one history cell per tagged step kept."""
+    from ._tagged import _Automaton
+
+    assert isinstance(automaton, _Automaton)
+    threads: list[tuple[int, _Cell]] = [
+        (state, (0, tags, None) if tags else None)
+        for state, _, tags in automaton.closure([(0, automaton.start)])
+    ]
+    edges = automaton.edges
+    for pos, char in enumerate(text, 1):
+        code = ord(char)
+        seeds = []
+        for number, (state, _) in enumerate(threads):
+            edge = edges[state]
+            if edge is not None and code in edge[0]:
+                seeds.append((number, edge[1]))
+        if not seeds:
+            return None
+        threads = [
+            (state, (pos, tags, threads[source][1]) if tags else threads[source][1])
+            for state, source, tags in automaton.closure(seeds)
+        ]
+    accepting = [cell for state, cell in threads if state == automaton.accept]
+    if not accepting:
+        return None
+    cell = accepting[0]
+    events: list[tuple[int, Iterable[int]]] = []
+    while cell is not None:
+        pos, tags, cell = cell
+        events.append((pos, tags))
+    return events
+
+
+def tree_spans(tree: Any, keys: frozenset[str]) -> History:
+    """Every occurrence of the rules ``keys`` (folded) in ``abnf``'s
+    derivation tree, by folded name (a walk with its own stack: a tree may
+    be deeper than Python's)."""
+    found: dict[str, list[Span]] = {}
+    todo: list[tuple[Any, int]] = [(tree, 0)]
+    while todo:
+        node, start = todo.pop()
+        name = getattr(node, "name", "")
+        end = start + len(node.value)
+        if isinstance(name, str) and name.casefold() in keys:
+            found.setdefault(name.casefold(), []).append((start, end))
+        children = getattr(node, "children", ())
+        at = start
+        pairs = []
+        for child in children:
+            pairs.append((child, at))
+            at += len(child.value)
+        todo.extend(reversed(pairs))
+    return {key: tuple(sorted(spans)) for key, spans in found.items()}
+
+
+# --- the reader of one program ------------------------------------------------
+
+
+def reader(
+    program: Program,
+    kept: tuple[str, ...],
+    fail: Callable[[str], Exception],
+    *,
+    backend: Backend | None = None,
+    tree: Callable[[str], Any] | None = None,
+) -> Callable[[str], RuleMatch]:
+    """A function from a text to its ``RuleMatch`` under ``program``, whose
+    captures are ``kept`` (the matched rule may be among them), raising
+    ``fail(text)`` for a text the rule does not match.  A regular rule runs
+    on ``backend``; a rule that reaches itself is read from ``tree(text)``
+    (``abnf``'s tree, or ``None``)."""
+    rule = program.rule
+    if not program.regular:
+        assert tree is not None
+        return _by_tree(rule, kept, fail, tree)
+    assert backend is not None
+    if not program.captures:
+        matches = backend.matcher(program)
+
+        def whole(text: str) -> RuleMatch:
+            if matches(text) is None:
+                raise fail(text)
+            return RuleMatch(rule, text, kept, {}, {})
+
+        return whole
+    tables = program.tagged
+    if tables is None:
+        return _by_pike(program, kept, fail)
+    tags = backend.tag_positions(program)
+    if tags is None:
+        tags = _regex_tags(backend, program) if _regex_agrees(program) else tables.tags
+    names = tables.names
+
+    def by_tables(text: str) -> RuleMatch:
+        values = tags(text)
+        if values is None:
+            raise fail(text)
+
+        def history() -> History:
+            events = table_events(tables, text)
+            assert events is not None
+            return occurrences(events, names)
+
+        return RuleMatch(rule, text, kept, last_spans(values, names), history)
+
+    return by_tables
+
+
+def _by_tree(
+    rule: str,
+    kept: tuple[str, ...],
+    fail: Callable[[str], Exception],
+    tree: Callable[[str], Any],
+) -> Callable[[str], RuleMatch]:
+    # The rule itself too: a rule that reaches itself may hold occurrences
+    # of itself (a comment in a comment).
+    keys = frozenset(name.casefold() for name in (*kept, rule))
+
+    def by_tree(text: str) -> RuleMatch:
+        found = tree(text)
+        if found is None:
+            raise fail(text)
+        history = tree_spans(found, keys)
+        # The last to close, as a regex's group is set when it closes.
+        last = {k: max(v, key=lambda s: (s[1], -s[0])) for k, v in history.items()}
+        return RuleMatch(rule, text, kept, last, history)
+
+    return by_tree
+
+
+def _by_pike(
+    program: Program, kept: tuple[str, ...], fail: Callable[[str], Exception]
+) -> Callable[[str], RuleMatch]:
+    # Over the tagged DFA's caps: a Pike VM over the same automaton.
+    from ._tagged import _Automaton
+
+    automaton = program.made.get("pike")
+    if automaton is None:
+        assert program.body is not None
+        automaton = program.made.setdefault("pike", _Automaton(program.body))
+    names = tuple(automaton.names)
+
+    def by_pike(text: str) -> RuleMatch:
+        events = pike_events(automaton, text)
+        if events is None:
+            raise fail(text)
+        history = occurrences(events, names)
+        last = {k: v[-1] for k, v in history.items()}
+        return RuleMatch(program.rule, text, kept, last, history)
+
+    return by_pike
+
+
+def _regex_tags(backend: Backend, program: Program) -> Callable[[str], list[int] | None]:
+    """Each tag's position from the regex's groups (-1: not set), which
+    number the captures as the tagged DFA does."""
+    fullmatch = program.pattern().fullmatch
+    count = len(program.groups)
+
+    def regex_tags(text: str) -> list[int] | None:
+        found = fullmatch(text)
+        if found is None:
+            return None
+        values: list[int] = []
+        for group in range(1, count + 1):
+            values.extend(found.span(group))
+        return values
+
+    return regex_tags
+
+
+def _regex_agrees(program: Program) -> bool:
+    """Whether the program's regex, on the pure back end, gives the tagged
+    DFA's reading and stays linear: no capture lies in a repetition (where
+    ``re`` takes an extra empty iteration, and CPython 3.11 to 3.13.0
+    misreport a possessive repetition's groups), and the regex is trusted
+    (``Program.serves``)."""
+    found = program.made.get("regex agrees")
+    if found is None:
+        from ._nfa import Thompson
+
+        assert program.body is not None
+        trusted = program.deterministic or (program.vetted and program.linear)
+        found = trusted and not Thompson(program.body).repeated_capture
+        found = program.made.setdefault("regex agrees", found)
+    return bool(found)
