@@ -22,8 +22,9 @@ EDIT_CHARS = st.one_of(
     st.sampled_from(["%", " ", "\u00e9", "\u20ac", "\x00", "\ud800", "[", "]"]),
 )
 # RFC 3986 and the core rules: RFC 3987's own rules are held to abnf's
-# transcription of RFC 3987 (test_iri.py) and RFC 6570's to the abnf engine
-# (test_template_properties.py), each on strings drawn for that grammar.
+# transcription of RFC 3987 (iri/test_iri.py) and RFC 6570's to the abnf
+# engine (template/test_template_properties.py), each on strings drawn for
+# that grammar.
 COMPILABLE = list(u.RFC3986.all_names)
 
 

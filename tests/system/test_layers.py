@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "src" / "urigrammar"
+PACKAGE = Path(__file__).resolve().parents[2] / "src" / "urigrammar"
 
 
 def _module_name(path: Path) -> str:

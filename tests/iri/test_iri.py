@@ -24,7 +24,7 @@ from urigrammar.shipped import shipped_rule
 from urigrammar.strategies import from_rule
 
 VECTORS = json.loads(
-    (Path(__file__).parent / "vectors" / "rfc3987.json").read_text(encoding="utf-8")
+    (Path(__file__).resolve().parents[1] / "vectors" / "rfc3987.json").read_text(encoding="utf-8")
 )
 
 

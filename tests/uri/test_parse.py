@@ -15,7 +15,9 @@ from _backends import On
 from _budget import backend_settings, examples
 from urigrammar.strategies import from_rule, uri_references
 
-VECTORS = json.loads((Path(__file__).parent / "vectors" / "parse.json").read_text("utf-8"))
+VECTORS = json.loads(
+    (Path(__file__).resolve().parents[1] / "vectors" / "parse.json").read_text("utf-8")
+)
 FIELDS = VECTORS["fields"]
 CASES = [
     pytest.param(text, dict(zip(FIELDS, want, strict=True)), id=case_id)

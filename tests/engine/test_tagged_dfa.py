@@ -46,7 +46,7 @@ from urigrammar.uri._visitor import CAPTURES, LEAVES, plan
 native = pytest.mark.skipif(NATIVE is None, reason="the extension is not built")
 
 PARSE_RULES = [*URI.parse_rules, *IRI.parse_rules]
-VECTORS = Path(__file__).parent / "vectors"
+VECTORS = Path(__file__).resolve().parents[1] / "vectors"
 
 
 @cache

@@ -52,4 +52,4 @@ def test_long_ipv4_like_host_is_a_reg_name(on: On) -> None:
     assert ref.host_kind == "reg-name"
 
 
-# Ports longer than MAX_PORT_DIGITS: tests/test_port.py.
+# Ports longer than MAX_PORT_DIGITS: tests/uri/test_port.py.

@@ -32,7 +32,7 @@ from urigrammar.engine import BACKENDS
 from urigrammar.uri import _normalize
 from urigrammar.uri._api import api
 
-CORPUS = Path(__file__).resolve().parent / "data" / "real-urls.txt"
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "real-urls.txt"
 THREADS = 8
 BASE = "http://a/b/c/d;p?q"
 

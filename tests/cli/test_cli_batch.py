@@ -20,7 +20,7 @@ import urigrammar as u
 from urigrammar.cli import _batch
 from urigrammar.cli._cli import main
 
-CORPUS = Path(__file__).resolve().parent / "data" / "real-urls.txt"
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "real-urls.txt"
 LINES = ["http://a/b?c#d", "a b", "", "//[::1]:80", "http://[fe80::1%25en0]/", "urn:x:y"]
 
 

@@ -30,7 +30,7 @@ cloudpickle = pytest.importorskip("cloudpickle")
 
 import urigrammar as u  # noqa: E402
 
-CORPUS = Path(__file__).resolve().parent / "data" / "real-urls.txt"
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "real-urls.txt"
 INVALID = [
     "http://a b/",
     "http://[::1",

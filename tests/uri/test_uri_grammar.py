@@ -11,7 +11,7 @@ from _backends import On
 from urigrammar.shipped import GRAMMAR, grammar_text, shipped_rule
 from urigrammar.uri._visitor import CAPTURES, READS, ComponentVisitor
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_packaged_grammar_is_the_repository_file() -> None:

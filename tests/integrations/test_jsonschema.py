@@ -27,7 +27,9 @@ from urigrammar.jsonschema import (  # noqa: E402
 from urigrammar.strategies import from_rule  # noqa: E402
 
 VECTORS = json.loads(
-    (Path(__file__).parent / "vectors" / "json_schema_formats.json").read_text("utf-8")
+    (Path(__file__).resolve().parents[1] / "vectors" / "json_schema_formats.json").read_text(
+        "utf-8"
+    )
 )
 CASES = VECTORS["cases"]
 

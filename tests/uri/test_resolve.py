@@ -24,7 +24,9 @@ from urigrammar.uri._resolve import (
     remove_dot_segments,
 )
 
-VECTORS = json.loads((Path(__file__).parent / "vectors" / "rfc3986_5_4.json").read_text("utf-8"))
+VECTORS = json.loads(
+    (Path(__file__).resolve().parents[1] / "vectors" / "rfc3986_5_4.json").read_text("utf-8")
+)
 BASE = VECTORS["base"]
 
 

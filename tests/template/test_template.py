@@ -22,7 +22,7 @@ from urigrammar.shipped import grammar_text, shipped_rule
 from urigrammar.template._sets import OPERATORS, chars_of
 
 VECTORS = json.loads(
-    (Path(__file__).parent / "vectors" / "rfc6570.json").read_text(encoding="utf-8")
+    (Path(__file__).resolve().parents[1] / "vectors" / "rfc6570.json").read_text(encoding="utf-8")
 )
 CASES = VECTORS["vectors"]
 

@@ -37,7 +37,7 @@ import pytest
 
 import urigrammar as u
 
-CORPUS = Path(__file__).resolve().parent / "data" / "real-urls.txt"
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "real-urls.txt"
 STATM = Path("/proc/self/statm")
 WARM_UP = 100_000
 RUN = 1_000_000

@@ -18,10 +18,10 @@ from functools import cache
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_tagged_dfa import USER_GRAMMARS, rule_parts, tagger
 
 import urigrammar as u
 from _budget import examples
-from test_tagged import USER_GRAMMARS, rule_parts, tagger
 from urigrammar.engine import NATIVE, inline_rule
 from urigrammar.engine._backend import pack_tagged
 from urigrammar.engine._tables import TaggedTables
