@@ -1,9 +1,10 @@
-r"""``urigrammar explain`` and ``urigrammar rules``.
+r"""``urigrammar explain``: a text drawn with its components marked.
 
 Expectations are derived apart from ``_cmd_explain``: component spans from
-RFC 3986 Appendix B's regular expression, the rules a rule uses from the
-words of the grammar file.  The commands are run through an argparse built
-here from ``_cmd_explain.COMMANDS``, the way ``_cli`` assembles its own.
+RFC 3986 Appendix B's regular expression.  The command is run through an
+argparse built here from ``_cmd_explain.COMMANDS``, the way ``_cli``
+assembles its own; the last test runs ``explain`` and ``rules`` (whose own
+tests are in test_cli_rules.py) through ``_cli.main``.
 """
 
 from __future__ import annotations
@@ -18,14 +19,12 @@ from dataclasses import dataclass
 from unittest import mock
 
 import pytest
-from abnf.parser import ABNFGrammarRule
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from urigrammar import InputTooLongError, UnknownRuleError, URISyntaxError, parse, validate
+from urigrammar import InputTooLongError, URISyntaxError, parse, validate
 from urigrammar.cli import _cli
 from urigrammar.cli._cmd_explain import COMMANDS, EXPLAIN_MAX_LENGTH, _place, explain
-from urigrammar.shipped import GRAMMAR, grammar_text
 from urigrammar.strategies import from_rule
 
 EXAMPLE = "foo://example.com:8042/over/there?name=ferret#nose"
@@ -509,95 +508,6 @@ def test_layout_never_overlaps(lines: list[int], widths: list[int]) -> None:
 
 def test_layout_keeps_one_row_when_labels_fit() -> None:
     assert _place([0, 10, 20], [4, 4, 4]) == [(0, 0), (0, 9), (0, 19)]
-
-
-# --- rules -----------------------------------------------------------------
-
-
-def definitions(out: str) -> list[str]:
-    """The rule names ``out`` defines, in order (core rules as comments)."""
-    names = []
-    for line in out.splitlines():
-        match = re.match(r"(?:; )?([A-Za-z][A-Za-z0-9-]*)", line)
-        if match:
-            names.append(match.group(1))
-    return names
-
-
-def uses(name: str) -> set[str]:
-    """The rules ``name`` uses, directly or not, read off the words of the
-    grammar file."""
-    bodies: dict[str, str] = {}
-    current = ""
-    for line in grammar_text().splitlines():
-        if line.startswith(";") or not line.strip():
-            continue
-        body = line
-        if not line[0].isspace():
-            head, _, body = line.partition("=")
-            current = head.strip().casefold()
-        bodies[current] = bodies.get(current, "") + " " + body.partition(";")[0]
-    known = {n.casefold(): n for n in GRAMMAR.all_names}
-    found: set[str] = set()
-    todo = [name.casefold()]
-    while todo:
-        body = bodies.get(todo.pop(), "")
-        body = re.sub(r'"[^"]*"|<[^>]*>|%[bdxBDX][0-9A-Fa-f.-]+', " ", body)
-        for word in re.findall(r"[A-Za-z][A-Za-z0-9-]*", body):
-            if word.casefold() in known and known[word.casefold()] not in found:
-                found.add(known[word.casefold()])
-                todo.append(word.casefold())
-    return found
-
-
-def test_rules_lists_every_rule_as_written() -> None:
-    status, out, err = run("rules")
-    assert (status, err) == (0, "")
-    assert definitions(out) == list(GRAMMAR.all_names)
-    # The file's rules, comments and line breaks kept, without the file's
-    # header comments and blank lines; then a comment per core rule.
-    written = [
-        line.rstrip()
-        for line in grammar_text().splitlines()
-        if line.strip() and not line.startswith(";")
-    ]
-    lines = out.splitlines()
-    assert lines[: len(written)] == written
-    core = lines[len(written) :]
-    assert len(core) == len(GRAMMAR.core_names)
-    for name, line in zip(GRAMMAR.core_names, core, strict=True):
-        assert line.startswith(f"; {name} ")
-        assert "RFC 5234" in line
-        assert "abnf" in line
-
-
-def test_rules_output_is_an_abnf_rule_list() -> None:
-    out = run("rules")[1]
-    ABNFGrammarRule("rulelist").parse_all(out.replace("\n", "\r\n"))
-
-
-def test_rules_of_ipv4address() -> None:
-    status, out, _ = run("rules", "ipv4address")
-    assert status == 0
-    assert definitions(out) == ["IPv4address", "dec-octet", "DIGIT"]
-    assert out.startswith("IPv4address   = dec-octet ")
-    assert '/ "25" %x30-35          ; 250-255\n' in out
-    assert run("rules", "IPV4ADDRESS")[1] == out
-
-
-@pytest.mark.parametrize("name", GRAMMAR.all_names)
-def test_rules_of_each_rule(name: str) -> None:
-    status, out, _ = run("rules", name.upper())
-    assert status == 0
-    shown = definitions(out)
-    assert shown[0] == name
-    assert len(shown) == len(set(shown))
-    assert set(shown[1:]) == uses(name) - {name}
-
-
-def test_unknown_rule_raises() -> None:
-    with pytest.raises(UnknownRuleError, match="IPv4address"):
-        run("rules", "ipv4adress")
 
 
 def test_through_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:

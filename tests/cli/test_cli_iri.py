@@ -1,7 +1,8 @@
 """The command line on IRIs (RFC 3987): ``parse --iri``, ``to-uri``,
 ``to-iri``, ``validate`` and ``rules`` by IRI rule name, and ``explain``
-drawing IRIs.  Results are checked against the library functions the
-commands stand for."""
+drawing IRIs; and ``resolve``, ``relativize``, ``normalize`` and
+``equivalent`` reading a text that is only an IRI as one.  Results are
+checked against the library functions the commands stand for."""
 
 from __future__ import annotations
 
@@ -137,3 +138,12 @@ def test_explain_reports_the_iri_error_for_non_ascii_text() -> None:
     status, _, err = run("explain", "http://a/ b")
     assert status == 1
     assert "not a valid URI-reference" in err
+
+
+def test_texts_are_read_as_iris_when_they_are_no_uris() -> None:
+    # As the library reads a string: no --iri needed.
+    status, out, _ = run("resolve", "http://ex.com/\u00e4/", "b", "../c")
+    assert (status, out) == (0, "http://ex.com/\u00e4/b\nhttp://ex.com/c\n")
+    assert run("relativize", "http://a/b/", "http://a/b/\u00e4") == (0, "\u00e4\n", "")
+    assert run("normalize", "HTTP://ex.com/\u00e4") == (0, "http://ex.com/\u00e4\n", "")
+    assert run("equivalent", "http://ex.com/\u00e4", "http://ex.com/%C3%A4")[0] == 0

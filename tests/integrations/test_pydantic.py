@@ -7,6 +7,7 @@ Needs ``pydantic`` (``tox -e integrations``); the other envs skip it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Annotated, Any
 
@@ -17,8 +18,10 @@ from hypothesis import strategies as st
 pydantic = pytest.importorskip("pydantic")
 
 import urigrammar as u  # noqa: E402
+from urigrammar import Normalization, SchemeRule, parse_iri  # noqa: E402
 from urigrammar.pydantic import AbsoluteIRI, AbsoluteURI, Normalize, Rule, Schemes  # noqa: E402
 from urigrammar.strategies import from_rule  # noqa: E402
+from urigrammar.uri._reference import normalize  # noqa: E402
 
 BaseModel = pydantic.BaseModel
 ValidationError = pydantic.ValidationError
@@ -313,6 +316,30 @@ def test_normalize() -> None:
         syntax_only.validate_python("a b")
     assert caught.value.errors()[0]["ctx"]["offset"] == 1
     assert strings.json_schema() == {"type": "string", "format": "uri"}
+
+
+def test_pydantic_marker_passes_options_through() -> None:
+    pydantic = pytest.importorskip("pydantic")
+    from urigrammar.pydantic import Normalize
+
+    options = Normalization(nfc=True, schemes={"foo": SchemeRule(7, empty_path_is_root=True)})
+    assert Normalize(options).options is options
+    assert Normalize(options) == Normalize(nfc=True, schemes=options.schemes)
+    assert hash(Normalize(options)) == hash(Normalize(nfc=True, schemes=options.schemes))
+    assert Normalize().options == Normalization()
+    assert Normalize(options, nfc=False).options == dataclasses.replace(options, nfc=False)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
+        Normalize(bogus=True)  # type: ignore[call-arg]
+    for marker in (Normalize(options), Normalize(**{"nfc": True, "schemes": options.schemes})):
+        strings = pydantic.TypeAdapter(Annotated[str, marker])
+        assert strings.validate_python("FOO://a:7") == "foo://a/"
+        iri = "http://a/e\u0301"
+        assert strings.validate_python(iri) == str(normalize(parse_iri(iri), options))
+        assert strings.validate_python(iri) == "http://a/\u00e9"
+        refs = pydantic.TypeAdapter(Annotated[u.IRIReference, marker])
+        assert refs.validate_python(iri) == normalize(parse_iri(iri), options)
+    syntax_only = pydantic.TypeAdapter(Annotated[str, Normalize(scheme_based=False)])
+    assert syntax_only.validate_python("HTTP://a:80") == "http://a:80"
 
 
 def test_markers_in_a_fastapi_style_model() -> None:

@@ -47,9 +47,10 @@ from hypothesis import strategies as st
 import urigrammar as u
 from _backends import On
 from _budget import backend_settings, examples
+from _references import reads_back
 from urigrammar.cli._cli import main
 from urigrammar.engine import default_backend
-from urigrammar.strategies import from_rule
+from urigrammar.strategies import from_rule, uri_references
 
 # --- Strategies --------------------------------------------------------------
 
@@ -336,6 +337,36 @@ def test_percent_decode_any_text(text: str, errors: str) -> None:
         assert isinstance(decoded, str)
     octets = outcome(u.percent_decode_bytes, text, allowed=(u.URIError,))
     assert isinstance(octets, (bytes, u.URIError))
+
+
+# --- The methods that return a new reference ---------------------------------
+
+
+@given(uri_references(), st.text(), st.text())
+def test_conveniences_raise_only_uri_errors(text: str, a: str, b: str) -> None:
+    ref = u.parse(text)
+    calls: list[Any] = [
+        lambda: ref / a,
+        lambda: ref.joinpath(a, b),
+        lambda: ref.with_path_segments([a, b]),
+        lambda: ref.with_path_segments(["", a]),
+        lambda: ref.add_param(a, b),
+        lambda: ref.set_param(a, b, form=True),
+        lambda: ref.remove_param(a),
+        lambda: ref.get_param(a),
+        lambda: ref.get_params(a, errors=b),
+        lambda: ref.decoded_segments,
+        lambda: (ref.user, ref.password, ref.hostname),
+        lambda: (ref.origin, ref.port_or_default()),
+        lambda: u.percent_encode(a, "path"),
+    ]
+    for call in calls:
+        try:
+            result = call()
+        except u.URIError:
+            continue
+        if isinstance(result, u.URIReference):
+            reads_back(result)
 
 
 # --- Megabyte texts ----------------------------------------------------------

@@ -1,25 +1,23 @@
-"""build(), replace(), query pairs and internationalized hosts, and the
-``build`` and ``decode`` commands."""
+"""build() and replace(): a reference from its parts, each encoded for
+its component, and a reference with some parts replaced; every result
+reads back as ``parse`` gives it.  Query pairs: test_query_pairs.py;
+internationalized hosts: test_international_hosts.py; the ``build``
+command: cli/test_cli_build.py."""
 
 from __future__ import annotations
 
-import argparse
-import io
 import ipaddress
 from typing import Any
 
 import pytest
-from hypothesis import assume, event, given
+from hypothesis import event, given
 from hypothesis import strategies as st
 
-from urigrammar import URIError, URIReference, URISyntaxError, parse, validate
-from urigrammar.cli._cmd_build import COMMANDS
+from urigrammar import URIError, URIReference, URISyntaxError, parse
 from urigrammar.strategies import from_rule
 from urigrammar.uri._build import replace
 from urigrammar.uri._encode import percent_decode
-from urigrammar.uri._query import query_pairs, with_query_pairs
 from urigrammar.uri._reference import build
-from urigrammar.uri._views import host_unicode
 
 SCALARS = st.characters(max_codepoint=0xD7FF) | st.characters(min_codepoint=0xE000)
 DELIMS = st.sampled_from(list(":/?#[]@!$&'()*+,;=% -._~"))
@@ -294,199 +292,3 @@ def test_replace_refuses_what_would_read_differently() -> None:
 def test_replace_unknown_part() -> None:
     with pytest.raises(TypeError):
         REF.replace(hostname="x")
-
-
-# --- Query pairs
-
-
-@pytest.mark.parametrize(
-    ("query", "pairs"),
-    [
-        (None, []),
-        ("", []),
-        ("a=1&b=2&a=3", [("a", "1"), ("b", "2"), ("a", "3")]),
-        ("a", [("a", "")]),
-        ("a=", [("a", "")]),
-        ("=b", [("", "b")]),
-        ("=", [("", "")]),
-        ("a=b=c", [("a", "b=c")]),
-        ("&&a=1&", [("a", "1")]),
-        ("k%3D=v%26w", [("k=", "v&w")]),
-        ("q=%C3%BC+x", [("q", "ü+x")]),
-        ("q=a/b?c", [("q", "a/b?c")]),
-    ],
-)
-def test_query_pairs(query: str | None, pairs: list[tuple[str, str]]) -> None:
-    assert query_pairs(URIReference(query=query)) == pairs
-
-
-def test_form_reads_plus_as_space() -> None:
-    ref = parse("?q=a+b%2Bc&x+y=1")
-    assert ref.query_pairs(form=True) == [("q", "a b+c"), ("x y", "1")]
-    assert ref.query_pairs() == [("q", "a+b+c"), ("x+y", "1")]
-
-
-def test_query_pairs_error_offset_is_in_the_query() -> None:
-    ref = parse("?a=1&b=%FF")
-    with pytest.raises(URIError, match=r"^query: ") as info:
-        ref.query_pairs()
-    assert (info.value.text, info.value.offset) == ("a=1&b=%FF", 6)
-    assert ref.query_pairs(errors="replace") == [("a", "1"), ("b", "\ufffd")]
-
-
-def test_with_query_pairs_encodes_the_delimiters() -> None:
-    ref = with_query_pairs(REF, [("a&b", "c=d+e f#"), ("ü", "%")])
-    assert ref.query == "a%26b=c%3Dd%2Be%20f%23&%C3%BC=%25"
-    assert ref.fragment == "f"
-    assert str(with_query_pairs(REF, {"a b": "+"}, form=True).query) == "a+b=%2B"
-    assert REF.with_query_pairs([]).query is None
-
-
-@given(
-    pairs=st.lists(st.tuples(TEXT, TEXT), max_size=5),
-    form=st.booleans(),
-)
-def test_query_pairs_round_trip(pairs: list[tuple[str, str]], form: bool) -> None:
-    ref = with_query_pairs(REF, pairs, form=form)
-    assert parse(str(ref)) == ref
-    assert query_pairs(ref, form=form) == pairs
-
-
-# --- Internationalized hosts
-
-
-@pytest.mark.parametrize(
-    ("text", "want"),
-    [
-        ("https://xn--bcher-kva.example/", "bücher.example"),
-        ("https://XN--BCHER-KVA.example/", "bücher.example"),
-        ("https://b%C3%BCcher.example/", "bücher.example"),
-        ("https://my_host.xn--bcher-kva.example/", "my_host.bücher.example"),
-        ("https://example.com/", "example.com"),
-        ("https://[::1]/", "[::1]"),
-        ("https://1.2.3.4/", "1.2.3.4"),
-        ("/path", None),
-    ],
-)
-def test_host_unicode(text: str, want: str | None) -> None:
-    assert parse(text).host_unicode() == want
-
-
-@pytest.mark.parametrize("text", ["//xn--abc-", "//a%FF"])
-def test_host_unicode_refuses_what_is_not_text(text: str) -> None:
-    with pytest.raises(URIError, match=r"^host: "):
-        host_unicode(parse(text))
-
-
-@pytest.mark.parametrize(
-    ("host", "ascii_host"),
-    [
-        ("bücher.example", "xn--bcher-kva.example"),
-        ("Bücher.Example.", "xn--bcher-kva.example."),  # UTS 46 maps case
-        ("faß.de", "xn--fa-hia.de"),  # non-transitional: ß is kept
-        ("a。b", "a.b"),  # ideographic full stop is a label separator
-        ("my_host.example", "my_host.example"),  # all-ASCII: a plain reg-name
-    ],
-)
-def test_idna_hosts(host: str, ascii_host: str) -> None:
-    ref = build(host=host, idna=True)
-    assert ref.host == ascii_host
-    assert validate("reg-name", ref.host)
-
-
-def test_idna_refuses_names_it_cannot_convert() -> None:
-    with pytest.raises(URIError, match=r"^host: "):
-        build(host="ü..example", idna=True)
-
-
-@given(host=TEXT.filter(lambda h: not _is_address(h)))
-def test_host_unicode_inverts_percent_encoding(host: str) -> None:
-    assume("xn--" not in host.lower())
-    assert build(host=host).host_unicode() == host
-
-
-# --- Command line
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    parser = argparse.ArgumentParser(prog="urigrammar")
-    sub = parser.add_subparsers(dest="command", required=True)
-    for name, command in COMMANDS.items():
-        command.configure(sub.add_parser(name))
-    args = parser.parse_args(argv)
-    out, err = io.StringIO(), io.StringIO()
-    status = COMMANDS[args.command].run(args, out, err)
-    return status, out.getvalue(), err.getvalue()
-
-
-def test_cli_build() -> None:
-    argv = ("build", "--scheme", "https", "--host", "bücher.example", "--path", "/a b")
-    status, out, err = run(*argv, "--query-pair", "q=ü")
-    assert (status, err) == (0, "")
-    assert out == "https://b%C3%BCcher.example/a%20b?q=%C3%BC\n"
-    assert validate("URI", out.strip())
-    status, out, _ = run(*argv, "--idna", "--query-pair", "q=ü", "--query-pair", "a&b=c=d")
-    assert out == "https://xn--bcher-kva.example/a%20b?q=%C3%BC&a%26b=c%3Dd\n"
-
-
-def test_cli_build_parts() -> None:
-    status, out, _ = run(
-        "build",
-        "--scheme=http",
-        "--userinfo=u",
-        "--host=::1",
-        "--port=8080",
-        "--path=/p",
-        "--query=a=1",
-        "--fragment=f g",
-    )
-    assert (status, out) == (0, "http://u@[::1]:8080/p?a=1#f%20g\n")
-
-
-def test_cli_build_error_names_the_part() -> None:
-    status, out, err = run("build", "--host", "h", "--path", "rel")
-    assert (status, out) == (1, "")
-    assert err.startswith("path: ")
-
-
-def test_cli_query_and_query_pairs_are_exclusive() -> None:
-    with pytest.raises(SystemExit):
-        run("build", "--query", "a", "--query-pair", "b=c")
-
-
-def test_cli_decode() -> None:
-    status, out, err = run("decode", "%E2%82%AC", "ab%G0", "a%20b")
-    assert status == 1
-    assert out == "€\n\na b\n"  # an empty line for the bad text: lines stay matched
-    assert "ab%G0" in err
-    assert err.splitlines()[2] == "    ^"  # under the "%" at offset 2
-    assert run("decode", "--errors", "replace", "%FF")[1] == "\ufffd\n"
-    assert run("decode", "--form", "a+b%2B")[1] == "a b+\n"
-
-
-# --- Regressions --------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "pairs",
-    [["ab", "cd"], ["a=b"], "ab", "a=b", [("a", "b", "c")], [("a",)], [b"ab"], 5, [None]],
-)
-def test_with_query_pairs_takes_only_pairs(pairs: Any) -> None:
-    """with_query_pairs(["ab", "cd"]) gave ?a=b&c=d; ["a=b"] a bare ValueError."""
-    with pytest.raises(TypeError, match="pair"):
-        with_query_pairs(parse("http://h/"), pairs)
-
-
-def test_with_query_pairs_takes_lists_tuples_and_mappings() -> None:
-    ref = parse("http://h/")
-    assert str(with_query_pairs(ref, [["a", "1"], ("b", "2")])) == "http://h/?a=1&b=2"
-    assert str(with_query_pairs(ref, {"a": "1"})) == "http://h/?a=1"
-    assert str(with_query_pairs(ref, iter([("a", "1")]))) == "http://h/?a=1"
-
-
-def test_query_pairs_checks_errors_up_front() -> None:
-    for text in ("http://h/", "http://h/?a=1", "http://h/?a=%FF"):
-        with pytest.raises(URIError, match="surrogateescape"):
-            query_pairs(parse(text), errors="bogus")
-        with pytest.raises(URIError, match="surrogateescape"):
-            parse(text).query_pairs(errors="bogus")

@@ -1,18 +1,17 @@
 """Normalization and comparison (RFC 3986 section 6): the RFC's examples,
 each step on its own, the scheme registry, RFC 5952 IPv6 text, properties
-over references generated from the grammar, and the ``normalize`` command."""
+over references generated from the grammar.  The ``normalize`` command:
+cli/test_cli_normalize.py."""
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
-import io
 import ipaddress
 import itertools
 import pickle
 import re
 import string
-from typing import Annotated, Any
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -28,7 +27,6 @@ from urigrammar import (
     parse_iri,
     validate,
 )
-from urigrammar.cli._cmd_resolve import COMMANDS
 from urigrammar.strategies import from_rule
 from urigrammar.uri._components import evolve
 from urigrammar.uri._normalize import (
@@ -371,40 +369,6 @@ def test_hex_case_never_matters(ref: URIReference) -> None:
     assert normalize(lowered) == normalize(ref)
 
 
-# --- The normalize command -------------------------------------------------------
-
-
-def run(name: str, *argv: str) -> tuple[int, str, str]:
-    parser = argparse.ArgumentParser(prog=f"urigrammar {name}")
-    command = COMMANDS[name]
-    command.configure(parser)
-    out, err = io.StringIO(), io.StringIO()
-    status = command.run(parser.parse_args(argv), out, err)
-    return status, out.getvalue(), err.getvalue()
-
-
-def test_normalize_command_prints_each_normal_form() -> None:
-    status, out, err = run(
-        "normalize", "HTTP://www.Example.COM:80/a/./b/../c/%7efoo", "http://[::A]:/"
-    )
-    assert status == 0
-    assert out.splitlines() == ["http://www.example.com/a/c/~foo", "http://[::a]/"]
-    assert err == ""
-
-
-def test_normalize_command_options() -> None:
-    assert run("normalize", "--syntax-only", "HTTP://a:80")[1] == "http://a:80\n"
-    assert run("normalize", "--ipv6-canonical", "http://[::0:A]/")[1] == "http://[::a]/\n"
-
-
-def test_normalize_command_invalid_is_status_1_with_caret() -> None:
-    status, out, err = run("normalize", "http://a b/", "HTTP://a")
-    assert status == 1
-    assert out == "\nhttp://a/\n"  # an empty line for the invalid text: lines stay matched
-    assert "^" in err
-    assert "Traceback" not in err
-
-
 def test_decoding_can_change_the_host_kind() -> None:
     # Section 6.2.2.2 decodes "%31" to "1"; section 3.2.2 then reads the
     # host as an IPv4address, first match winning.
@@ -596,57 +560,3 @@ def test_bad_options_raise_as_before() -> None:
         Normalization(bogus=True)  # type: ignore[call-arg]
     with pytest.raises(URISyntaxError):
         normalize("http://a b/", Normalization(scheme_based=False))
-
-
-# --- The options reach normalize through the command line and pydantic ------------
-
-
-def test_commands_pass_one_options_value(monkeypatch: pytest.MonkeyPatch) -> None:
-
-    seen: list[Normalization | None] = []
-
-    def spy(*args: Any, **kwargs: Any) -> Any:
-        seen.append(args[-1])
-        assert not kwargs
-        return real[spy_name](*args)
-
-    real = {"normalize": normalize, "equivalent": equivalent}
-    for spy_name in real:
-        seen.clear()
-        # The commands reach the library through the urigrammar module.
-        monkeypatch.setattr(urigrammar, spy_name, spy)
-        argv = ["--syntax-only", "--ipv6-canonical", "--default-port", "FOO=7"]
-        texts = ["foo://a:7", "foo://a"] if spy_name == "equivalent" else ["foo://a:7"]
-        run(spy_name, *argv, *texts)
-        rules = {**SCHEME_RULES, "foo": SchemeRule(7)}
-        want = Normalization(scheme_based=False, ipv6_canonical=True, schemes=rules)
-        assert seen == [want]
-        monkeypatch.undo()
-    status, out, _ = run("normalize", "--default-port", "foo=7", "FOO://a:07/")
-    assert (status, out) == (0, "foo://a/\n")
-    want_rules = Normalization(schemes={**SCHEME_RULES, "foo": SchemeRule(7)})
-    assert out == f"{normalize('FOO://a:07/', want_rules)}\n"
-
-
-def test_pydantic_marker_passes_options_through() -> None:
-    pydantic = pytest.importorskip("pydantic")
-    from urigrammar.pydantic import Normalize
-
-    options = Normalization(nfc=True, schemes={"foo": SchemeRule(7, empty_path_is_root=True)})
-    assert Normalize(options).options is options
-    assert Normalize(options) == Normalize(nfc=True, schemes=options.schemes)
-    assert hash(Normalize(options)) == hash(Normalize(nfc=True, schemes=options.schemes))
-    assert Normalize().options == Normalization()
-    assert Normalize(options, nfc=False).options == dataclasses.replace(options, nfc=False)
-    with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
-        Normalize(bogus=True)  # type: ignore[call-arg]
-    for marker in (Normalize(options), Normalize(**{"nfc": True, "schemes": options.schemes})):
-        strings = pydantic.TypeAdapter(Annotated[str, marker])
-        assert strings.validate_python("FOO://a:7") == "foo://a/"
-        iri = "http://a/e\u0301"
-        assert strings.validate_python(iri) == str(normalize(parse_iri(iri), options))
-        assert strings.validate_python(iri) == "http://a/\u00e9"
-        refs = pydantic.TypeAdapter(Annotated[urigrammar.IRIReference, marker])
-        assert refs.validate_python(iri) == normalize(parse_iri(iri), options)
-    syntax_only = pydantic.TypeAdapter(Annotated[str, Normalize(scheme_based=False)])
-    assert syntax_only.validate_python("HTTP://a:80") == "http://a:80"

@@ -143,3 +143,27 @@ def test_port_is_the_value_of_its_digits(on: On, digits: str, zeros: int) -> Non
     ref = on.parse(f"//h:{'0' * zeros}{digits}")
     expected = int("0" * zeros + digits) if zeros or digits else None
     assert ref.port == expected
+
+
+# --- port_or_default: the port, or the scheme's default when none is written
+
+
+@pytest.mark.parametrize(
+    ("text", "port"),
+    [
+        ("http://h/", 80),
+        ("HTTPS://h/", 443),
+        ("http://h:/", 80),
+        ("http://h:8080/", 8080),
+        ("ws://h", 80),
+        ("foo://h/", None),
+        ("foo://h:7/", 7),
+        ("/relative", None),
+    ],
+)
+def test_port_or_default(text: str, port: int | None) -> None:
+    assert u.parse(text).port_or_default() == port
+
+
+def test_port_or_default_takes_schemes() -> None:
+    assert u.parse("foo://h").port_or_default(schemes={"foo": u.SchemeRule(7)}) == 7

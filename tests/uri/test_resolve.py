@@ -1,11 +1,10 @@
 """Reference resolution (RFC 3986 section 5.2), recomposition safety (5.3,
 4.2) and relativize: the section 5.4 tables, hand-worked cases, properties
-over references generated from the grammar, and the ``resolve`` command."""
+over references generated from the grammar.  The ``resolve`` command:
+cli/test_cli_resolve.py."""
 
 from __future__ import annotations
 
-import argparse
-import io
 import json
 from pathlib import Path
 
@@ -14,7 +13,6 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from urigrammar import URIError, URIReference, URISyntaxError, parse
-from urigrammar.cli._cmd_resolve import COMMANDS
 from urigrammar.strategies import from_rule
 from urigrammar.uri._components import evolve
 from urigrammar.uri._reference import relativize, resolve
@@ -412,46 +410,6 @@ def test_relativize_same_authority(base: URIReference, path: str, query: str | N
         # Only an empty path without an authority can need the scheme
         # ("foo:" from "foo:/a/b": a relative path always merges to "/").
         assert back.scheme is None
-
-
-# --- The resolve command -------------------------------------------------------
-
-
-def run(name: str, *argv: str) -> tuple[int, str, str]:
-    parser = argparse.ArgumentParser(prog=f"urigrammar {name}")
-    command = COMMANDS[name]
-    command.configure(parser)
-    out, err = io.StringIO(), io.StringIO()
-    status = command.run(parser.parse_args(argv), out, err)
-    return status, out.getvalue(), err.getvalue()
-
-
-def test_resolve_command_prints_each_target() -> None:
-    status, out, err = run("resolve", BASE, "../../../g", "g;x?y#s", "")
-    assert status == 0
-    assert out.splitlines() == ["http://a/g", "http://a/b/c/g;x?y#s", "http://a/b/c/d;p?q"]
-    assert err == ""
-
-
-def test_resolve_command_non_strict() -> None:
-    assert run("resolve", BASE, "http:g")[1] == "http:g\n"
-    assert run("resolve", "--non-strict", BASE, "http:g")[1] == "http://a/b/c/g\n"
-
-
-def test_resolve_command_relative_base_is_status_1_with_caret() -> None:
-    status, out, err = run("resolve", "/b/c", "g")
-    assert status == 1
-    assert out == ""
-    assert "scheme" in err
-    assert err.splitlines()[-1].strip() == "^"
-    assert "Traceback" not in err
-
-
-def test_resolve_command_goes_on_after_a_bad_reference() -> None:
-    status, out, err = run("resolve", BASE, "g h", "g")
-    assert status == 1
-    assert out == "\nhttp://a/b/c/g\n"  # an empty line for the bad one: lines stay matched
-    assert "^" in err
 
 
 @pytest.mark.parametrize("path", [["a"], None, b"/a/../b", 1])
