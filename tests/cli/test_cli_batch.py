@@ -315,7 +315,7 @@ def test_ctrl_c_while_reading_is_status_130_and_one_line(jobs: str, tmp_path: Pa
 @_POSIX_ONLY
 def test_ctrl_c_while_the_workers_work_is_status_130_and_one_line(tmp_path: Path) -> None:
     # Seconds of work for two workers (--engine abnf is the slow one), cut
-    # short: the pool used to replace the workers that SIGINT killed and
+    # short: the pool must not replace the workers that SIGINT killed and
     # wait for their lost tasks forever.
     status, err, written = _interrupted(
         ["validate", "--jobs", "2", "--engine", "abnf", "URI-reference"],

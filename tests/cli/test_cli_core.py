@@ -34,8 +34,8 @@ def test_parse_prints_components() -> None:
 
 
 def test_parse_invalid_is_status_1_with_caret() -> None:
-    # Bug 14: the invalid text gets a line, so output lines match input
-    # lines (it used to print nothing): null, the error on stderr.
+    # The invalid text gets a line, so output lines match input lines:
+    # null, the error on stderr.
     status, out, err = run("parse", "http://a b")
     assert (status, out) == (1, "null\n")
     assert "^" in err

@@ -458,8 +458,8 @@ def _long(length: int) -> str:
 
 
 def test_a_text_over_the_limit_is_refused_in_little_memory() -> None:
-    # A 10 MB line once took 1.4 GB to draw; refused before it is parsed,
-    # it takes next to nothing beyond itself.
+    # Drawing a 10 MB line would take over a gigabyte; refused before it is
+    # parsed, it takes next to nothing beyond itself.
     text = _long(10_000_000)
     with pytest.raises(InputTooLongError, match="EXPLAIN_MAX_LENGTH") as caught:
         explain(text)
@@ -511,7 +511,7 @@ def test_layout_keeps_one_row_when_labels_fit() -> None:
 
 
 def test_through_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    # _cli.main with these commands added, as the lead will register them.
+    # _cli.main with these commands in its registry.
     monkeypatch.setattr(_cli, "COMMANDS", {**_cli.COMMANDS, **COMMANDS})
     out, err = io.StringIO(), io.StringIO()
     assert _cli.main(["rules", "ipv4adress"], out, err) == 2

@@ -15,7 +15,7 @@ from _edits import edited as near
 from urigrammar.shipped import shipped_rule
 from urigrammar.strategies import from_rule
 
-# The URI alphabet, "%", a space and some non-ASCII, as the issue asks.
+# The URI alphabet, "%", a space and some non-ASCII.
 EDIT_CHARS = st.one_of(
     from_rule("reserved"),
     from_rule("unreserved"),

@@ -31,7 +31,8 @@ ucschar  = %xA0-D7FF / %xF900-FDCF / %xFDF0-FFEF
 
 
 def test_core_rules_with_more_than_one_character_compile_with_right_offsets(on: On) -> None:
-    # The offsets the issue names, from the one automaton every rule uses.
+    # The offsets where CRLF and LWSP stop matching, from the one
+    # automaton every rule uses.
     for rule, text, offset in (("CRLF", "\r", 1), ("LWSP", " \r\nx", 3), ("LWSP", "\r\n", 2)):
         with pytest.raises(u.URISyntaxError) as info:
             on.check(rule, text)

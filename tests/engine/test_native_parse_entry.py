@@ -1,7 +1,7 @@
 """parse's C entry (``Entry`` with a default rule, the native back end's)
-under load: every call form keeps the references it was given, and
-answers stay right while another thread empties the tables the entry
-reads."""
+called many times in every form: each call keeps the references it was
+given, and answers stay right while another thread empties the tables
+the entry reads."""
 
 from __future__ import annotations
 

@@ -113,8 +113,8 @@ def representatives(t: Tables) -> list[str]:
 
 
 def test_uri_reference_dfa_is_small() -> None:
-    # The size the prototype found (183 states x 21 classes): the
-    # minimal DFA is unique, so any other count would be a bug.
+    # 183 states x 21 classes: the minimal DFA is unique, so any other
+    # count would be a bug.
     t = tables("URI-reference")
     assert (t.nstates, t.nclasses) == (183, 21)
 
@@ -382,9 +382,9 @@ def costly() -> u.Grammar:
 
 
 def test_a_dfa_too_costly_to_build_falls_back_quickly(backend: Backend) -> None:
-    # A chain of 1,000 distinct characters took 42 s on first
-    # use (Moore's rounds, one per state); the build budget gives up early
-    # and the rule keeps its pure matcher, with the same verdicts.
+    # Minimizing a chain of 1,000 distinct characters takes a round of
+    # Moore's algorithm per state; the build budget gives up early and the
+    # rule keeps its pure matcher, with the same verdicts.
     grammar = costly()
     for name in ("chain", "literal"):
         assert grammar.program(name).dfa is None  # the build gave up

@@ -121,7 +121,7 @@ def test_answers_are_bools_and_the_table_learns_spellings(on: On) -> None:
 @native
 def test_each_back_ends_table_holds_its_own_matchers() -> None:
     # Both tables live side by side, filled in any order: neither ever
-    # holds the other's matchers (the old global switch had to empty them).
+    # holds the other's matchers, and neither is emptied to switch.
     from urigrammar.engine._native import Runner
 
     assert NATIVE is not None

@@ -275,7 +275,7 @@ def test_bad_tables_are_refused(field: str, value: bytes) -> None:
     [
         (((None, ((999, None),)),), ValueError),
         (((None, ((-1, None),)),), ValueError),
-        # 2 * capture + 1 wraps past PY_SSIZE_T_MAX: once accepted, it read far off the stack.
+        # 2 * capture + 1 wraps past PY_SSIZE_T_MAX: accepted, it would read far off the stack.
         (((None, ((2**62 + 2**59, None),)),), ValueError),
         (((None, (("x", None),)),), TypeError),
         (((None,),), TypeError),

@@ -61,7 +61,7 @@ def _syntax_error(rule: str, text: str) -> u.URISyntaxError:
     return caught.value
 
 
-# --- The acceptance model: a URIReference field and Annotated[str, rule] fields.
+# --- The model: a URIReference field and Annotated[str, rule] fields.
 
 
 def test_model_validates() -> None:

@@ -65,7 +65,7 @@ def test_section_5_3_normal_forms(row: dict[str, Any]) -> None:
     assert str(normal) == row["normal"]
 
 
-def test_the_issues_examples() -> None:
+def test_to_iri_and_equivalent_by_hand() -> None:
     assert str(u.to_iri("http://a/%C3%A9%FF%C3%A9")) == "http://a/\u00e9%FF\u00e9"
     assert str(u.to_iri("http://a/%C3%A9%E2%80%AE")) == "http://a/\u00e9%E2%80%AE"
     assert str(u.to_iri("http://a/%41")) == "http://a/A"  # section 3.2 step 2

@@ -252,9 +252,9 @@ def test_an_ambiguous_search_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None
 
 
 def test_a_megabyte_exploded_dot_map_is_read_in_one_pass() -> None:
-    # {.x*}: an item without "=" continues the value before it; a megabyte
-    # of them once took half a minute (quadratic).  No timing here: a
-    # regression shows as a test that does not finish.
+    # {.x*}: an item without "=" continues the value before it; read
+    # quadratically, a megabyte of them would take half a minute.  No
+    # timing here: a quadratic reading shows as a test that does not finish.
     items = "b" * 500_000
     found = u.URITemplate("{.x*}").match(".a=1" + "." + ".".join(items))
     assert found == {"x": {"a": "1." + ".".join(items)}}
@@ -414,7 +414,7 @@ def test_import_reads_no_grammar() -> None:
     import sys
 
     # No shipped grammar is read at import: not RFC 6570's, and not RFC
-    # 3987's, which naming the IRI parse rules once did.
+    # 3987's, not even to name the IRI parse rules.
     code = (
         "import urigrammar, sys\n"
         "from urigrammar.shipped import SHIPPED\n"
@@ -429,8 +429,8 @@ def test_import_reads_no_grammar() -> None:
 
 def test_an_ambiguous_split_too_big_is_undecided() -> None:
     # The split of an ambiguous template keeps a row of the URI per part:
-    # past the bound it says so rather than run for minutes (the review
-    # measured 28 s for 300 parts on 30,000 characters).
+    # past the bound it says so rather than run for minutes (300 parts on
+    # 30,000 characters is 9 million cells).
     from urigrammar.template._match import MAX_SPLIT_CELLS
 
     template = u.URITemplate("".join(f"{{a{i}}}" for i in range(300)))

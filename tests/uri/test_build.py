@@ -24,7 +24,7 @@ DELIMS = st.sampled_from(list(":/?#[]@!$&'()*+,;=% -._~"))
 TEXT = st.text(DELIMS | SCALARS, max_size=12)
 
 
-# --- Acceptance
+# --- Unicode hosts and paths, and the reference parse would give
 
 
 def test_idna_host_and_encoded_path() -> None:

@@ -16,7 +16,9 @@ from urigrammar.strategies import from_rule, uri_references
 
 
 def test_positional_text_points_at_parse() -> None:
-    """``URIReference("http://example.com/a")`` took the URL as the scheme."""
+    """``URIReference("http://example.com/a")`` is a TypeError that points
+    at ``parse()``: the constructor takes components by keyword, never a
+    URL as the scheme."""
     with pytest.raises(TypeError, match=r"parse\(\)|parse\(text\)"):
         u.URIReference("http://example.com/a")  # type: ignore[call-arg]
 

@@ -312,8 +312,8 @@ def test_percent_decode_is_bytes_decode_of_the_octets(pieces: list[str], errors:
 @pytest.mark.parametrize("text", ["ok", "%ff", "", "a%41"])
 @pytest.mark.parametrize("errors", ["bogus", "", "\x00", "strict\x00"])
 def test_unknown_errors_handler_fails_whatever_the_text(text: str, errors: str) -> None:
-    """percent_decode("%ff", errors="bogus") raised LookupError while
-    percent_decode("ok", errors="bogus") succeeded."""
+    """An unknown ``errors=`` is a URIError whatever the text, whether or
+    not the text has anything to decode (``"ok"`` as well as ``"%ff"``)."""
     with pytest.raises(URIError, match="surrogateescape"):
         percent_decode(text, errors=errors)
     with pytest.raises(URIError, match="namereplace"):

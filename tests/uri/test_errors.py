@@ -212,8 +212,8 @@ def test_password_is_masked_and_text_kept(on: On) -> None:
 
 
 def test_an_empty_password_leaves_the_message_alone(on: On) -> None:
-    # The userinfo ":" once replaced every ":" of the message by
-    # ":<hidden>", and again on each unpickling.
+    # An empty password masks nothing: no ":" of the message becomes
+    # ":<hidden>", on raising or on unpickling.
     with pytest.raises(u.URISyntaxError) as info:
         on.check("URI-reference", " A://:@")
     assert info.value.message == (

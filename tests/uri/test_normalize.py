@@ -86,7 +86,7 @@ def test_rfc_6_2_3_spellings_are_equivalent() -> None:
     assert not equivalent("http://example.com/#", "http://example.com/")
 
 
-def test_the_issue_example() -> None:
+def test_every_step_on_one_uri() -> None:
     text = "HTTP://www.Example.COM:80/a/./b/../c/%7efoo"
     assert norm(text) == "http://www.example.com/a/c/~foo"
 

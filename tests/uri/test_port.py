@@ -99,7 +99,8 @@ def test_normalize_compares_digits(text: str, port_text: str) -> None:
 
 
 def test_int_port_past_the_bound_is_a_uri_error() -> None:
-    """Bug 2: str(10**5000) raised ValueError, which is no URIError."""
+    """A port too long for ``str()`` to convert (``10**5000``) is a
+    ``PortTooLargeError``, a URIError, never Python's ``ValueError``."""
     big = 10**5000
     with pytest.raises(u.PortTooLargeError):
         u.build(scheme="http", host="a", port=big)

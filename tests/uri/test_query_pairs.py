@@ -74,7 +74,7 @@ def test_query_pairs_round_trip(pairs: list[tuple[str, str]], form: bool) -> Non
     assert query_pairs(ref, form=form) == pairs
 
 
-# --- Regressions --------------------------------------------------------------
+# --- What with_query_pairs takes, and errors= checked up front ---------------
 
 
 @pytest.mark.parametrize(
@@ -82,7 +82,8 @@ def test_query_pairs_round_trip(pairs: list[tuple[str, str]], form: bool) -> Non
     [["ab", "cd"], ["a=b"], "ab", "a=b", [("a", "b", "c")], [("a",)], [b"ab"], 5, [None]],
 )
 def test_with_query_pairs_takes_only_pairs(pairs: Any) -> None:
-    """with_query_pairs(["ab", "cd"]) gave ?a=b&c=d; ["a=b"] a bare ValueError."""
+    """A pair is two strings: a string (``"ab"``, ``"a=b"``) is not read as
+    a pair of characters, nor split at "=", and gives a TypeError."""
     with pytest.raises(TypeError, match="pair"):
         with_query_pairs(parse("http://h/"), pairs)
 

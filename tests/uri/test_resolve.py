@@ -205,8 +205,9 @@ def test_recomposition_prefixes_read_back() -> None:
 
 
 def test_resolve_of_an_impossible_hand_built_base_cannot_happen() -> None:
-    """Bug 3: URIReference(scheme="http", host="a", path="b") used to exist,
-    and resolving "c" against it gave http://ac."""
+    """A base with an authority and a relative path, which resolving "c"
+    against would make ``http://ac``, cannot be constructed
+    (``URIReference(scheme="http", host="a", path="b")`` raises)."""
     with pytest.raises(URIError):
         URIReference(scheme="http", host="a", path="b")
     base = URIReference(scheme="http", host="a", path="/b")
@@ -414,6 +415,7 @@ def test_relativize_same_authority(base: URIReference, path: str, query: str | N
 
 @pytest.mark.parametrize("path", [["a"], None, b"/a/../b", 1])
 def test_remove_dot_segments_takes_only_str(path: object) -> None:
-    """remove_dot_segments(["a"]) raised AttributeError."""
+    """A path that is not a ``str`` is a TypeError, not an AttributeError
+    from inside the algorithm."""
     with pytest.raises(TypeError, match="str"):
         remove_dot_segments(path)  # type: ignore[arg-type]
