@@ -1,6 +1,6 @@
 """A coverage-guided fuzz target (atheris) for urigrammar's text functions.
 
-It checks the fuzz invariant of ``tests/test_fuzz.py``: on any ``str``,
+It checks the fuzz invariant of ``tests/system/test_fuzz.py``: on any ``str``,
 ``validate``, ``check``, ``parse``, ``normalize``, ``resolve``,
 ``relativize``, ``equivalent`` and ``percent_decode`` return normally or
 raise a ``URIError`` subclass.  Any other exception, or a broken promise

@@ -126,8 +126,9 @@ def on(request: pytest.FixtureRequest) -> object:
 # metadata, about 10 ms.  A real run pays that once per process; the tests
 # call main() in-process thousands of times (every CLI property example).
 # So main() here reuses the tree built for the same commands (a test may register more): parsing
-# leaves an argparse parser as it found it.  test_cli_core and
-# test_cli_hardening still run the console command in fresh processes.
+# leaves an argparse parser as it found it.  The tests of the console command
+# itself (cli/test_cli_core.py, test_cli_closed_streams.py, test_cli_line_ends.py,
+# ...) still run it in fresh processes.
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -17,7 +17,7 @@ This layer knows nothing of URIs.  Data flow::
 
 The names below are the engine's internal API for the sibling packages
 (``uri``, ``template``, ``cli``): they import from here, never from a
-private module (``tests/test_layers.py`` holds them to it).
+private module (``tests/system/test_layers.py`` holds them to it).
 """
 
 from __future__ import annotations

@@ -1,0 +1,19 @@
+"""What the tests of the URI methods that return a new reference share:
+decoded text to put into one, and the check that a reference reads back
+(``parse(str(x)) == x``)."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+import urigrammar as u
+
+# Decoded text: any scalar values but lone surrogates (no UTF-8 form).
+TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
+SEGMENTS = st.lists(TEXT, max_size=5)
+
+
+def reads_back(ref: u.URIReference) -> u.URIReference:
+    assert u.parse(str(ref)) == ref
+    assert str(u.parse(str(ref))) == str(ref)
+    return ref

@@ -1,0 +1,72 @@
+"""``urigrammar --version`` (the version and the default back end) and
+the help: every command listed, every option with a help text that
+formats."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import io
+
+import pytest
+
+import urigrammar as u
+from urigrammar.cli import _cli
+from urigrammar.cli._cli import main
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(list(argv), out, err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("--version")[0] == 0
+    # The version, then the default back end ("native" or "pure",
+    # and why pure).  argparse fills the line to the terminal's width.
+    version = importlib.metadata.version("urigrammar")
+    reason = u.PURE_REASON
+    engine = "native engine" if reason is None else f"pure engine: {reason}"
+    out = capsys.readouterr().out
+    assert " ".join(out.split()) == f"urigrammar {version} ({engine})"
+
+
+def _actions(parser: argparse.ArgumentParser, path: str) -> list[tuple[str, argparse.Action]]:
+    found = []
+    for action in parser._actions:
+        found.append((path, action))
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
+                found.append((f"{path} {choice.dest}", choice))
+            for name, sub in action.choices.items():
+                found += _actions(sub, f"{path} {name}")
+    return found
+
+
+def test_every_option_and_command_has_help() -> None:
+    top, parsers = _cli._parsers()
+    for name, parser in parsers.items():  # each command adds its arguments when it runs
+        _cli._configured(name, parser)
+    actions = _actions(top, "urigrammar")
+    assert len(actions) > 50
+    missing = [
+        f"{path}: {action.option_strings or action.dest}"
+        for path, action in actions
+        if not isinstance(action, argparse._SubParsersAction)
+        and (not action.help or action.help == argparse.SUPPRESS)
+    ]
+    assert missing == []
+    for _, action in actions:  # and every help text formats ("%" and all)
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                assert sub.format_help()
+
+
+def test_every_command_is_listed_with_help() -> None:
+    top, parsers = _cli._parsers()
+    assert set(parsers) == set(_cli.COMMANDS)
+    text = top.format_help()
+    for name, command in _cli.COMMANDS.items():
+        assert name in text
+        assert command.help.split()[0] in text

@@ -1,0 +1,123 @@
+r"""``urigrammar rules``: the grammar's rules as written, or one rule and
+the rules it uses.
+
+Expectations are derived apart from ``_cmd_explain``: the rules a rule
+uses from the words of the grammar file.  The command is run through an
+argparse built here from ``_cmd_explain.COMMANDS``, the way ``_cli``
+assembles its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import re
+
+import pytest
+from abnf.parser import ABNFGrammarRule
+
+from urigrammar import UnknownRuleError
+from urigrammar.cli._cmd_explain import COMMANDS
+from urigrammar.shipped import GRAMMAR, grammar_text
+
+
+def _parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="urigrammar")
+    sub = top.add_subparsers(dest="command", required=True)
+    for name, command in COMMANDS.items():
+        command.configure(sub.add_parser(name, help=command.help, description=command.help))
+    return top
+
+
+def run(*argv: str, out: io.StringIO | None = None) -> tuple[int, str, str]:
+    out = io.StringIO() if out is None else out
+    err = io.StringIO()
+    args = _parser().parse_args(argv)
+    status = COMMANDS[args.command].run(args, out, err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def definitions(out: str) -> list[str]:
+    """The rule names ``out`` defines, in order (core rules as comments)."""
+    names = []
+    for line in out.splitlines():
+        match = re.match(r"(?:; )?([A-Za-z][A-Za-z0-9-]*)", line)
+        if match:
+            names.append(match.group(1))
+    return names
+
+
+def uses(name: str) -> set[str]:
+    """The rules ``name`` uses, directly or not, read off the words of the
+    grammar file."""
+    bodies: dict[str, str] = {}
+    current = ""
+    for line in grammar_text().splitlines():
+        if line.startswith(";") or not line.strip():
+            continue
+        body = line
+        if not line[0].isspace():
+            head, _, body = line.partition("=")
+            current = head.strip().casefold()
+        bodies[current] = bodies.get(current, "") + " " + body.partition(";")[0]
+    known = {n.casefold(): n for n in GRAMMAR.all_names}
+    found: set[str] = set()
+    todo = [name.casefold()]
+    while todo:
+        body = bodies.get(todo.pop(), "")
+        body = re.sub(r'"[^"]*"|<[^>]*>|%[bdxBDX][0-9A-Fa-f.-]+', " ", body)
+        for word in re.findall(r"[A-Za-z][A-Za-z0-9-]*", body):
+            if word.casefold() in known and known[word.casefold()] not in found:
+                found.add(known[word.casefold()])
+                todo.append(word.casefold())
+    return found
+
+
+def test_rules_lists_every_rule_as_written() -> None:
+    status, out, err = run("rules")
+    assert (status, err) == (0, "")
+    assert definitions(out) == list(GRAMMAR.all_names)
+    # The file's rules, comments and line breaks kept, without the file's
+    # header comments and blank lines; then a comment per core rule.
+    written = [
+        line.rstrip()
+        for line in grammar_text().splitlines()
+        if line.strip() and not line.startswith(";")
+    ]
+    lines = out.splitlines()
+    assert lines[: len(written)] == written
+    core = lines[len(written) :]
+    assert len(core) == len(GRAMMAR.core_names)
+    for name, line in zip(GRAMMAR.core_names, core, strict=True):
+        assert line.startswith(f"; {name} ")
+        assert "RFC 5234" in line
+        assert "abnf" in line
+
+
+def test_rules_output_is_an_abnf_rule_list() -> None:
+    out = run("rules")[1]
+    ABNFGrammarRule("rulelist").parse_all(out.replace("\n", "\r\n"))
+
+
+def test_rules_of_ipv4address() -> None:
+    status, out, _ = run("rules", "ipv4address")
+    assert status == 0
+    assert definitions(out) == ["IPv4address", "dec-octet", "DIGIT"]
+    assert out.startswith("IPv4address   = dec-octet ")
+    assert '/ "25" %x30-35          ; 250-255\n' in out
+    assert run("rules", "IPV4ADDRESS")[1] == out
+
+
+@pytest.mark.parametrize("name", GRAMMAR.all_names)
+def test_rules_of_each_rule(name: str) -> None:
+    status, out, _ = run("rules", name.upper())
+    assert status == 0
+    shown = definitions(out)
+    assert shown[0] == name
+    assert len(shown) == len(set(shown))
+    assert set(shown[1:]) == uses(name) - {name}
+
+
+def test_unknown_rule_raises() -> None:
+    with pytest.raises(UnknownRuleError, match="IPv4address"):
+        run("rules", "ipv4adress")

@@ -1,0 +1,339 @@
+"""``load_grammar`` and ``Grammar``: namespaces, imports, core rules,
+non-regular rules, Unicode-wide classes and the linear matcher."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import urigrammar as u
+from _backends import On
+from _budget import backend_settings, examples
+from urigrammar.engine import PURE, Backend
+from urigrammar.engine._prefix import Automaton
+from urigrammar.shipped import shipped_rule
+from urigrammar.strategies import from_rule
+from urigrammar.uri._api import api
+
+# RFC 3987 section 2.2's ucschar, as a grammar nobody needs to trust us on.
+UCS = """\
+word     = 1*ucschar
+ucschar  = %xA0-D7FF / %xF900-FDCF / %xFDF0-FFEF
+         / %x10000-1FFFD / %x20000-2FFFD / %x30000-3FFFD
+         / %x40000-4FFFD / %x50000-5FFFD / %x60000-6FFFD
+         / %x70000-7FFFD / %x80000-8FFFD / %x90000-9FFFD
+         / %xA0000-AFFFD / %xB0000-BFFFD / %xC0000-CFFFD
+         / %xD0000-DFFFD / %xE1000-EFFFD
+"""
+
+
+def test_core_rules_with_more_than_one_character_compile_with_right_offsets(on: On) -> None:
+    # The offsets where CRLF and LWSP stop matching, from the one
+    # automaton every rule uses.
+    for rule, text, offset in (("CRLF", "\r", 1), ("LWSP", " \r\nx", 3), ("LWSP", "\r\n", 2)):
+        with pytest.raises(u.URISyntaxError) as info:
+            on.check(rule, text)
+        assert info.value.offset == offset
+    assert on.validate("LWSP", " " * 3000)
+    assert on.validate("LWSP", " \r\n\t" * 1000)
+    assert on.validate("CRLF", "\r\n")
+    assert not on.validate("CRLF", "\n")
+
+
+def test_two_grammars_defining_one_name_keep_their_own(backend: Backend) -> None:
+    first = u.load_grammar('thing = "a"\n')
+    second = u.load_grammar('thing = "b"\n')
+    assert first.validate("thing", "a", backend=backend)
+    assert not first.validate("thing", "b", backend=backend)
+    assert second.validate("thing", "b", backend=backend)
+    assert not second.validate("thing", "a", backend=backend)
+    # Neither touches RFC 3986's namespace, nor abnf's shared one.
+    with pytest.raises(u.UnknownRuleError):
+        api(backend).validate("thing", "a")
+    assert first.abnf_rule("thing").parse_all("a").value == "a"
+    assert second.abnf_parse("thing", "a") is None
+
+
+def test_imports_fill_gaps_in_order_and_the_file_wins(backend: Backend) -> None:
+    base = u.load_grammar('x = "1"\ny = "2"\n')
+    other = u.load_grammar('y = "3"\nz = "4"\n')
+    g = u.load_grammar('top = x y z\nx = "9"\n', imports=[base, other])
+    assert g.validate("top", "924", backend=backend)  # x from the file, y from base, z from other
+    assert not g.validate("top", "124", backend=backend)
+    assert not g.validate("top", "934", backend=backend)
+    assert g.rule_names == ("top", "x", "y", "z")
+    assert g.source("y") == 'y = "2"\r\n'
+
+
+def test_a_rule_written_in_prose_is_filled_by_an_import(backend: Backend) -> None:
+    numbers = u.load_grammar("num = 1*DIGIT\n")
+    g = u.load_grammar('pair = num "," num\nnum = <see the numbers grammar>\n', imports=[numbers])
+    assert g.validate("pair", "12,3", backend=backend)
+    with pytest.raises(u.GrammarError, match="prose"):
+        u.load_grammar("pair = num\nnum = <nobody defines this>\n")
+
+
+def test_an_overlay_corrects_an_imported_rule(backend: Backend) -> None:
+    # The errata mechanism: the published grammar stays verbatim, and a
+    # small file that redefines one rule imports it.
+    published = u.load_grammar('greeting = word "!"\nword = "hi"\n')
+    overlay = u.load_grammar('word = "hi" / "yo"\n', imports=[published])
+    assert overlay.validate("greeting", "yo!", backend=backend)
+    assert not published.validate("greeting", "yo!", backend=backend)
+    assert overlay.abnf_parse("greeting", "yo!") is not None
+
+
+def test_a_missing_rule_is_reported_at_load_with_where_it_is_used() -> None:
+    with pytest.raises(u.GrammarError) as info:
+        u.load_grammar('top = "a" middle\nmiddle = "b" nowhere\n')
+    assert info.value.rule == "nowhere"
+    assert "'middle'" in str(info.value)
+
+
+def test_grammar_errors() -> None:
+    with pytest.raises(u.GrammarError, match="core rule"):
+        u.load_grammar('DIGIT = "x"\n')
+    with pytest.raises(u.GrammarError, match="twice"):
+        u.load_grammar('a = "x"\na = "y"\n')
+    with pytest.raises(u.GrammarError) as info:
+        u.load_grammar("a = = b\n")
+    assert info.value.offset is not None
+    assert isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "offset", "what"),
+    [
+        ('a = "x"\nb = "y" / ]\nc = "z"\n', 2, 11, 18, "unexpected ']'"),
+        ('a = "x"\r\nb = "y" / ]\r\n', 2, 11, 19, "unexpected ']'"),
+        ('a = "x"\rb = %x4G\r', 2, 8, 15, "unexpected 'G'"),
+        ('a = "x"\nb = ( "y"\nc = "z"\n', 2, 10, 17, "unexpected end of line"),
+        ('a "x"\n', 1, 3, 2, "unexpected '\"'"),
+        ('a = "x" ; caf\u00e9\n', 1, 14, 13, "unexpected '\u00e9'"),
+    ],
+    ids=["bad-element", "crlf", "cr", "unclosed-group", "no-equals", "non-ascii-comment"],
+)
+def test_a_syntax_error_points_at_the_offending_character(
+    text: str, line: int, column: int, offset: int, what: str
+) -> None:
+    with pytest.raises(u.GrammarError) as info:
+        u.load_grammar(text)
+    error = info.value
+    assert f"line {line}, column {column}: {what}" in error.message
+    assert error.text == text
+    assert error.offset == offset
+    assert "column 0" not in error.message
+    # str() shows the text with a caret under the character.
+    excerpt, caret = str(error).splitlines()[-2:]
+    char = text[offset]
+    shown = char if char.isprintable() else ascii(char)[1:-1]  # controls are escaped
+    assert excerpt.startswith(shown, caret.index("^"))
+
+
+@pytest.mark.parametrize(("text", "offset"), [('a = "x"\n b = "y"\n', 9), ('\ta = "x"\n', 1)])
+def test_an_indented_rule_gets_a_hint_that_rules_start_in_column_0(text: str, offset: int) -> None:
+    with pytest.raises(u.GrammarError, match="rules start in column 0") as info:
+        u.load_grammar(text)
+    assert info.value.offset == offset
+
+
+def test_incremental_alternatives_and_case(backend: Backend) -> None:
+    g = u.load_grammar('Colour = "red"\ncolour =/ "blue"\nexact = %s"Ab"\n')
+    assert g.validate("COLOUR", "BLUE", backend=backend)
+    assert g.validate("colour", "Red", backend=backend)
+    assert g.validate("exact", "Ab", backend=backend)
+    assert not g.validate("exact", "ab", backend=backend)
+    assert g.canonical("EXACT") == "exact"
+    with pytest.raises(u.UnknownRuleError, match="'Colour'"):
+        g.validate("colours", "red", backend=backend)
+
+
+def test_load_from_a_path(backend: Backend, tmp_path: Path) -> None:
+    path = tmp_path / "tiny.abnf"
+    path.write_text('tiny = 1*"t"\n', encoding="utf-8")
+    for source in (path, str(path)):
+        g = u.load_grammar(source)
+        assert g.validate("tiny", "ttt", backend=backend)
+        assert g.name == str(path)
+
+
+def test_references_and_regularity() -> None:
+    g = u.load_grammar('list = "(" *(atom / list) ")"\natom = 1*ALPHA\nflat = atom *("," atom)\n')
+    assert g.references("flat") == ("atom", "ALPHA")
+    assert g.is_regular("flat")
+    assert not g.is_regular("list")
+    assert g.validate("list", "(a(b c)(d))".replace(" ", ""))
+    assert not g.validate("list", "(a(b)")
+    with pytest.raises(u.RuleMatchError) as info:
+        g.check("list", "(a(b)")
+    # No automaton for a recursive rule: the offset is abnf's own stop,
+    # a lower bound of the viable prefix.
+    assert info.value.offset is not None
+    assert 0 <= info.value.offset <= 5
+    with pytest.raises(u.InputTooLongError):
+        g.validate("list", "(" * (u.ABNF_MAX_LENGTH + 1))
+
+
+def test_unicode_wide_classes(backend: Backend) -> None:
+    g = u.load_grammar(UCS)
+    assert g.validate("word", "\u00e9\U0001f600\U000e1000", backend=backend)
+    assert not g.validate("word", "a", backend=backend)
+    assert not g.validate("word", "\ud800", backend=backend)  # a lone surrogate is no ucschar
+    assert not g.validate("word", "\U000e0fff", backend=backend)
+    with pytest.raises(u.RuleMatchError) as info:
+        g.check("word", "\u00e9\u00e9\ufffe\u00e9", backend=backend)
+    assert info.value.offset == 2
+    assert g.validate("word", "\u4e00" * 100_000, backend=backend)
+
+
+def test_a_rule_whose_regex_could_backtrack_is_matched_by_the_automaton(backend: Backend) -> None:
+    # (x / xx)* followed by y: a regex would try exponentially many splits
+    # of a long run of x before failing.
+    g = u.load_grammar('a = *(b / "x") "y"\nb = "x" / "xx"\nc = *"a" *"a" "b"\n')
+    assert not g.compiled("a").linear
+    assert not g.compiled("c").linear
+    assert g.validate("a", "x" * 10 + "y", backend=backend)
+    assert not g.validate("a", "x" * 100_000, backend=backend)
+    assert not g.validate("c", "a" * 100_000, backend=backend)
+    assert g.validate("c", "a" * 100_000 + "b", backend=backend)
+
+
+def test_every_shipped_regex_is_linear() -> None:
+    # The shipped grammars are vetted: their regexes are trusted when linear.
+    for name in u.RULE_NAMES:
+        grammar, found = shipped_rule(name)
+        assert grammar.compiled(found).linear, name
+
+
+def automaton(grammar: u.Grammar, rule: str) -> Automaton:
+    """The lazy automaton of ``rule`` (what serves a rule without a DFA
+    whose regex is not trusted, and what locates errors without a DFA)."""
+    body = grammar.program(rule).body
+    assert body is not None
+    return Automaton(body)
+
+
+@pytest.mark.parametrize("rule", ["URI-reference", "IPv6address", "authority", "LWSP"])
+@backend_settings(max_examples=examples(30))
+@given(data=st.data())
+def test_automaton_and_regex_agree(on: On, rule: str, data: st.DataObject) -> None:
+    text = data.draw(st.one_of(from_rule(rule), st.text(max_size=12)))
+    found = automaton(u.RFC3986, rule)
+    assert found.accepts(text) == on.validate(rule, text)
+    assert found.viable(text) == u.RFC3986.viable_prefix(rule, text)
+
+
+# --- grammars that attack the engine ------------------------------------------
+
+
+def test_a_chain_of_bounded_choices_runs_on_the_automaton(backend: Backend) -> None:
+    # Forty optional elements in a row: each is bounded and outside every
+    # repetition, yet a backtracking regex tries 2**40 combinations.  Only
+    # a vetted grammar trusts such a regex; this one is matched by the DFA.
+    g = u.load_grammar("r = " + '["a"] ' * 40 + '"b"\n')
+    compiled = g.compiled("r")
+    assert compiled.linear
+    assert not compiled.deterministic
+    assert g.matcher("r", backend=backend) is not compiled.pattern.fullmatch
+    assert backend.serves(g.program("r")) == ("dfa" if backend.native else "automaton")
+    assert not g.validate("r", "a" * 1000, backend=backend)
+    assert g.validate("r", "a" * 40 + "b", backend=backend)
+    many = u.load_grammar('r = 0*998"a" 0*998"a" "b"\n')
+    assert not many.compiled("r").linear  # 999 counts to choose from is a loop
+
+
+def test_rfc3986_regexes_are_trusted_because_the_grammar_is_vetted() -> None:
+    # On the pure back end (the native one runs their DFAs).
+    for name in ("URI-reference", "host", "IPv6address"):
+        compiled = u.RFC3986.compiled(name)
+        assert not compiled.deterministic
+        assert PURE.serves(u.RFC3986.program(name)) == "regex"
+        assert u.RFC3986.matcher(name, backend=PURE) == compiled.pattern.fullmatch
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'r = 1000(1000"a")\n',
+        'r = 1000s\ns = 1000"a"\n',
+        'ok = "x"\nr = 25s\ns = 25t\nt = 25u\nu = 25"a"\n',
+        'r = "(" nest ")" / s\nnest = r\ns = 1000(1000"a")\n',
+    ],
+    ids=["one-rule", "through-a-rule", "through-a-chain", "inside-a-recursive-rule"],
+)
+def test_rules_too_large_for_the_automaton_are_refused_at_load(text: str) -> None:
+    with pytest.raises(u.GrammarError, match="too large") as info:
+        u.load_grammar(text)
+    assert info.value.rule in {"r", "s"}
+
+
+def test_rules_near_the_automaton_limit_load_and_run(backend: Backend) -> None:
+    # 600 * 301 + 1 states: under the limit, though a cheap estimate
+    # would put it close.
+    g = u.load_grammar('r = 600s\ns = 300"a"\n')
+    assert g.validate("r", "a" * 180_000, backend=backend)
+    assert not g.validate("r", "a" * 179_999, backend=backend)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'r = 5000000000"a"\n',
+        "r = 1*" + "9" * 500 + '"a"\n',
+        "r = %x110000\n",
+        "r = %x" + "F" * 30 + "\n",
+        "r = %d97." + "9" * 30 + "\n",
+    ],
+)
+def test_numbers_past_what_abnf_can_mean_are_grammar_errors(text: str) -> None:
+    with pytest.raises(u.GrammarError):
+        u.load_grammar(text)
+
+
+def test_unreadable_grammar_files_are_grammar_errors(tmp_path: Path) -> None:
+    latin = tmp_path / "latin.abnf"
+    latin.write_bytes(b'r = "\xe9"\n')
+    for source in (latin, tmp_path / "missing.abnf", tmp_path, "a\x00b"):
+        with pytest.raises(u.GrammarError, match="cannot read"):
+            u.load_grammar(source)
+
+
+def test_nesting_deeper_than_the_stack_is_undecided_not_invalid() -> None:
+    g = u.load_grammar('comment = "(" *(ctext / comment) ")"\nctext = %x61-7A\n')
+    deep = "(" * 1000 + ")" * 1000
+    with pytest.raises(u.InputTooLongError, match="nested"):
+        g.validate("comment", deep)
+    with pytest.raises(u.InputTooLongError, match="nested"):
+        g.check("comment", deep)
+    assert g.validate("comment", "(" * 20 + ")" * 20)
+
+
+def test_the_automaton_cache_is_bounded_by_what_it_holds(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from urigrammar.engine import _prefix
+
+    monkeypatch.setattr(_prefix, "_MAX_CACHED", 5_000)
+    g = u.load_grammar('r = *("a" / "b") "a" 60("a" / "b")\n')
+    text = "".join("ab"[(i * 7919) % 13 % 2] for i in range(5_000))
+    assert g.validate("r", text, backend=backend) == (len(text) > 60 and text[-61] == "a")
+    program = g.program("r")
+    assert backend.serves(program) == "automaton"  # no DFA within its caps
+    assert program.made["automaton"]._cached <= 5_000 + 2 * 200
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 300), st.integers(0, 40)), max_size=6),
+    st.lists(st.tuples(st.integers(0, 300), st.integers(0, 40)), max_size=6),
+)
+def test_charset_difference_is_set_difference(
+    a: list[tuple[int, int]], b: list[tuple[int, int]]
+) -> None:
+    from urigrammar.engine._charset import CharSet
+
+    left = CharSet((lo, lo + n) for lo, n in a)
+    right = CharSet((lo, lo + n) for lo, n in b)
+    assert set(left - right) == set(left) - set(right)

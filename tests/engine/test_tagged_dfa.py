@@ -1,0 +1,499 @@
+"""The native parse: the tagged DFA (``engine._tagged``) and the
+C tagger that runs it (``engine._native.Tagger``) against the regex, whose
+groups come from the same rules by another route (``engine._compile``) and
+are read by Python's backtracking ``re``.
+
+* every string of up to 4 characters over one character of each class
+  (plus non-ASCII and a lone surrogate) for ``URI-reference``, of up to 3
+  for the other parse rules: the same groups, or no match, as the regex;
+* generated and mutated strings for every parse rule of both dialects:
+  the Python reference, the C tagger and the regex agree on every group,
+  and ``parse`` gives equal references on both back ends;
+* texts that cross the tagger's read buffer and its stack of records, as
+  1-, 2- and 4-byte ``str``;
+* tables and plans that would index out of bounds are refused.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import pickle
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import urigrammar as u
+from _backends import On
+from _budget import examples
+from _edits import edited
+from _tables import parse_table
+from urigrammar.engine import NATIVE, PURE, Backend, inline_rule
+from urigrammar.engine._backend import pack_tagged
+from urigrammar.engine._compile import CompiledRule
+from urigrammar.engine._tables import TaggedTables
+from urigrammar.engine._tagged import build_tagged
+from urigrammar.shipped import shipped_rule
+from urigrammar.strategies import from_rule
+from urigrammar.uri._api import api
+from urigrammar.uri._dialect import IRI, URI
+from urigrammar.uri._visitor import CAPTURES, LEAVES, plan
+
+native = pytest.mark.skipif(NATIVE is None, reason="the extension is not built")
+
+PARSE_RULES = [*URI.parse_rules, *IRI.parse_rules]
+VECTORS = Path(__file__).resolve().parents[1] / "vectors"
+
+
+@cache
+def rule_parts(rule: str) -> tuple[TaggedTables, CompiledRule]:
+    grammar, name = shipped_rule(rule)
+    tables = grammar.tagged(name, CAPTURES, LEAVES)
+    assert tables is not None, rule
+    return tables, grammar.compiled(name, CAPTURES, LEAVES)
+
+
+@cache
+def tagger(rule: str) -> object:
+    from urigrammar.engine._native import Tagger
+
+    tables, compiled = rule_parts(rule)
+    return Tagger(**pack_tagged(tables, plan(compiled.groups)))  # type: ignore[arg-type]
+
+
+def regex_groups(rule: str, text: str) -> tuple[str | None, ...] | None:
+    match = rule_parts(rule)[1].pattern.fullmatch(text)
+    return None if match is None else match.groups()
+
+
+def groups_of(rule: str, values: list[int] | None, text: str) -> tuple[str | None, ...] | None:
+    if values is None:
+        return None
+    names = rule_parts(rule)[0].names
+    return tuple(
+        text[values[2 * i] : values[2 * i + 1]]
+        if values[2 * i] >= 0 and values[2 * i + 1] >= 0
+        else None
+        for i in range(len(names))
+    )
+
+
+def c_groups(rule: str, text: str) -> tuple[str | None, ...] | None:
+    return groups_of(rule, tagger(rule).tags(text), text)  # type: ignore[attr-defined]
+
+
+def all_agree(rule: str, text: str) -> None:
+    """The regex, the Python tagged DFA and (when built) the C tagger give
+    the same groups, or all no match."""
+    expected = regex_groups(rule, text)
+    assert rule_parts(rule)[0].groups(text) == expected, (rule, text)
+    if NATIVE is not None:
+        assert c_groups(rule, text) == expected, (rule, text)
+
+
+def representatives(tables: TaggedTables) -> list[str]:
+    first: dict[int, int] = {}
+    for start, cls in zip(tables.starts, tables.classes, strict=True):
+        first.setdefault(cls, start)
+    return sorted({chr(code) for code in first.values()} | {"\u00e9", "\U000e0001", "\ud800"})
+
+
+@pytest.mark.parametrize("rule", PARSE_RULES)
+def test_captures_are_the_regex_groups(rule: str) -> None:
+    tables, compiled = rule_parts(rule)
+    assert tables.names == tuple(name for name, _ in compiled.groups)
+    assert tables.names
+    assert set(tables.names) <= CAPTURES
+
+
+@native
+def test_every_string_of_four_over_the_classes() -> None:
+    rule = "URI-reference"
+    chars = representatives(rule_parts(rule)[0])
+    wrong = [
+        text
+        for n in range(5)
+        for text in map("".join, itertools.product(chars, repeat=n))
+        if c_groups(rule, text) != regex_groups(rule, text)
+    ]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("rule", [r for r in PARSE_RULES if r != "URI-reference"])
+def test_every_string_of_three_over_the_classes(rule: str) -> None:
+    chars = representatives(rule_parts(rule)[0])
+    for n in range(4):
+        for text in map("".join, itertools.product(chars, repeat=n)):
+            all_agree(rule, text)
+
+
+# Characters from every plane, surrogates, delimiters.
+ANY_CHAR = st.one_of(
+    st.characters(codec=None, categories=None),
+    st.integers(0xD800, 0xDFFF).map(chr),
+    st.sampled_from(list(":/?#[]@!$&'()*+,;=%.-_~0123456789abcdefABCDEFvV")),
+)
+
+
+def mutated(rule: str) -> st.SearchStrategy[str]:
+    return edited(rule, ANY_CHAR, most=3)
+
+
+@pytest.mark.parametrize("rule", PARSE_RULES)
+@settings(max_examples=examples(60))
+@given(data=st.data())
+def test_groups_agree_on_generated_and_mutated_text(rule: str, data: st.DataObject) -> None:
+    all_agree(rule, data.draw(from_rule(rule)))
+    all_agree(rule, data.draw(mutated(rule)))
+
+
+def parsed_on(backend: Backend | None, text: str, rule: str, iri: bool) -> object:
+    assert backend is not None
+    on = On(backend)
+    try:
+        return (on.parse_iri if iri else on.parse)(text, rule)
+    except u.URIError as error:
+        return (type(error), str(error), error.offset)
+
+
+@native
+@pytest.mark.parametrize("rule", PARSE_RULES)
+@settings(max_examples=examples(30))
+@given(data=st.data())
+def test_parse_is_the_same_on_both_back_ends(rule: str, data: st.DataObject) -> None:
+    iri = rule in IRI.parse_rules
+    text = data.draw(st.one_of(from_rule(rule), mutated(rule)))
+    results = [parsed_on(backend, text, rule, iri) for backend in (NATIVE, PURE)]
+    assert results[0] == results[1], (text, results)
+    assert type(results[0]) is type(results[1])
+
+
+@native
+def test_parse_vectors_on_both_back_ends() -> None:
+    cases = json.loads((VECTORS / "parse.json").read_text(encoding="utf-8"))["cases"]
+    for case_id, text, _fields in cases:
+        results = [parsed_on(backend, text, "URI-reference", False) for backend in (NATIVE, PURE)]
+        assert results[0] == results[1], case_id
+
+
+@native
+def test_the_native_back_end_parses_with_the_tagger() -> None:
+    # Guards the wiring: a fallback to the regex would pass the tests above.
+    assert NATIVE is not None
+    for cls, rule in ((u.URIReference, "URI-reference"), (u.IRIReference, "IRI-reference")):
+        fullmatch, read = api(NATIVE)._matcher(rule, cls, True)
+        assert read is None
+        made = fullmatch("http://[::1]:8080/p?q#f")
+        assert type(made) is cls
+        assert made.host_kind == "IPv6address"
+    assert api(PURE)._matcher("URI-reference", u.URIReference, True)[1] is not None
+
+
+@native
+def test_what_the_tagger_makes_is_the_class_made_as_tuple_new_makes_it() -> None:
+    from urigrammar.engine._native import Tagger
+
+    tables, compiled = rule_parts("URI-reference")
+    slots = plan(compiled.groups)
+    plain = Tagger(**pack_tagged(tables, slots))  # type: ignore[arg-type]
+    into = Tagger(**pack_tagged(tables, slots, u.URIReference))  # type: ignore[arg-type]
+    text = "https://user@1.2.3.4:443/a/b?c=d#e"
+    fields = plain.parse(text)
+    made = into.parse(text)
+    assert type(fields) is tuple
+    assert type(made) is u.URIReference
+    expected = tuple.__new__(u.URIReference, fields)  # type: ignore[type-var]
+    assert made == expected == u.parse(text, engine="abnf")
+    assert hash(made) == hash(expected)
+    assert pickle.loads(pickle.dumps(made)) == made
+    assert into.parse("http://a b") is None
+
+
+# --- long texts: the read buffer (2048 characters) and the record stack ----
+
+
+@native
+@pytest.mark.parametrize("width", ["\u00e9", "\u0100", "\U00010000"])
+@pytest.mark.parametrize(
+    "shape",
+    [
+        ("http://h/", "a/", "?q"),
+        ("http://h/", "%41", "#f"),
+        ("s:", "b/c%2F", ""),
+        ("//u", ":p%20", "@h:1/x"),
+        ("", "a/b?", "#"),
+    ],
+)
+@pytest.mark.parametrize("count", [1, 700, 2100])
+def test_long_texts_cross_the_buffer_and_the_record_stack(
+    width: str, shape: tuple[str, str, str], count: int
+) -> None:
+    head, unit, tail = shape
+    ascii_text = head + unit * count + tail
+    for rule in ("URI-reference", "IRI-reference"):
+        tables = rule_parts(rule)[0]
+        expected = tables.tags(ascii_text)
+        assert tagger(rule).tags(ascii_text) == expected  # type: ignore[attr-defined]
+        assert c_groups(rule, ascii_text) == regex_groups(rule, ascii_text)
+    # The same text as a 2- or 4-byte str: a non-ASCII fragment widens it.
+    wide = ascii_text + ("#" if "#" not in ascii_text else "") + width
+    rule = "IRI-reference"
+    assert c_groups(rule, wide) == regex_groups(rule, wide)
+
+
+@native
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("recs", b"\xff\xff"),
+        ("set_tags", b"\xfe"),
+        ("rec_tagset", b"\xff\xff"),
+        ("start_tags", b"\xff\xff"),
+        ("rec_first", b"\x01\x00\x00\x00"),
+        ("finals", b"\x00\x00\x00\x10"),
+    ],
+)
+def test_bad_tables_are_refused(field: str, value: bytes) -> None:
+    from urigrammar.engine._native import Tagger
+
+    tables, compiled = rule_parts("URI-reference")
+    packed = pack_tagged(tables, plan(compiled.groups))
+    old = packed[field]
+    assert isinstance(old, bytes)
+    packed[field] = value + old[len(value) :]
+    with pytest.raises(ValueError, match=field.split("_", maxsplit=1)[0]):
+        Tagger(**packed)  # type: ignore[arg-type]
+
+
+@native
+@pytest.mark.parametrize(
+    ("bad_plan", "error"),
+    [
+        (((None, ((999, None),)),), ValueError),
+        (((None, ((-1, None),)),), ValueError),
+        # 2 * capture + 1 wraps past PY_SSIZE_T_MAX: accepted, it would read far off the stack.
+        (((None, ((2**62 + 2**59, None),)),), ValueError),
+        (((None, (("x", None),)),), TypeError),
+        (((None,),), TypeError),
+        ([], TypeError),
+    ],
+)
+def test_bad_plans_are_refused(bad_plan: object, error: type[Exception]) -> None:
+    from urigrammar.engine._native import Tagger
+
+    tables = rule_parts("URI-reference")[0]
+    with pytest.raises(error):
+        Tagger(**pack_tagged(tables, bad_plan))  # type: ignore[arg-type]
+
+
+@native
+def test_non_str_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match="str"):
+        tagger("URI-reference").parse(b"http://a")  # type: ignore[attr-defined]
+
+
+# --- user grammars: where the tagged DFA differs from the regex ------------
+
+
+@pytest.mark.parametrize(
+    ("source", "texts"),
+    [
+        # re keeps the capture of an iteration that matched empty.
+        ('r = *( x )\r\nx = [ "a" ]\r\n', ["", "a", "aa"]),
+        ('r = *( x / "b" )\r\nx = *"a"\r\n', ["a", "ab", "ba", "aab"]),
+        # A possessive repetition misreports its captures (CPython gh-101955).
+        ('r = *( x / y )\r\nx = "a"\r\ny = "b"\r\n', ["ab", "ba", "aab"]),
+    ],
+)
+def test_tagged_tables_read_as_a_pike_vm_where_re_differs(source: str, texts: list[str]) -> None:
+    # Captures inside repetitions: the tagged DFA reads as a Pike VM over
+    # the same automaton, and that reading, not re's, is Grammar.parse's on
+    # both back ends (engine._match), so the pure back end does not use the
+    # regex's groups for such a rule.
+    from urigrammar.engine._match import occurrences, pike_events, table_events
+    from urigrammar.engine._tagged import _Automaton
+
+    grammar = u.load_grammar(source)
+    captures = frozenset(name for name in ("x", "y") if f"\n{name} =" in source)
+    tables = grammar.tagged("r", captures)
+    assert tables is not None
+    automaton = _Automaton(grammar.program("r", captures).body)  # type: ignore[arg-type]
+    for text in texts:
+        events = pike_events(automaton, text)
+        run = table_events(tables, text)
+        assert events is not None and run is not None
+        assert occurrences(run, tables.names) == occurrences(events, tuple(automaton.names))
+
+
+def thue(length: int) -> str:
+    """A square-free word over a, b, c (Thue): no block ever repeats at once,
+    so the tagger's compaction never drops a record."""
+    word = "a"
+    while len(word) < length:
+        word = "".join({"a": "abc", "b": "ac", "c": "b"}[char] for char in word)
+    return word[:length]
+
+
+@native
+@pytest.mark.parametrize("length", [127, 128, 129, 300, 5000])
+def test_records_past_the_stack_grow_on_the_heap(length: int) -> None:
+    # One record a character, none dropped: the record stack (128) overflows,
+    # which the URI rules' texts never make it do.
+    from urigrammar.engine._native import Tagger
+
+    grammar = u.load_grammar(
+        'r = *( "a" / "b" / "c" ) ( x / y / z )\r\nx = "a"\r\ny = "b"\r\nz = "c"\r\n'
+    )
+    captures = frozenset({"x", "y", "z"})
+    tables = grammar.tagged("r", captures)
+    assert tables is not None
+    text = thue(length)
+    c_tagger = Tagger(**pack_tagged(tables, ()))  # type: ignore[arg-type]
+    assert c_tagger.tags(text) == tables.tags(text)
+    match = grammar.compiled("r", captures).pattern.fullmatch(text)
+    assert match is not None
+    assert tables.groups(text) == match.groups()
+
+
+@native
+@pytest.mark.parametrize("rule", PARSE_RULES)
+def test_every_parse_rule_runs_on_the_tagger(rule: str) -> None:
+    # The wiring test above covers the two reference rules; a tagged DFA
+    # refused for any other rule (over a cap, names not the groups', tables
+    # the extension refuses) would fall back to the regex unseen.
+    assert NATIVE is not None
+    cls = u.IRIReference if rule in IRI.parse_rules else u.URIReference
+    for screen in (True, False):
+        fullmatch, read = api(NATIVE)._matcher(rule, cls, screen)
+        assert read is None, (rule, screen)
+        assert fullmatch("") is None or type(fullmatch("")) is cls
+
+
+@native
+@pytest.mark.parametrize("rule", ["URI-reference", "IRI-reference"])
+@settings(max_examples=examples(200))
+@given(
+    head=st.sampled_from(["", "s:", "s://", "//u@h", "http://h/", "http://h?", "#", "a/", "?"]),
+    unit=st.text(
+        st.sampled_from(list("%4a1F/?#:@.[]v-~é\u0100\U00010000")), min_size=1, max_size=4
+    ),
+    count=st.integers(0, 600),
+    tail=st.text(st.sampled_from(list("%41/?#:@.[]")), max_size=3),
+)
+def test_runs_cycles_and_compaction_give_the_tags_of_the_plain_walk(
+    rule: str, head: str, unit: str, count: int, tail: str
+) -> None:
+    # The C runner skips loops and 2- and 3-state cycles and compacts its
+    # records; the Python walk keeps every record: the tags must agree.
+    text = head + unit * count + tail
+    tables = rule_parts(rule)[0]
+    assert tagger(rule).tags(text) == tables.tags(text)  # type: ignore[attr-defined]
+
+
+# Captures inside repetitions: none in RFC 3986's parse rules, but user
+# grammars have them (``build_tagged`` builds them with ``repeated=True``,
+# as ``Grammar.tagged`` does), and they give loops whose records do not always collapse, which the
+# compaction must see.  Without an iteration that matches empty, the Pike
+# VM reads them as a backtracking regex does.
+USER_GRAMMARS = [
+    ('r = *( x / y ) z\r\nx = "a"\r\ny = "b"\r\nz = "c"\r\n', "abc"),
+    ('r = *( x / "b" )\r\nx = "a" *"c"\r\n', "abc"),
+    ('r = *( x ) *( y )\r\nx = "a" / "b"\r\ny = "b" / "c"\r\n', "abc"),
+    ('r = *( x "-" / y )\r\nx = 1*"a"\r\ny = "a" / "-"\r\n', "a-"),
+]
+
+
+@pytest.mark.parametrize(("source", "alphabet"), USER_GRAMMARS)
+def test_captures_inside_repetitions_on_a_user_grammar(source: str, alphabet: str) -> None:
+    grammar = u.load_grammar(source)
+    captures = frozenset({"x", "y"}) & frozenset(grammar.rule_names)
+    body = inline_rule(grammar, "r", captures)
+    tables = build_tagged(body, repeated=True)
+    assert tables is not None
+    assert build_tagged(body) is None
+    # The oracle: the same pattern, backtracking.  Its possessive form is not
+    # one: CPython 3.11's re reports wrong spans for groups inside a
+    # possessive repetition (or raises SystemError).
+    pattern = grammar.compiled("r", captures).pattern.pattern
+    oracle = re.compile(pattern.replace("*+", "*").replace("++", "+").replace("?+", "?"))
+    c_tags = None
+    if NATIVE is not None:
+        from urigrammar.engine._native import Tagger
+
+        c_tags = Tagger(**pack_tagged(tables, ())).tags  # type: ignore[arg-type]
+    for n in range(8):
+        for text in map("".join, itertools.product(alphabet, repeat=n)):
+            match = oracle.fullmatch(text)
+            assert tables.groups(text) == (None if match is None else match.groups()), text
+            if c_tags is not None:
+                assert c_tags(text) == tables.tags(text), text
+
+
+# --- parse's C entry (engine._native.Entry in parse form) --------------------
+
+
+def _outcome(call: object, *args: object, **kwargs: object) -> object:
+    try:
+        return ("ok", call(*args, **kwargs))  # type: ignore[operator]
+    except (u.URIError, TypeError) as error:
+        return (type(error), str(error))
+
+
+PARSE_CALLS: list[tuple[tuple[object, ...], dict[str, object]]] = [
+    (("http://a/b?c#d",), {}),
+    (("//h:80",), {}),
+    (("http://a b",), {}),
+    ((b"http://a",), {}),
+    ((None,), {}),
+    (("a:b", "URI"), {}),
+    (("a:b", "relative-ref"), {}),
+    (("//a", "uri-REFERENCE"), {}),
+    (("//a", "no-such-rule"), {}),
+    (("//a",), {"rule": "relative-ref"}),
+    (("//a",), {"engine": "abnf"}),
+    (("//a",), {"engine": "other"}),
+    (("//a", 5), {}),
+    (("http://[::1]",), {}),
+    ((), {}),
+    (("a", "URI", "x"), {}),
+]
+
+
+@pytest.mark.parametrize(("args", "kwargs"), PARSE_CALLS)
+def test_the_parse_entry_answers_as_the_function(
+    on: On, args: tuple[object, ...], kwargs: dict[str, object]
+) -> None:
+    for parse in (on.parse, on.api.parser_for(u.IRIReference)):
+        function = getattr(parse, "__wrapped__", parse)
+        first = _outcome(parse, *args, **kwargs)
+        # Twice: the first call fills the table the entry reads.
+        assert _outcome(parse, *args, **kwargs) == first == _outcome(function, *args, **kwargs)
+        if first[0] == "ok":
+            assert type(first[1]) is type(_outcome(function, *args, **kwargs)[1])  # type: ignore[index]
+
+
+@native
+def test_parse_runs_through_the_entry_on_the_native_back_end_only() -> None:
+    from urigrammar.engine._native import Entry, Tagger
+
+    assert NATIVE is not None
+    parse = api(NATIVE).parser_for(u.URIReference)
+    assert type(parse) is Entry
+    parse("http://a")
+    table = parse_table(parse).entry
+    assert getattr(table["URI-reference"], "__self__", None).__class__ is Tagger
+    # The pure back end's parse is the function itself, and its table holds
+    # nothing for an entry: it reads the regex's groups.
+    pure = api(PURE).parser_for(u.URIReference)
+    assert type(pure) is not Entry
+    assert tuple(pure("http://a")) == tuple(parse("http://a", engine="abnf"))
+    assert parse_table(pure).entry == {}
+
+
+def test_parse_functions_pickle_by_reference() -> None:
+    assert pickle.loads(pickle.dumps(u.parse)) is u.parse
+    assert pickle.loads(pickle.dumps(u.parse_iri)) is u.parse_iri
