@@ -173,7 +173,8 @@ __all__ = [
 
 if TYPE_CHECKING:
     #: Every rule name of the shipped grammars: RFC 3986 Appendix A in the
-    #: file's order, then the rules RFC 3987 adds, then the RFC 5234 core rules.
+    #: file's order, then the rules RFC 3987 adds, then RFC 6570's, then the
+    #: RFC 5234 core rules.
     RULE_NAMES: tuple[str, ...]
     #: The rules ``percent_encode`` takes.
     ENCODE_RULES: tuple[str, ...]

@@ -49,10 +49,15 @@ matched, port) and the path's segments.  How it is drawn:
   ``InputTooLongError``: not drawn, and so undecided (exit 3), as ``parse``
   would still read it.  No person reads a picture that wide anyway.
 
-``rules`` prints rule definitions as written in ``rfc3986.abnf`` (comments
-and line breaks kept).  The RFC 5234 core rules (ALPHA, DIGIT, ...) have no
-text in the file: they come from the ``abnf`` package and are listed as an
-ABNF comment, so the output is itself an ABNF rule list.
+``rules`` prints rule definitions as written in their grammar files
+(comments and line breaks kept): every rule of the shipped grammars (RFC
+3986, what RFC 3987 and RFC 6570 add), or of a ``--grammar`` file and its
+imports, or one rule and those it uses.  When the rules printed come from
+more than one file, each file's are grouped under a comment naming its
+grammar (``; --- RFC 3987 ---``), as ``head`` labels its files only when
+given several.  The RFC 5234 core rules (ALPHA, DIGIT, ...) have no text in
+any file: they come from the ``abnf`` package and are listed last, each as
+an ABNF comment, so the output is itself an ABNF rule list.
 """
 
 from __future__ import annotations
@@ -338,23 +343,53 @@ def _configure_rules(parser: argparse.ArgumentParser) -> None:
         "name",
         metavar="NAME",
         nargs="?",
-        help="show this rule (any case; of RFC 3986, RFC 3987, ... or the --grammar file) "
-        "and every rule it uses; all rules (of RFC 3986 or the --grammar file) without it",
+        help="show this rule (any case; of RFC 3986, RFC 3987, RFC 6570, RFC 5234's core "
+        "rules, or the --grammar file and its imports) and every rule it uses; without it, "
+        "every rule of the shipped grammars (or of the --grammar file and its imports)",
     )
     add_grammar_options(parser)
 
 
-def _run_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    del err
+def _listed(args: argparse.Namespace) -> list[tuple[urigrammar.Grammar, str]]:
+    """The rules to print, each with the grammar to read it from."""
+    if args.name is None and args.grammar is None:
+        if args.imports:
+            grammar_from(None, tuple(args.imports))  # the usage error it raises
+        # Each shipped rule once, from the grammar its name means
+        # (urigrammar.grammar_of): RFC 3986's, then what RFC 3987 and RFC
+        # 6570 add; the core rules last.
+        return [(urigrammar.grammar_of(name), name) for name in urigrammar.RULE_NAMES]
     grammar = grammar_from(args.grammar, tuple(args.imports), args.name)
     if args.name is None:
-        names: Sequence[str] = grammar.all_names
-    else:
-        name = grammar.canonical(args.name)  # UnknownRuleError: a usage error
-        names = [name, *(used for used in grammar.references(name) if used != name)]
-    width = max(len(name) for name in grammar.all_names)
-    for name in names:
-        print(_definition(grammar, name, width), file=out)
+        return [(grammar, name) for name in grammar.all_names]
+    name = grammar.canonical(args.name)  # UnknownRuleError: a usage error
+    used = [other for other in grammar.references(name) if other != name]
+    return [(grammar, one) for one in (name, *used)]
+
+
+def _run_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    del err
+    listed = _listed(args)
+    # Definitions grouped by the file that holds them, each group headed by
+    # a comment naming it, when more than one file does (as head(1) labels
+    # its files only when given several); core rules come last, each
+    # comment saying where it is from.
+    groups: dict[str | None, list[tuple[urigrammar.Grammar, str]]] = {}
+    for grammar, name in listed:
+        home = grammar.defined_in(name)
+        groups.setdefault(None if home is None else home.name, []).append((grammar, name))
+    labelled = len([label for label in groups if label is not None]) > 1
+    width = max(len(name) for grammar in {g for g, _ in listed} for name in grammar.all_names)
+    first = True
+    for label, members in sorted(groups.items(), key=lambda item: item[0] is None):
+        if labelled:
+            if not first:
+                print(file=out)
+            if label is not None:
+                print(f"; --- {label} ---", file=out)
+        first = False
+        for grammar, name in members:
+            print(_definition(grammar, name, width), file=out)
     return EXIT_OK
 
 
@@ -366,8 +401,8 @@ COMMANDS = {
         takes_texts=True,
     ),
     "rules": Command(
-        "print the rules of RFC 3986 (or of an ABNF file) as written, or one rule and "
-        "those it uses",
+        "print the rules of RFC 3986, RFC 3987 and RFC 6570 as written, labelled by "
+        "grammar (or those of an ABNF file, --grammar), or one rule and those it uses",
         _configure_rules,
         _run_rules,
     ),
