@@ -401,8 +401,8 @@ COMMANDS = {
         takes_texts=True,
     ),
     "rules": Command(
-        "print the rules of RFC 3986, RFC 3987 and RFC 6570 as written, labelled by "
-        "grammar (or those of an ABNF file, --grammar), or one rule and those it uses",
+        "print the rules of RFC 3986, RFC 3987 and RFC 6570 (or of an ABNF file, --grammar) "
+        "as written, or one rule and those it uses",
         _configure_rules,
         _run_rules,
     ),
