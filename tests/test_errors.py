@@ -390,3 +390,47 @@ def test_a_users_grammar_errors_see_no_uri_logic() -> None:
     assert not isinstance(info.value, u.URISyntaxError)
     assert info.value.secrets is None
     assert "secretpw" in str(info.value)
+
+
+# --- terminal columns: one count for carets and pictures ---------------------------
+
+
+@given(
+    st.text(
+        alphabet=st.characters(
+            blacklist_categories=("Cc", "Cs", "Zl", "Zp"),
+            blacklist_characters="\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+            "\u2066\u2067\u2068\u2069",
+        ),
+        max_size=30,
+    )
+)
+def test_display_width_is_public_and_places_the_caret(text: str) -> None:
+    # Text shown as typed (nothing escaped): the caret after it sits at its width.
+    from urigrammar._errors import caret_excerpt
+
+    assert "display_width" in u.__all__
+    caret = caret_excerpt(text + "x", len(text)).splitlines()[1]
+    assert caret == " " * (2 + u.display_width(text)) + "^"
+
+
+def test_the_command_line_counts_columns_with_the_public_function() -> None:
+    # explain's braces and the error excerpts' carets are placed by one
+    # count: the command line has none of its own.
+    import ast
+    import inspect
+
+    from urigrammar.cli import _cmd_explain
+
+    tree = ast.parse(inspect.getsource(_cmd_explain))
+    imported = {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names
+    }
+    assert "unicodedata" not in imported
+    assert "display_width" in imported
+    assert _cmd_explain.display_width is u.display_width
+    wide = "http://\u4f8b.\u6d4b\u8bd5/\u0301a"
+    assert _cmd_explain.explain(wide).splitlines()[1].startswith("\\__/   \\")

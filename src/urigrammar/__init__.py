@@ -22,6 +22,7 @@ from ._errors import (
     UnknownRuleError,
     URIError,
     URISyntaxError,
+    display_width,
 )
 from ._version import VERSION as __version__
 
@@ -151,6 +152,7 @@ __all__ = [
     "cache_problem",
     "check",
     "clear_cache",
+    "display_width",
     "equivalent",
     "grammar_of",
     "load_grammar",

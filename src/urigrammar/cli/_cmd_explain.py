@@ -36,7 +36,8 @@ matched, port) and the path's segments.  How it is drawn:
   space (the grammar admits no other), so the text is drawn as it is and a
   column is a character.  A text that is no URI-reference but an
   IRI-reference (RFC 3987) is drawn too: its spans are measured in terminal
-  columns (``_width``: two for an East Asian wide character, none for a
+  columns (``urigrammar.display_width``, which places the caret of every
+  error message too: two for an East Asian wide character, none for a
   combining mark or a format character), so the braces stay under their
   characters.  Text that is neither gets the caret message instead, which
   escapes unprintable characters (``_errors``).
@@ -65,12 +66,11 @@ from __future__ import annotations
 import argparse
 import functools
 import os
-import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple, TextIO
 
 import urigrammar
-from urigrammar import InputTooLongError, URISyntaxError
+from urigrammar import InputTooLongError, URISyntaxError, display_width
 
 from ._batch import run_texts, texts
 from ._cmd import EXIT_OK, Command, Transform, add_grammar_options, add_text_input, grammar_from
@@ -122,25 +122,12 @@ class _Mark(NamedTuple):
         return "^" if width == 1 else "\\" + "_" * (width - 2) + "/"
 
 
-def _width(text: str) -> int:
-    """The columns ``text`` takes in a terminal (as ``wcwidth`` counts,
-    from the Unicode data Python ships): ASCII one a character."""
-    if text.isascii():
-        return len(text)
-    width = 0
-    for char in text:
-        if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
-            continue
-        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
-    return width
-
-
 def _mark(name: str, start: int, value: str, kind: str | None = None) -> _Mark:
     notes = [kind] if kind else []
     if not value:
         notes.append("empty")
     label = f"{name} ({', '.join(notes)})" if notes else name
-    return _Mark(name, label, start, start + _width(value))
+    return _Mark(name, label, start, start + display_width(value))
 
 
 def _authority_marks(ref: urigrammar.Reference, at: int) -> list[_Mark]:
@@ -149,9 +136,9 @@ def _authority_marks(ref: urigrammar.Reference, at: int) -> list[_Mark]:
     marks: list[_Mark] = []
     if ref.userinfo is not None:
         marks.append(_mark("userinfo", at, ref.userinfo))
-        at += _width(ref.userinfo) + 1
+        at += display_width(ref.userinfo) + 1
     marks.append(_mark("host", at, ref.host, ref.host_kind))
-    at += _width(ref.host)
+    at += display_width(ref.host)
     if ref.port_text is not None:
         marks.append(_mark("port", at + 1, ref.port_text))
     return marks
@@ -165,19 +152,19 @@ def _marks(ref: urigrammar.Reference) -> tuple[list[_Mark], list[_Mark]]:
     at = 0
     if ref.scheme is not None:
         top.append(_mark("scheme", at, ref.scheme))
-        at += _width(ref.scheme) + 1
+        at += display_width(ref.scheme) + 1
     authority = ref.authority
     if authority is not None:
         at += 2
         top.append(_mark("authority", at, authority))
         parts = _authority_marks(ref, at)
-        at += _width(authority)
+        at += display_width(authority)
     if ref.path:
         top.append(_mark("path", at, ref.path))
-        at += _width(ref.path)
+        at += display_width(ref.path)
     if ref.query is not None:
         top.append(_mark("query", at + 1, ref.query))
-        at += 1 + _width(ref.query)
+        at += 1 + display_width(ref.query)
     if ref.fragment is not None:
         top.append(_mark("fragment", at + 1, ref.fragment))
     return top, parts
