@@ -358,3 +358,35 @@ def test_no_help_names_rfc_3986_alone_for_what_takes_iris_too(
     for command in takes_more:
         summary = _cli.COMMANDS[command].help
         assert "IRI" in summary or "RFC 3987" in summary, command
+
+
+# --- a password typed with an unencoded "/", "?" or "#" ---------------------------
+
+
+@pytest.mark.parametrize("delimiter", "/?#")
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["validate", "URI"],
+        ["validate", "--json", "URI"],
+        ["parse"],
+        ["parse", "--json"],
+        ["parse", "--iri"],
+        ["normalize"],
+        ["resolve", "http://b/"],
+        ["explain"],
+    ],
+    ids=" ".join,
+)
+def test_the_command_line_hides_a_password_with_a_delimiter(
+    argv: list[str], delimiter: str
+) -> None:
+    text = f"http://alice:s3c{delimiter}ret@example.com/"
+    status, out, err = run(*argv, text)
+    assert status == 1
+    assert "ret" not in err
+    assert "<hidden>" in err or "<hidden>" in out
+    if "--json" in argv:
+        record = json.loads(out)
+        assert record["text"] == text  # the input, echoed as given
+        assert "ret" not in record["error"]["message"]
