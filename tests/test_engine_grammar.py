@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import urigrammar as u
@@ -401,3 +401,82 @@ def test_the_shipped_grammars_import_restated_rules_without_conflict() -> None:
     assert u.RFC6570.defined_in("literals") is u.RFC6570
     assert published.defined_in("literals") is published
     assert u.RFC6570.defined_in("URI-Template") is published
+
+
+# --- the lazy automaton's cache: bounded, and answers unchanged -----------------
+
+# A window over the last 61 characters: the lazy DFA meets a new state set
+# at nearly every character of a random text, as no DFA within caps can.
+WINDOW = 'r = *(%x100-D7FF / "a") "a" 60(%x100-D7FF / "a")\n'
+
+
+def _window_text(seed: int, length: int) -> str:
+    import random
+
+    draw = random.Random(seed)
+    return "".join(
+        "a" if draw.random() < 0.5 else chr(0x100 + draw.randrange(0xD700)) for _ in range(length)
+    )
+
+
+def test_the_automaton_cache_is_bounded_in_entries(monkeypatch: pytest.MonkeyPatch) -> None:
+    from urigrammar.engine import _prefix
+
+    monkeypatch.setattr(_prefix, "_MAX_ENTRIES", 500)
+    monkeypatch.setattr(_prefix, "_MAX_CACHED", 10**9)
+    grammar = u.load_grammar(WINDOW)
+    bounded = automaton(grammar, "r")
+    for seed in range(3):
+        text = _window_text(seed, 3_000)
+        assert bounded.accepts(text) == (text[-61] == "a")
+        assert len(bounded._step) <= 500
+        assert len(bounded._sets) <= 501
+        assert bounded._cached == sum(len(s) + 1 for s in bounded._sets)
+
+
+def test_the_automaton_cache_is_bounded_in_the_states_it_holds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from urigrammar.engine import _prefix
+
+    monkeypatch.setattr(_prefix, "_MAX_CACHED", 2_000)
+    grammar = u.load_grammar(WINDOW)
+    bounded = automaton(grammar, "r")
+    largest = 0
+    for seed in range(3):
+        bounded.viable(_window_text(seed, 3_000) + "!")
+        largest = max(largest, bounded._cached)
+        assert bounded._cached <= 2_000 + 2 * (len(bounded.edges) + 1)
+        assert len(bounded._step) <= len(bounded._sets) * (len(bounded._bounds) + 1)
+    assert largest > 0
+
+
+def test_the_automaton_cache_is_keyed_by_class_not_by_character() -> None:
+    # Two characters of a wide class, then "a", many times: three state
+    # sets in a cycle (no run to skip), and thousands of distinct characters.
+    grammar = u.load_grammar('r = *(wide wide "a")\nwide = %x100-D7FF / %xE000-10FFFF\n')
+    found = automaton(grammar, "r")
+    text = "".join(chr(0x100 + 2 * i) + chr(0x4E00 + 3 * i) + "a" for i in range(3_000))
+    assert found.accepts(text)
+    assert not found.accepts(text + "\u0100")
+    assert len(found._step) <= 3 * 4
+    assert len(found._sets) <= 4
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(
+    st.text(st.sampled_from("a\u0100\u4e00!"), max_size=200),
+    st.integers(1, 8),
+    st.integers(1, 300),
+)
+def test_a_small_cache_gives_the_same_answers(text: str, entries: int, held: int) -> None:
+    from urigrammar.engine import _prefix
+
+    grammar = u.load_grammar(WINDOW.replace("60(", "6("))
+    expected = (automaton(grammar, "r").viable(text), automaton(grammar, "r").accepts(text))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_prefix, "_MAX_ENTRIES", entries)
+        patch.setattr(_prefix, "_MAX_CACHED", held)
+        small = automaton(grammar, "r")
+        assert (small.viable(text), small.accepts(text)) == expected
+        assert len(small._step) <= entries
