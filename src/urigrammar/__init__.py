@@ -22,6 +22,7 @@ from ._errors import (
     UnknownRuleError,
     URIError,
     URISyntaxError,
+    display_width,
 )
 from ._version import VERSION as __version__
 
@@ -153,6 +154,7 @@ __all__ = [
     "cache_problem",
     "check",
     "clear_cache",
+    "display_width",
     "equivalent",
     "grammar_of",
     "load_grammar",
@@ -175,7 +177,8 @@ __all__ = [
 
 if TYPE_CHECKING:
     #: Every rule name of the shipped grammars: RFC 3986 Appendix A in the
-    #: file's order, then the rules RFC 3987 adds, then the RFC 5234 core rules.
+    #: file's order, then the rules RFC 3987 adds, then RFC 6570's, then the
+    #: RFC 5234 core rules.
     RULE_NAMES: tuple[str, ...]
     #: The rules ``percent_encode`` takes.
     ENCODE_RULES: tuple[str, ...]

@@ -125,3 +125,42 @@ def test_jobs_has_a_ceiling(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 2
     assert "at most" in capsys.readouterr().err  # argparse writes to sys.stderr
     assert _jobs(str(MAX_JOBS)) == MAX_JOBS
+
+
+def test_imports_that_disagree_on_a_rule_are_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("URIGRAMMAR_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "top.abnf").write_text("stamp = day sep hour\n", encoding="utf-8")
+    (tmp_path / "dates.abnf").write_text('day = 2DIGIT\nsep = "-"\n', encoding="utf-8")
+    (tmp_path / "times.abnf").write_text('hour = 2DIGIT\nsep = ":"\n', encoding="utf-8")
+    files = ["--grammar", str(tmp_path / "top.abnf")]
+    files += ["--import", str(tmp_path / "dates.abnf"), "--import", str(tmp_path / "times.abnf")]
+    status, out, err = run("validate", *files, "stamp", "01-02")
+    assert (status, out) == (2, "")
+    assert "'sep'" in err
+    assert "dates.abnf" in err
+    assert "times.abnf" in err
+    assert "Traceback" not in err
+
+
+def test_rules_label_the_file_and_each_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("URIGRAMMAR_CACHE_DIR", str(tmp_path / "cache"))
+    top, days, hours = (tmp_path / name for name in ("top.abnf", "days.abnf", "hours.abnf"))
+    top.write_text('stamp = day "T" hour\n', encoding="utf-8")
+    days.write_text("day = 2DIGIT\n", encoding="utf-8")
+    hours.write_text("hour = 2DIGIT\n", encoding="utf-8")
+    files = ["--grammar", str(top), "--import", str(days), "--import", str(hours)]
+    for argv in (["rules", *files], ["rules", *files, "stamp"]):
+        status, out, err = run(*argv)
+        assert (status, err) == (0, "")
+        assert out.startswith(f"; --- {top} ---\nstamp = ")
+        assert f"\n\n; --- {days} ---\nday = 2DIGIT\n" in out
+        assert f"\n\n; --- {hours} ---\nhour = 2DIGIT\n" in out
+        assert "; DIGIT " in out
+    # --import fills a --grammar file's gaps: alone it is a usage error.
+    status, out, err = run("rules", "--import", str(days))
+    assert (status, out) == (2, "")
+    assert "--grammar" in err

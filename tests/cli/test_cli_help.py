@@ -70,3 +70,58 @@ def test_every_command_is_listed_with_help() -> None:
     for name, command in _cli.COMMANDS.items():
         assert name in text
         assert command.help.split()[0] in text
+
+
+# --- what each help says it takes ---------------------------------------------
+
+# Words each command's help must hold, so that it names every kind of text
+# and grammar the command takes (argparse's line wrapping aside).
+HELP_WORDS: dict[str, tuple[str, ...]] = {
+    "": ("URIs (RFC 3986)", "IRIs (RFC 3987)", "URI Templates (RFC 6570)", "--grammar"),
+    "parse": ("URI-references", "IRI-references", "--iri", "IRI-reference"),
+    "validate": (
+        "RFC 3986",
+        "RFC 3987",
+        "RFC 6570",
+        "URI-Template",
+        "RFC 5234",
+        "--grammar",
+        "its imports",
+    ),
+    "resolve": ("URI-reference", "IRI-reference", "RFC 3986 section 5.2"),
+    "relativize": ("URI", "IRI"),
+    "normalize": ("URI-reference", "IRI-reference"),
+    "equivalent": ("URI-reference", "IRI-reference"),
+    "build": ("RFC 3986",),
+    "decode": ("UTF-8",),
+    "encode": ("RFC 3986", "RFC 3987", "ENCODE_RULES", "IRI forms"),
+    "explain": ("URI-references", "IRI-references"),
+    "rules": ("RFC 3986", "RFC 3987", "RFC 6570", "--grammar", "its imports", "core"),
+    "to-uri": ("IRI-references", "RFC 3987"),
+    "to-iri": ("URI-references", "RFC 3987"),
+    "expand": ("RFC 6570",),
+    "match": ("RFC 6570",),
+    "cache": ("--grammar",),
+}
+
+
+def test_each_help_names_what_the_command_takes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert set(HELP_WORDS) - {""} == set(_cli.COMMANDS)
+    for command, words in HELP_WORDS.items():
+        argv = [command, "--help"] if command else ["--help"]
+        assert main(argv) == 0
+        shown = " ".join(capsys.readouterr().out.split())
+        missing = [word for word in words if word not in shown]
+        assert missing == [], command
+
+
+def test_no_help_names_rfc_3986_alone_for_what_takes_iris_too(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Each command's one-line summary, as the top help lists it: one that
+    # works on IRIs (or on the other grammars) says so there, not only in
+    # its options.
+    takes_more = ["parse", "validate", "resolve", "normalize", "equivalent", "encode", "rules"]
+    for command in takes_more:
+        summary = _cli.COMMANDS[command].help
+        assert "IRI" in summary or "RFC 3987" in summary, command

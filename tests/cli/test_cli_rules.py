@@ -16,7 +16,7 @@ import re
 import pytest
 from abnf.parser import ABNFGrammarRule
 
-from urigrammar import UnknownRuleError
+from urigrammar import RULE_NAMES, UnknownRuleError
 from urigrammar.cli._cmd_explain import COMMANDS
 from urigrammar.shipped import GRAMMAR, grammar_text
 
@@ -76,17 +76,19 @@ def uses(name: str) -> set[str]:
 def test_rules_lists_every_rule_as_written() -> None:
     status, out, err = run("rules")
     assert (status, err) == (0, "")
-    assert definitions(out) == list(GRAMMAR.all_names)
-    # The file's rules, comments and line breaks kept, without the file's
-    # header comments and blank lines; then a comment per core rule.
+    assert definitions(out) == list(RULE_NAMES)
+    # RFC 3986 first, under its label: the file's rules, comments and line
+    # breaks kept, without the file's header comments and blank lines; a
+    # comment per core rule last.
     written = [
         line.rstrip()
         for line in grammar_text().splitlines()
         if line.strip() and not line.startswith(";")
     ]
     lines = out.splitlines()
-    assert lines[: len(written)] == written
-    core = lines[len(written) :]
+    assert lines[0] == "; --- RFC 3986 ---"
+    assert lines[1 : 1 + len(written)] == written
+    core = lines[-len(GRAMMAR.core_names) :]
     assert len(core) == len(GRAMMAR.core_names)
     for name, line in zip(GRAMMAR.core_names, core, strict=True):
         assert line.startswith(f"; {name} ")
@@ -121,3 +123,58 @@ def test_rules_of_each_rule(name: str) -> None:
 def test_unknown_rule_raises() -> None:
     with pytest.raises(UnknownRuleError, match="IPv4address"):
         run("rules", "ipv4adress")
+
+
+# --- rules: every shipped grammar ---------------------------------------------
+
+
+def groups(out: str) -> dict[str, list[str]]:
+    """The rule names ``out`` defines under each ``; --- label ---`` line."""
+    found: dict[str, list[str]] = {}
+    label = ""
+    for line in out.splitlines():
+        head = re.fullmatch(r"; --- (.+) ---", line)
+        if head:
+            label = head.group(1)
+            found[label] = []
+        elif re.match(r"[A-Za-z]", line):
+            found[label].append(line.partition(" ")[0])
+    return found
+
+
+def test_rules_lists_every_shipped_grammar_labelled() -> None:
+    from urigrammar import RFC3986, RFC3987, RFC6570, RFC6570_PUBLISHED, grammar_of
+
+    status, out, err = run("rules")
+    assert (status, err) == (0, "")
+    found = groups(out)
+    assert list(found) == ["RFC 3986", "RFC 3987", "RFC 6570", "RFC 6570 (as published)"]
+    assert found["RFC 3986"] == list(RFC3986.rule_names)
+    # RFC 3987's own rules; those it restates are RFC 3986's, listed once.
+    restated = {name.casefold() for name in RFC3986.rule_names}
+    assert found["RFC 3987"] == [n for n in RFC3987.rule_names if n.casefold() not in restated]
+    assert {"IRI", "ihost", "ucschar", "iprivate"} <= set(found["RFC 3987"])
+    # RFC 6570 with its erratum: literals as corrected, the rest as published.
+    assert found["RFC 6570"] == ["literals"]
+    assert "%x26-3B" in out
+    assert "%x28-3B" not in out
+    published = [n for n in RFC6570_PUBLISHED.rule_names if grammar_of(n) is RFC6570]
+    assert found["RFC 6570 (as published)"] == [n for n in published if n != "literals"]
+    assert "URI-Template" in found["RFC 6570 (as published)"]
+    # Every shipped name once, each as its own grammar writes it.
+    named = [name for names in found.values() for name in names]
+    assert sorted(named) == sorted(set(named))
+    for name in named:
+        assert (grammar_of(name).source(name) or "").replace("\r\n", "\n") in out
+
+
+def test_rules_of_a_rule_label_the_grammars_it_draws_on() -> None:
+    status, out, _ = run("rules", "uri-template")
+    assert status == 0
+    found = groups(out)
+    assert found["RFC 6570 (as published)"][0] == "URI-Template"
+    assert found["RFC 6570"] == ["literals"]
+    assert found["RFC 3986"] == ["pct-encoded"]
+    assert set(found["RFC 3987"]) == {"ucschar", "iprivate"}
+    # A rule of one grammar alone is listed as before, unlabelled.
+    assert "; ---" not in run("rules", "ihost")[1]

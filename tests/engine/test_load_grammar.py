@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import urigrammar as u
@@ -59,7 +59,7 @@ def test_two_grammars_defining_one_name_keep_their_own(backend: Backend) -> None
 
 def test_imports_fill_gaps_in_order_and_the_file_wins(backend: Backend) -> None:
     base = u.load_grammar('x = "1"\ny = "2"\n')
-    other = u.load_grammar('y = "3"\nz = "4"\n')
+    other = u.load_grammar('Y = %x32 ; base\'s y, written otherwise\nz = "4"\n')
     g = u.load_grammar('top = x y z\nx = "9"\n', imports=[base, other])
     assert g.validate("top", "924", backend=backend)  # x from the file, y from base, z from other
     assert not g.validate("top", "124", backend=backend)
@@ -337,3 +337,147 @@ def test_charset_difference_is_set_difference(
     left = CharSet((lo, lo + n) for lo, n in a)
     right = CharSet((lo, lo + n) for lo, n in b)
     assert set(left - right) == set(left) - set(right)
+
+
+# --- one name, two imports ------------------------------------------------------
+
+
+def test_two_imports_defining_a_rule_differently_are_a_grammar_error() -> None:
+    dates = u.load_grammar('day = 2DIGIT\nsep = "-"\n', name="dates.abnf")
+    times = u.load_grammar('hour = 2DIGIT\nsep = ":"\n', name="times.abnf")
+    for imports in ([dates, times], [times, dates]):
+        with pytest.raises(u.GrammarError) as info:
+            u.load_grammar("stamp = day sep hour\n", imports=imports, name="stamp.abnf")
+        error = info.value
+        assert isinstance(error, u.URIError)
+        assert error.rule == "sep"
+        message = str(error)
+        assert "'sep'" in message
+        assert "dates.abnf" in message
+        assert "times.abnf" in message
+        assert "stamp.abnf" in message
+
+
+def test_the_file_settles_a_rule_its_imports_disagree_on(backend: Backend) -> None:
+    dates = u.load_grammar('day = 2DIGIT\nsep = "-"\n', name="dates.abnf")
+    times = u.load_grammar('hour = 2DIGIT\nsep = ":"\n', name="times.abnf")
+    g = u.load_grammar('stamp = day sep hour\nsep = "T"\n', imports=[dates, times])
+    assert g.validate("stamp", "01T02", backend=backend)
+    assert not g.validate("stamp", "01-02", backend=backend)
+    assert g.defined_in("sep") is g
+    assert g.defined_in("day") is dates
+    assert g.defined_in("HOUR") is times
+    assert g.defined_in("DIGIT") is None
+
+
+def test_a_conflict_deeper_in_the_imports_names_where_each_rule_is_written() -> None:
+    left = u.load_grammar('sep = "-"\n', name="left.abnf")
+    right = u.load_grammar('sep = ":"\n', name="right.abnf")
+    middle = u.load_grammar("pair = sep sep\n", imports=[left], name="middle.abnf")
+    with pytest.raises(u.GrammarError, match=r"'sep'.*left\.abnf and right\.abnf"):
+        u.load_grammar("top = pair\n", imports=[middle, right])
+
+
+def test_imports_that_define_a_rule_alike_share_it() -> None:
+    # The same expression, spaced, commented and cased otherwise; or one
+    # grammar reached through two imports.
+    first = u.load_grammar('sep = "-" / "."\n', name="first.abnf")
+    second = u.load_grammar('SEP   =   "-"   /   %x2E   ; dot\n', name="second.abnf")
+    g = u.load_grammar("pair = sep sep\n", imports=[first, second])
+    assert g.defined_in("sep") is first
+    assert g.source("sep") == 'sep = "-" / "."\r\n'
+    through = u.load_grammar("one = sep\n", imports=[first])
+    diamond = u.load_grammar("two = one sep\n", imports=[through, first])
+    assert diamond.validate("two", "-.")
+
+
+def test_the_shipped_grammars_import_restated_rules_without_conflict() -> None:
+    # RFC 6570 imports RFC 3986 and RFC 3987, which both define
+    # pct-encoded, unreserved, reserved...: the same rules, restated.
+    published = u.RFC6570_PUBLISHED
+    for name in ("pct-encoded", "unreserved", "reserved", "IPv6address"):
+        assert published.defined_in(name) is u.RFC3986
+        assert u.RFC6570.defined_in(name) is u.RFC3986
+    assert published.defined_in("ucschar") is u.RFC3987
+    assert u.RFC6570.defined_in("literals") is u.RFC6570
+    assert published.defined_in("literals") is published
+    assert u.RFC6570.defined_in("URI-Template") is published
+
+
+# --- the lazy automaton's cache: bounded, and answers unchanged -----------------
+
+# A window over the last 61 characters: the lazy DFA meets a new state set
+# at nearly every character of a random text, as no DFA within caps can.
+WINDOW = 'r = *(%x100-D7FF / "a") "a" 60(%x100-D7FF / "a")\n'
+
+
+def _window_text(seed: int, length: int) -> str:
+    import random
+
+    draw = random.Random(seed)
+    return "".join(
+        "a" if draw.random() < 0.5 else chr(0x100 + draw.randrange(0xD700)) for _ in range(length)
+    )
+
+
+def test_the_automaton_cache_is_bounded_in_entries(monkeypatch: pytest.MonkeyPatch) -> None:
+    from urigrammar.engine import _prefix
+
+    monkeypatch.setattr(_prefix, "_MAX_ENTRIES", 500)
+    monkeypatch.setattr(_prefix, "_MAX_CACHED", 10**9)
+    grammar = u.load_grammar(WINDOW)
+    bounded = automaton(grammar, "r")
+    for seed in range(3):
+        text = _window_text(seed, 3_000)
+        assert bounded.accepts(text) == (text[-61] == "a")
+        assert len(bounded._step) <= 500
+        assert len(bounded._sets) <= 501
+        assert bounded._cached == sum(len(s) + 1 for s in bounded._sets)
+
+
+def test_the_automaton_cache_is_bounded_in_the_states_it_holds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from urigrammar.engine import _prefix
+
+    monkeypatch.setattr(_prefix, "_MAX_CACHED", 2_000)
+    grammar = u.load_grammar(WINDOW)
+    bounded = automaton(grammar, "r")
+    largest = 0
+    for seed in range(3):
+        bounded.viable(_window_text(seed, 3_000) + "!")
+        largest = max(largest, bounded._cached)
+        assert bounded._cached <= 2_000 + 2 * (len(bounded.edges) + 1)
+        assert len(bounded._step) <= len(bounded._sets) * (len(bounded._bounds) + 1)
+    assert largest > 0
+
+
+def test_the_automaton_cache_is_keyed_by_class_not_by_character() -> None:
+    # Two characters of a wide class, then "a", many times: three state
+    # sets in a cycle (no run to skip), and thousands of distinct characters.
+    grammar = u.load_grammar('r = *(wide wide "a")\nwide = %x100-D7FF / %xE000-10FFFF\n')
+    found = automaton(grammar, "r")
+    text = "".join(chr(0x100 + 2 * i) + chr(0x4E00 + 3 * i) + "a" for i in range(3_000))
+    assert found.accepts(text)
+    assert not found.accepts(text + "\u0100")
+    assert len(found._step) <= 3 * 4
+    assert len(found._sets) <= 4
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(
+    st.text(st.sampled_from("a\u0100\u4e00!"), max_size=200),
+    st.integers(1, 8),
+    st.integers(1, 300),
+)
+def test_a_small_cache_gives_the_same_answers(text: str, entries: int, held: int) -> None:
+    from urigrammar.engine import _prefix
+
+    grammar = u.load_grammar(WINDOW.replace("60(", "6("))
+    expected = (automaton(grammar, "r").viable(text), automaton(grammar, "r").accepts(text))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_prefix, "_MAX_ENTRIES", entries)
+        patch.setattr(_prefix, "_MAX_CACHED", held)
+        small = automaton(grammar, "r")
+        assert (small.viable(text), small.accepts(text)) == expected
+        assert len(small._step) <= entries

@@ -35,7 +35,7 @@ from urigrammar.engine import NATIVE, PURE, Backend, default_backend, inline_rul
 from urigrammar.engine._backend import pack
 from urigrammar.engine._dfa import build_tables
 from urigrammar.shipped import shipped_rule
-from urigrammar.uri._api import api
+from urigrammar.uri._api import Engine, api
 
 native = pytest.mark.skipif(NATIVE is None, reason="the extension is not built")
 
@@ -344,3 +344,46 @@ def test_periodic_walks_stop_exactly_where_the_text_stops_being_viable(unit: str
             broken = text[:at] + bad + text[at + 1 :]
             assert runner.accepts(broken) is (pattern.fullmatch(broken) is not None)
             assert runner.viable(broken) == grammar.viable_prefix(name, broken)
+
+
+# --- help() and pydoc on the public functions, on either back end ---------------
+
+_HELP_SCRIPT = """
+import inspect, pydoc, typing, urigrammar as u
+for name, returns in (("parse", u.URIReference), ("validate", bool), ("parse_iri", u.IRIReference)):
+    function = getattr(u, name)
+    text = pydoc.render_doc(function, renderer=pydoc.plaintext)
+    first = function.__doc__.strip().splitlines()[0].strip()
+    assert first in text, (name, first, text)
+    assert "RefT" not in text, text
+    assert "'str'" not in text and "'Engine'" not in text, text  # types, not names
+    assert "Literal['compiled', 'abnf']" in text, text
+    assert "-> " + inspect.formatannotation(returns) in text, text
+    assert typing.get_type_hints(function)["return"] is returns
+print(u.ENGINE)
+"""
+
+
+@pytest.mark.parametrize("pure", ["", "1"], ids=["default", "URIGRAMMAR_PURE"])
+def test_help_shows_each_function_with_its_doc_and_types(pure: str) -> None:
+    env = {key: value for key, value in os.environ.items() if key != "URIGRAMMAR_PURE"}
+    if pure:
+        env["URIGRAMMAR_PURE"] = pure
+    done = subprocess.run(
+        [sys.executable, "-c", _HELP_SCRIPT], env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == ("pure" if pure or NATIVE is None else "native")
+
+
+def test_the_parse_functions_annotations_are_their_types(on: On) -> None:
+    import typing
+
+    hints = typing.get_type_hints(on.parse)
+    assert hints == {"text": str, "rule": str, "engine": Engine, "return": u.URIReference}
+    assert typing.get_type_hints(on._iri)["return"] is u.IRIReference
+    signature = inspect.signature(on.parse)
+    assert signature.return_annotation is u.URIReference
+    assert signature == inspect.signature(inspect.unwrap(on.parse))
+    assert typing.get_type_hints(on.validate)["return"] is bool
+    assert "RefT" not in pydoc.render_doc(on.parse, renderer=pydoc.plaintext)

@@ -325,7 +325,8 @@ def test_tagged_tables_read_as_a_pike_vm_where_re_differs(source: str, texts: li
     for text in texts:
         events = pike_events(automaton, text)
         run = table_events(tables, text)
-        assert events is not None and run is not None
+        assert events is not None
+        assert run is not None
         assert occurrences(run, tables.names) == occurrences(events, tuple(automaton.names))
 
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import urigrammar as u
 from _backends import On
 from _budget import backend_settings, examples
+from urigrammar.strategies import from_rule
 
 
 def _error(on: On, rule: str, text: str) -> u.URISyntaxError:
@@ -390,3 +391,176 @@ def test_a_users_grammar_errors_see_no_uri_logic() -> None:
     assert not isinstance(info.value, u.URISyntaxError)
     assert info.value.secrets is None
     assert "secretpw" in str(info.value)
+
+
+# --- terminal columns: one count for carets and pictures ---------------------------
+
+
+@given(
+    st.text(
+        alphabet=st.characters(
+            blacklist_categories=("Cc", "Cs", "Zl", "Zp"),
+            blacklist_characters="\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+            "\u2066\u2067\u2068\u2069",
+        ),
+        max_size=30,
+    )
+)
+def test_display_width_is_public_and_places_the_caret(text: str) -> None:
+    # Text shown as typed (nothing escaped): the caret after it sits at its width.
+    from urigrammar._errors import caret_excerpt
+
+    assert "display_width" in u.__all__
+    caret = caret_excerpt(text + "x", len(text)).splitlines()[1]
+    assert caret == " " * (2 + u.display_width(text)) + "^"
+
+
+def test_the_command_line_counts_columns_with_the_public_function() -> None:
+    # explain's braces and the error excerpts' carets are placed by one
+    # count: the command line has none of its own.
+    import ast
+    import inspect
+
+    from urigrammar.cli import _cmd_explain
+
+    tree = ast.parse(inspect.getsource(_cmd_explain))
+    imported = {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names
+    }
+    assert "unicodedata" not in imported
+    assert "display_width" in imported
+    assert _cmd_explain.display_width is u.display_width
+    wide = "http://\u4f8b.\u6d4b\u8bd5/\u0301a"
+    assert _cmd_explain.explain(wide).splitlines()[1].startswith("\\__/   \\")
+
+
+# --- a password typed with an unencoded "/", "?" or "#" --------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "password"),
+    [
+        ("http://u:p/ss@h/", (9, 13)),
+        ("http://u:p?ss@h/", (9, 13)),
+        ("http://u:p#ss@h/", (9, 13)),
+        ("//u:p/ss@h", (4, 8)),
+        ("http://u:p/s?s#s@h/x?y#z", (9, 16)),
+        ("http://u:p/ss@h/a@b", (9, 13)),  # the first "@" after it, and the host after that
+        ("http://u:p/s@s@h/", (9, 14)),  # the last of a run of "@" (a host has none)
+        ("http://u:p:q/s@h", (9, 14)),
+        ("http://u:p/ss", None),  # no "@" at all: no userinfo
+        # Texts a URI reads otherwise are not masked past its own reading:
+        ("http://u:12/x@h/", None),  # host u, port 12, path /x@h/ (a valid URI)
+        ("http://u:/x@h", None),  # an empty port
+        ("http://[::1]/a@b", None),  # an IP-literal's ":"
+        ("http://[v1.a:b]/c@d", None),
+        ("http://h/u:p/s@h", None),  # the ":" is the path's
+        ("http://u:p@s/x@h/", (9, 10)),  # a userinfo "u:p", and the path /x@h/
+        ("http://{host}:{port}/a@b", None),  # a template expression may be a port
+    ],
+)
+def test_password_span_past_a_delimiter(text: str, password: tuple[int, int] | None) -> None:
+    from urigrammar.shipped import password_span
+
+    assert password_span(text) == password
+
+
+@pytest.mark.parametrize("delimiter", "/?#")
+def test_a_password_with_a_delimiter_is_hidden_with_the_caret_in_place(
+    on: On, delimiter: str
+) -> None:
+    # The grammar stops at the first character no URI may have there,
+    # which is in the password: the caret points at the mask.
+    text = f"http://alice:s3c{delimiter}ret@example.com/"
+    calls: list[Callable[[], object]] = [
+        lambda: on.check("URI", text),
+        lambda: on.check("URI-reference", text),
+        lambda: on.parse(text),
+        lambda: on.parse(text, "absolute-URI"),
+        lambda: on.parse_iri(text),
+    ]
+    errors = _raised(calls)
+    assert len(errors) == len(calls)
+    for error in errors:
+        shown = str(error)
+        assert "ret" not in shown, shown
+        assert f"unexpected {delimiter!r}" not in shown
+        assert error.text == text  # programs keep the raw text
+        _, line, caret = shown.splitlines()
+        assert "alice:<hidden>@example.com/" in line
+        assert line[caret.index("^") :].startswith("<hidden>")
+        assert "ret" not in str(pickle.loads(pickle.dumps(error)))
+
+
+@pytest.mark.parametrize("delimiter", "/?#")
+def test_a_caret_after_such_a_password_stays_under_its_character(delimiter: str) -> None:
+    from urigrammar.shipped import userinfo_secret
+
+    text = f"http://alice:s3c{delimiter}ret@example.com/a b"
+    error = u.URISyntaxError(
+        "not a valid URI", rule="URI", text=text, offset=text.index(" "), secrets=userinfo_secret
+    )
+    _, line, caret = str(error).splitlines()
+    assert "ret" not in line
+    assert line[caret.index("^")] == " "
+    assert line[caret.index("^") - 1 :].startswith("a b")
+
+
+_TYPED_PASSWORD = st.text(
+    alphabet=st.sampled_from("abcXYZ019-._~!$&'()*+,;=:% <>\"\\/?#\u00e9\x00"), min_size=4
+)
+
+
+def _reads_as_a_port(password: str) -> bool:
+    # What comes before the first delimiter is a port ("*DIGIT", maybe
+    # empty): such a text may be a valid URI, and is read as one.
+    head = password
+    for delimiter in "/?#":
+        head = head.partition(delimiter)[0]
+    return head.isascii() and (head == "" or head.isdigit())
+
+
+@backend_settings(max_examples=examples(100))
+@given(
+    st.sampled_from(["http://", "//", "foo+x://", "x y://"]),
+    st.text("abu", max_size=3),
+    _TYPED_PASSWORD,
+    st.sampled_from(["host", "ho st", "[::1", "h:8a", "h:80", "h\u00e9"]),
+    st.sampled_from(["", "/", "/a b", "?q#f", "/./a", "#%zz", "/a@b", "?m@x"]),
+)
+def test_no_error_shows_a_typed_password_with_delimiters(
+    on: On, head: str, user: str, password: str, host: str, tail: str
+) -> None:
+    assume(any(d in password for d in "/?#") and not _reads_as_a_port(password))
+    assume(password.strip() and password not in "not a valid URI-reference absolute-URI")
+    text = f"{head}{user}:{password}@{host}{tail}"
+    calls = [*_entry_points(on, text), lambda: on.parse_iri(text)]
+    for exc in _raised(calls):
+        assert password not in str(exc), (text, str(exc))
+        assert password not in exc.message
+
+
+@settings(max_examples=examples(200))
+@given(st.one_of(from_rule("URI-reference"), from_rule("IRI-reference")))
+def test_a_valid_reference_is_masked_exactly_where_its_password_is(text: str) -> None:
+    # The loose reading of invalid texts never reaches into a valid URI or
+    # IRI: its mask is its own password, or nothing.
+    from urigrammar.shipped import password_span
+
+    ref = u.parse_iri(text, allow_bidi=True)
+    expected = None
+    if ref.userinfo is not None and ":" in ref.userinfo:
+        begin = 0 if ref.scheme is None else len(ref.scheme) + 1
+        start = begin + 2 + ref.userinfo.index(":") + 1
+        end = begin + 2 + len(ref.userinfo)
+        expected = None if start == end else (start, end)
+    assert password_span(text) == expected
+
+
+def test_a_template_hides_such_a_password_but_not_its_port_expression() -> None:
+    assert repr(u.URITemplate("http://u:p/ss@h/{x}")) == "URITemplate('http://u:<hidden>@h/{x}')"
+    text = "http://{host}:{port}/mail/{user}@{domain}"
+    assert repr(u.URITemplate(text)) == f"URITemplate({text!r})"

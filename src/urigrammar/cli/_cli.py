@@ -51,7 +51,7 @@ _EPILOG = (
     "exit status: 0 every text valid (equivalent: the two are equivalent); "
     "1 some text invalid (equivalent: not equivalent); "
     "2 usage error, input or output that cannot be read or written, "
-    "or (equivalent) a text that is not a URI-reference; "
+    "or (equivalent) a text that is neither a URI-reference nor an IRI-reference; "
     "3 no text invalid but some undecided (too long for --engine abnf); "
     "130 interrupted (Ctrl-C)"
 )

@@ -249,7 +249,8 @@ def add_grammar_options(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         help="an ABNF file whose rules fill what --grammar uses but does not define "
-        "(repeatable; the first to define a rule wins)",
+        "(repeatable; two that define one rule differently are an error, which the "
+        "--grammar file settles by defining it)",
     )
 
 

@@ -134,7 +134,7 @@ def _encode_rule(value: str) -> str:
 
 
 def _configure_encode(parser: argparse.ArgumentParser) -> None:
-    add_text_input(parser, "TEXT", "texts to percent-encode")
+    add_text_input(parser, "TEXT", "texts (any Unicode) to percent-encode")
     parser.add_argument(
         "--rule",
         type=_encode_rule,
@@ -168,7 +168,7 @@ def _run_encode(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 COMMANDS = {
     "build": Command(
-        "print the URI made of the given parts, each percent-encoded for its rule",
+        "print the URI (RFC 3986) made of the given parts, each percent-encoded for its rule",
         _configure_build,
         _run_build,
     ),
@@ -179,7 +179,8 @@ COMMANDS = {
         takes_texts=True,
     ),
     "encode": Command(
-        "print texts percent-encoded (as UTF-8) for a rule of RFC 3986, one a line",
+        "print texts percent-encoded (as UTF-8) for a rule of RFC 3986 or RFC 3987 (--rule), "
+        "one a line",
         _configure_encode,
         _run_encode,
         takes_texts=True,

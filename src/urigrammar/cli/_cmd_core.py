@@ -40,7 +40,7 @@ def _run(kind: str, rule: str, args: argparse.Namespace, out: TextIO, err: TextI
 
 
 def _configure_parse(parser: argparse.ArgumentParser) -> None:
-    add_text_input(parser, "TEXT", "texts to parse")
+    add_text_input(parser, "TEXT", "URI-references to parse (IRI-references with --iri)")
     parser.add_argument(
         "--rule",
         default=None,
@@ -72,12 +72,13 @@ def _configure_validate(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "rule",
         metavar="RULE",
-        help="a rule name of RFC 3986 or RFC 3987, of the --grammar file, or of RFC 5234 "
-        "(any case); the text is checked against that rule's ABNF only, so IRI rules "
-        "accept the bidi formatting characters RFC 3987 section 4.1 forbids "
-        "(parse --iri refuses them)",
+        help="a rule name (any case) of RFC 3986 (URI, host, ...), RFC 3987 (IRI, ihost, "
+        "...), RFC 6570 (URI-Template, varname, ...) or RFC 5234's core rules (ALPHA, ...); "
+        "with --grammar, of that file, its imports or the core rules.  The text is "
+        "checked against that rule's ABNF only, so IRI rules accept the bidi formatting "
+        "characters RFC 3987 section 4.1 forbids (parse --iri refuses them)",
     )
-    add_text_input(parser, "TEXT", "texts to check")
+    add_text_input(parser, "TEXT", "texts to check against RULE")
     _engine(parser)
     add_grammar_options(parser)
 
@@ -98,8 +99,8 @@ COMMANDS = {
         takes_texts=True,
     ),
     "validate": Command(
-        "check texts against any rule of the shipped grammars (RFC 3986, RFC 3987, ...), "
-        "or of any ABNF file, by its name",
+        "check texts against a rule, by name: of RFC 3986 (URIs), RFC 3987 (IRIs), "
+        "RFC 6570 (URI Templates), RFC 5234's core rules, or any ABNF file (--grammar)",
         _configure_validate,
         _run_validate,
         takes_texts=True,

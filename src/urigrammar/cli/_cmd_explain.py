@@ -36,7 +36,8 @@ matched, port) and the path's segments.  How it is drawn:
   space (the grammar admits no other), so the text is drawn as it is and a
   column is a character.  A text that is no URI-reference but an
   IRI-reference (RFC 3987) is drawn too: its spans are measured in terminal
-  columns (``_width``: two for an East Asian wide character, none for a
+  columns (``urigrammar.display_width``, which places the caret of every
+  error message too: two for an East Asian wide character, none for a
   combining mark or a format character), so the braces stay under their
   characters.  Text that is neither gets the caret message instead, which
   escapes unprintable characters (``_errors``).
@@ -49,10 +50,15 @@ matched, port) and the path's segments.  How it is drawn:
   ``InputTooLongError``: not drawn, and so undecided (exit 3), as ``parse``
   would still read it.  No person reads a picture that wide anyway.
 
-``rules`` prints rule definitions as written in ``rfc3986.abnf`` (comments
-and line breaks kept).  The RFC 5234 core rules (ALPHA, DIGIT, ...) have no
-text in the file: they come from the ``abnf`` package and are listed as an
-ABNF comment, so the output is itself an ABNF rule list.
+``rules`` prints rule definitions as written in their grammar files
+(comments and line breaks kept): every rule of the shipped grammars (RFC
+3986, what RFC 3987 and RFC 6570 add), or of a ``--grammar`` file and its
+imports, or one rule and those it uses.  When the rules printed come from
+more than one file, each file's are grouped under a comment naming its
+grammar (``; --- RFC 3987 ---``), as ``head`` labels its files only when
+given several.  The RFC 5234 core rules (ALPHA, DIGIT, ...) have no text in
+any file: they come from the ``abnf`` package and are listed last, each as
+an ABNF comment, so the output is itself an ABNF rule list.
 """
 
 from __future__ import annotations
@@ -60,12 +66,11 @@ from __future__ import annotations
 import argparse
 import functools
 import os
-import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple, TextIO
 
 import urigrammar
-from urigrammar import InputTooLongError, URISyntaxError
+from urigrammar import InputTooLongError, URISyntaxError, display_width
 
 from ._batch import run_texts, texts
 from ._cmd import EXIT_OK, Command, Transform, add_grammar_options, add_text_input, grammar_from
@@ -117,25 +122,12 @@ class _Mark(NamedTuple):
         return "^" if width == 1 else "\\" + "_" * (width - 2) + "/"
 
 
-def _width(text: str) -> int:
-    """The columns ``text`` takes in a terminal (as ``wcwidth`` counts,
-    from the Unicode data Python ships): ASCII one a character."""
-    if text.isascii():
-        return len(text)
-    width = 0
-    for char in text:
-        if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
-            continue
-        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
-    return width
-
-
 def _mark(name: str, start: int, value: str, kind: str | None = None) -> _Mark:
     notes = [kind] if kind else []
     if not value:
         notes.append("empty")
     label = f"{name} ({', '.join(notes)})" if notes else name
-    return _Mark(name, label, start, start + _width(value))
+    return _Mark(name, label, start, start + display_width(value))
 
 
 def _authority_marks(ref: urigrammar.Reference, at: int) -> list[_Mark]:
@@ -144,9 +136,9 @@ def _authority_marks(ref: urigrammar.Reference, at: int) -> list[_Mark]:
     marks: list[_Mark] = []
     if ref.userinfo is not None:
         marks.append(_mark("userinfo", at, ref.userinfo))
-        at += _width(ref.userinfo) + 1
+        at += display_width(ref.userinfo) + 1
     marks.append(_mark("host", at, ref.host, ref.host_kind))
-    at += _width(ref.host)
+    at += display_width(ref.host)
     if ref.port_text is not None:
         marks.append(_mark("port", at + 1, ref.port_text))
     return marks
@@ -160,19 +152,19 @@ def _marks(ref: urigrammar.Reference) -> tuple[list[_Mark], list[_Mark]]:
     at = 0
     if ref.scheme is not None:
         top.append(_mark("scheme", at, ref.scheme))
-        at += _width(ref.scheme) + 1
+        at += display_width(ref.scheme) + 1
     authority = ref.authority
     if authority is not None:
         at += 2
         top.append(_mark("authority", at, authority))
         parts = _authority_marks(ref, at)
-        at += _width(authority)
+        at += display_width(authority)
     if ref.path:
         top.append(_mark("path", at, ref.path))
-        at += _width(ref.path)
+        at += display_width(ref.path)
     if ref.query is not None:
         top.append(_mark("query", at + 1, ref.query))
-        at += 1 + _width(ref.query)
+        at += 1 + display_width(ref.query)
     if ref.fragment is not None:
         top.append(_mark("fragment", at + 1, ref.fragment))
     return top, parts
@@ -338,23 +330,53 @@ def _configure_rules(parser: argparse.ArgumentParser) -> None:
         "name",
         metavar="NAME",
         nargs="?",
-        help="show this rule (any case; of RFC 3986, RFC 3987, ... or the --grammar file) "
-        "and every rule it uses; all rules (of RFC 3986 or the --grammar file) without it",
+        help="show this rule (any case; of RFC 3986, RFC 3987, RFC 6570, RFC 5234's core "
+        "rules, or the --grammar file and its imports) and every rule it uses; without it, "
+        "every rule of the shipped grammars (or of the --grammar file and its imports)",
     )
     add_grammar_options(parser)
 
 
-def _run_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    del err
+def _listed(args: argparse.Namespace) -> list[tuple[urigrammar.Grammar, str]]:
+    """The rules to print, each with the grammar to read it from."""
+    if args.name is None and args.grammar is None:
+        if args.imports:
+            grammar_from(None, tuple(args.imports))  # the usage error it raises
+        # Each shipped rule once, from the grammar its name means
+        # (urigrammar.grammar_of): RFC 3986's, then what RFC 3987 and RFC
+        # 6570 add; the core rules last.
+        return [(urigrammar.grammar_of(name), name) for name in urigrammar.RULE_NAMES]
     grammar = grammar_from(args.grammar, tuple(args.imports), args.name)
     if args.name is None:
-        names: Sequence[str] = grammar.all_names
-    else:
-        name = grammar.canonical(args.name)  # UnknownRuleError: a usage error
-        names = [name, *(used for used in grammar.references(name) if used != name)]
-    width = max(len(name) for name in grammar.all_names)
-    for name in names:
-        print(_definition(grammar, name, width), file=out)
+        return [(grammar, name) for name in grammar.all_names]
+    name = grammar.canonical(args.name)  # UnknownRuleError: a usage error
+    used = [other for other in grammar.references(name) if other != name]
+    return [(grammar, one) for one in (name, *used)]
+
+
+def _run_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    del err
+    listed = _listed(args)
+    # Definitions grouped by the file that holds them, each group headed by
+    # a comment naming it, when more than one file does (as head(1) labels
+    # its files only when given several); core rules come last, each
+    # comment saying where it is from.
+    groups: dict[str | None, list[tuple[urigrammar.Grammar, str]]] = {}
+    for grammar, name in listed:
+        home = grammar.defined_in(name)
+        groups.setdefault(None if home is None else home.name, []).append((grammar, name))
+    labelled = len([label for label in groups if label is not None]) > 1
+    width = max(len(name) for grammar in {g for g, _ in listed} for name in grammar.all_names)
+    first = True
+    for label, members in sorted(groups.items(), key=lambda item: item[0] is None):
+        if labelled:
+            if not first:
+                print(file=out)
+            if label is not None:
+                print(f"; --- {label} ---", file=out)
+        first = False
+        for grammar, name in members:
+            print(_definition(grammar, name, width), file=out)
     return EXIT_OK
 
 
@@ -366,8 +388,8 @@ COMMANDS = {
         takes_texts=True,
     ),
     "rules": Command(
-        "print the rules of RFC 3986 (or of an ABNF file) as written, or one rule and "
-        "those it uses",
+        "print the rules of RFC 3986, RFC 3987 and RFC 6570 (or of an ABNF file, --grammar) "
+        "as written, or one rule and those it uses",
         _configure_rules,
         _run_rules,
     ),

@@ -56,7 +56,7 @@ def _resolve_one(base: _Ref, strict: bool, text: str) -> _Ref:
 
 def _configure_resolve(parser: argparse.ArgumentParser) -> None:
     _base(parser)
-    add_text_input(parser, "REF", "references to resolve against BASE")
+    add_text_input(parser, "REF", "URI-references (or IRI-references) to resolve against BASE")
     parser.add_argument(
         "--non-strict",
         action="store_true",
@@ -78,7 +78,7 @@ def _relativize_one(base: _Ref, text: str) -> _Ref:
 
 def _configure_relativize(parser: argparse.ArgumentParser) -> None:
     _base(parser)
-    add_text_input(parser, "TARGET", "target URIs to write relative to BASE")
+    add_text_input(parser, "TARGET", "target URIs (or IRIs) to write relative to BASE")
 
 
 def _run_relativize(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -187,26 +187,29 @@ def _run_equivalent(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 COMMANDS = {
     "resolve": Command(
-        "print the target URI of each reference against a base, one a line",
+        "print the target of each URI-reference (or IRI-reference) resolved against a base "
+        "(RFC 3986 section 5.2), one a line",
         _configure_resolve,
         _run_resolve,
         takes_texts=True,
     ),
     "relativize": Command(
-        "print the shortest reference that resolves against a base to each target, one a line",
+        "print the shortest reference that resolves against a base URI (or IRI) to each "
+        "target, one a line",
         _configure_relativize,
         _run_relativize,
         takes_texts=True,
     ),
     "normalize": Command(
-        "print the normal form of each URI-reference, one a line",
+        "print the normal form of each URI-reference (or IRI-reference; RFC 3986 section 6), "
+        "one a line",
         _configure_normalize,
         _run_normalize,
         takes_texts=True,
     ),
     "equivalent": Command(
-        "say whether two URI-references have the same normal form (RFC 3986 section 6): "
-        "exit 0 when they do, 1 when not",
+        "say whether two URI-references (or IRI-references) have the same normal form "
+        "(RFC 3986 section 6): exit 0 when they do, 1 when not",
         _configure_equivalent,
         _run_equivalent,
     ),

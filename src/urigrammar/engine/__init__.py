@@ -135,9 +135,11 @@ def load_grammar(
     text itself (a ``str`` holding ``=`` or a line break), or a path to a
     file of it (any other ``str``, or an ``os.PathLike``), read as UTF-8.
 
-    Rules the text uses but does not define come from ``imports``, in
-    order, then from RFC 5234's core rules; a rule found nowhere raises
-    ``GrammarError`` here, naming the rule and where it is used.
+    Rules the text uses but does not define come from ``imports``, then
+    from RFC 5234's core rules; a rule found nowhere raises
+    ``GrammarError`` here, naming the rule and where it is used, and so
+    does a rule two imports define differently, naming both (the text
+    settles it by defining the rule itself; see ``Grammar``).
 
     With ``cache=True`` the rules and the programs compiled from them are
     kept in the per-user cache directory (``urigrammar.cache_dir()``) and

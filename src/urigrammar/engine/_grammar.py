@@ -5,7 +5,14 @@ imports, plus the RFC 5234 Appendix B core rules, in that order of lookup:
 
 * a name the file defines is the file's rule, whatever the imports define;
 * a name the file uses but does not define (or defines only in prose, as
-  ``<see RFC 3986>``) comes from the first import that defines it;
+  ``<see RFC 3986>``) comes from the imports.  Two imports that define it
+  differently are a ``GrammarError`` naming both: references resolve in
+  the importing namespace, so whichever one won would also change what
+  the other import's own rules mean, and the order of the imports would
+  decide it silently.  The file settles it by defining the rule itself.
+  Definitions that say the same (RFC 3987 restates RFC 3986's
+  ``pct-encoded``, and RFC 6570 imports both) are one rule, the first
+  import's text;
 * the core rules come last, from ``abnf``; no grammar may redefine one
   (``abnf`` refuses that too: they are shared by every grammar).
 
@@ -148,6 +155,43 @@ def _size(expr: Expr, sizes: dict[str, int | None], cap: int) -> int:
     return _size(expr.expr, sizes, cap)
 
 
+def _folded(expr: Expr) -> object:
+    """``expr`` with its rule names folded (RFC 5234 section 2.1: names are
+    case-insensitive), as a value to compare."""
+    if isinstance(expr, Ref):
+        return Ref(expr.name.casefold())
+    if isinstance(expr, (Seq, Alt)):
+        return (type(expr), tuple(_folded(item) for item in expr.items))
+    if isinstance(expr, Rep):
+        return (Rep, expr.lo, expr.hi, _folded(expr.item))
+    return expr
+
+
+def _same_definition(first: RuleText, second: RuleText) -> bool:
+    """Whether two definitions of one name say the same: one rule read
+    twice, or the same expression written with other spacing, comments or
+    case of names (RFC 3987 restates RFC 3986's ``pct-encoded`` so)."""
+    if first is second:
+        return True
+    assert first.expr is not None
+    assert second.expr is not None
+    return _folded(first.expr) == _folded(second.expr)
+
+
+def _import_conflict(
+    label: str, key: str, first: tuple[Grammar, RuleText], second: tuple[Grammar, RuleText]
+) -> GrammarError:
+    """The error for two imports that define rule ``key`` differently."""
+    (one, rule), (other, _) = first, second
+    where = [grammar._origin(key) or grammar for grammar in (one, other)]
+    msg = (
+        f"{label}: rule {rule.name!r} is defined differently by two imports, "
+        f"{where[0].name} and {where[1].name}; define it in {label} to choose "
+        "(the file's own definition wins over every import's)"
+    )
+    return GrammarError(msg, rule=rule.name)
+
+
 class _Table:
     """What a loaded grammar knows: every rule it resolves, by folded name."""
 
@@ -170,10 +214,16 @@ class _Table:
             if rule.expr is not None:
                 self.rules[key] = rule
         imported: dict[str, RuleText] = {}
+        giver: dict[str, Grammar] = {}
         for grammar in imports:
             for key, rule in grammar._table().rules.items():
-                if key not in self.rules and key not in imported:
+                if key in self.rules:
+                    continue  # the file's own definition wins: an overlay
+                if key not in imported:
                     imported[key] = rule
+                    giver[key] = grammar
+                elif not _same_definition(imported[key], rule):
+                    raise _import_conflict(label, key, (giver[key], imported[key]), (grammar, rule))
         self.rules.update(imported)
         for key, rule in self.own.items():
             if key not in self.rules:
@@ -519,6 +569,23 @@ class Grammar:
     def expr(self, name: str) -> Expr:
         """The rule in ``_ir`` form."""
         return self._table().expr(self.canonical(name).casefold())
+
+    def defined_in(self, name: str) -> Grammar | None:
+        """The grammar whose file holds the definition ``name`` means here:
+        this grammar, an import (or an import's import), or ``None`` for an
+        RFC 5234 core rule."""
+        return self._origin(self.canonical(name).casefold())
+
+    def _origin(self, key: str) -> Grammar | None:
+        table = self._table()
+        own = table.own.get(key)
+        if own is not None and own.expr is not None:
+            return self
+        if key in table.rules:
+            for grammar in self.imports:
+                if key in grammar._table().rules:
+                    return grammar._origin(key)
+        return None
 
     def references(self, name: str) -> tuple[str, ...]:
         """The rules ``name`` uses, directly or not, in first-use order."""

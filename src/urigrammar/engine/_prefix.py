@@ -21,6 +21,7 @@ interval between the edges' boundaries, whatever the size of the alphabet.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 import threading
@@ -31,10 +32,22 @@ from ._nfa import Thompson
 
 __all__ = ["Automaton"]
 
-# The transition cache is bounded by what it holds, not by its entries:
-# each entry keeps a set of automaton states, which a large grammar makes
-# large.  Cleared when the total reaches the bound.
-_MAX_CACHED = 2_000_000
+# The caches are bounded by what they hold, and cleared when a bound is
+# reached (which changes no answer: what they forget is computed again):
+#
+# * _MAX_CACHED: automaton states in the distinct state sets the
+#   transitions hold, each set kept once (interned) however many
+#   transitions lead to it; about 70 bytes a state, so about 18 MB;
+# * _MAX_ENTRIES: transitions, about 150 bytes each (the key and its
+#   slot), so about 10 MB.  A bound on the states alone would not do: small
+#   sets in many entries cost more per state than large ones.  A transition
+#   is keyed by the character's class (the stretch between two edge
+#   boundaries), not its code point, so a text of many distinct characters
+#   adds no entries; states times classes may still be many in a large rule;
+# * _MAX_LOOPS: the regexes that skip the runs of self-looping state sets.
+_MAX_CACHED = 250_000
+_MAX_ENTRIES = 65_536
+_MAX_LOOPS = 1_024
 
 
 class Automaton:
@@ -54,7 +67,19 @@ class Automaton:
             if edge is not None:
                 alphabet |= edge[0]
         self.alphabet = alphabet
+        # Every edge's intervals start and end at these, so the characters
+        # between two consecutive ones take the same edges from any state:
+        # one class, one cache entry.
+        bounds: set[int] = set()
+        for edge in self.edges:
+            if edge is not None:
+                for lo, hi in edge[0].spans:
+                    bounds.update((lo, hi + 1))
+        self._bounds = sorted(bounds)
+        #: (state set, class) -> state set; every set in it is one of _sets.
         self._step: dict[tuple[frozenset[int], int], frozenset[int]] = {}
+        self._sets: dict[frozenset[int], frozenset[int]] = {}
+        #: The automaton states _sets holds, one more per set.
         self._cached = 0
         self._loops: dict[frozenset[int], re.Pattern[str] | None] = {}
         self._lock = threading.Lock()
@@ -74,17 +99,27 @@ class Automaton:
         return frozenset(s for s in seen if self.edges[s] is not None or s == self.accept)
 
     def step(self, states: frozenset[int], code: int) -> frozenset[int]:
-        key = (states, code)
-        found = self._step.get(key)
+        """The states after reading ``code`` in ``states``."""
+        kind = bisect.bisect_right(self._bounds, code)
+        found = self._step.get((states, kind))
         if found is None:
             found = self._targets(states, code)
             with self._lock:
-                if self._cached >= _MAX_CACHED:
+                if len(self._step) >= _MAX_ENTRIES or self._cached >= _MAX_CACHED:
                     self._step.clear()
+                    self._sets.clear()
                     self._loops.clear()
                     self._cached = 0
-                self._step[key] = found
-                self._cached += len(states) + len(found) + 1
+                found = self._interned(found)
+                self._step[self._interned(states), kind] = found
+        return found
+
+    def _interned(self, states: frozenset[int]) -> frozenset[int]:
+        """The one copy of ``states`` the cache holds (called under the lock)."""
+        found = self._sets.get(states)
+        if found is None:
+            found = self._sets[states] = states
+            self._cached += len(states) + 1
         return found
 
     def loop(self, states: frozenset[int]) -> re.Pattern[str] | None:
@@ -109,7 +144,10 @@ class Automaton:
         ]
         chars = CharSet(spans)
         pattern = re.compile(chars.regex() + "+") if chars else None
-        self._loops[states] = pattern
+        with self._lock:
+            if len(self._loops) >= _MAX_LOOPS:
+                self._loops.clear()
+            self._loops[states] = pattern
         return pattern
 
     def _targets(self, states: frozenset[int], code: int) -> frozenset[int]:

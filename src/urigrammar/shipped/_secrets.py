@@ -15,6 +15,41 @@ __all__ = ["password_span", "userinfo_secret"]
 _AUTHORITY_END = re.compile(r"[/?#]")
 
 
+def _cut_password(text: str, start: int, stop: int) -> int:
+    """Where a userinfo ends whose password holds an unencoded ``/``, ``?``
+    or ``#`` at ``stop``, the authority ``text[start:stop]`` holding no
+    ``@``; -1 for none.
+
+    Only when ``text[start:stop]`` cannot be ``host [ ":" port ]``: it
+    has a ``:`` that starts no port (something other than digits follows
+    it; ``*DIGIT`` may be empty) and it is no IP-literal (whose ``:`` are
+    the address's).  A host has no ``:`` (section 3.2.2), so such a
+    ``:`` is a userinfo's, and the text is no URI (nor IRI) however it
+    goes on.  A URI Template expression after it (``{port}``) may expand
+    to a port, so that is left alone too.  The userinfo then ends at the
+    first ``@`` after ``stop``, or the last of a run of them before the
+    next ``/``, ``?`` or ``#`` (a host has no ``@`` either): ``u:p/ss``
+    in ``http://u:p/ss@h/a@b``.
+
+    Conservative on purpose: a valid URI is never masked beyond its own
+    userinfo, so a password that a URI could read otherwise stays as the
+    URI reads it.  ``http://u:12/x@h/`` is host ``u``, port ``12`` and the
+    path ``/x@h/``; ``http://u:/x@h`` has an empty port; in
+    ``http://u:p@s/x@h/`` the password is ``p``."""
+    authority = text[start:stop]
+    colon = authority.find(":")
+    if colon < 0 or authority.startswith("["):
+        return -1
+    port = authority[colon + 1 :]
+    if not port or (port.isascii() and port.isdigit()) or "{" in port:
+        return -1
+    at = text.find("@", stop)
+    if at < 0:
+        return -1
+    after = _AUTHORITY_END.search(text, at)
+    return text.rfind("@", at, len(text) if after is None else after.start())
+
+
 def password_span(text: str, rule: str | None = None) -> tuple[int, int] | None:
     """Where the password of ``text``'s userinfo is (``userinfo_secret``)."""
     found = userinfo_secret(text, rule)
@@ -31,7 +66,13 @@ def userinfo_secret(text: str, rule: str | None = None) -> tuple[int, int, int] 
     ``#``.  For an error about the ``userinfo`` rule the whole text is one;
     for one about ``authority``, what comes before its last ``@``.  RFC 3987's
     ``iuserinfo`` and ``iauthority`` (section 2.2) are the same parts of an
-    IRI, so they are read alike."""
+    IRI, so they are read alike.
+
+    A password typed with an unencoded ``/``, ``?`` or ``#``
+    (``http://u:p/ss@h/``) ends that first reading early, at an authority
+    with no ``@``; ``_cut_password`` then reads past the delimiter.  It
+    never changes how a valid URI or IRI reads: it applies only where the
+    authority cannot be ``host [ ":" port ]``."""
     if rule in ("userinfo", "iuserinfo"):
         start, end = 0, len(text)
     elif rule in ("authority", "iauthority"):
@@ -54,6 +95,8 @@ def userinfo_secret(text: str, rule: str | None = None) -> tuple[int, int, int] 
             start = colon + 3
         stop = _AUTHORITY_END.search(text, start)
         end = text.rfind("@", start, len(text) if stop is None else stop.start())
+        if end < 0 and stop is not None:
+            end = _cut_password(text, start, stop.start())
         if end < 0:
             return None
     colon = text.find(":", start, end)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, Literal, Protocol, TypeVar, cast
+from typing import Any, Literal, Protocol, TypeVar, cast, get_type_hints
 
 from .._errors import URIError
 from ..engine import ABNF_MAX_LENGTH, Backend, default_backend
@@ -43,11 +43,13 @@ __all__ = [
     "Engine",
     "Parser",
     "TreeNode",
+    "Validator",
     "api",
     "check",
     "parse_as",
     "parse_tree",
     "parser_for",
+    "resolve_annotations",
     "validate",
 ]
 
@@ -81,6 +83,12 @@ class Parser(Protocol[RefT_co]):
     def __call__(
         self, text: str, rule: str = "URI-reference", *, engine: Engine = "compiled"
     ) -> RefT_co: ...
+
+
+class Validator(Protocol):
+    """What ``Api.validate`` is: ``validate`` on one back end."""
+
+    def __call__(self, rule: str, text: str, *, engine: Engine = "compiled") -> bool: ...
 
 
 _Read = Callable[[Any], Any]
@@ -134,6 +142,14 @@ def _screened_native(
     return screened
 
 
+def resolve_annotations(function: Callable[..., Any]) -> None:
+    """Replace ``function``'s annotations, names under ``from __future__
+    import annotations``, with the objects they name, so that help() and
+    ``inspect.signature`` show ``str`` and ``Literal['compiled', 'abnf']``
+    rather than ``'str'`` and ``'Engine'``, as for ``parse``."""
+    function.__annotations__ = get_type_hints(function)
+
+
 class _ParseTable:
     """One parse function's table: rule spelling -> matcher and reader, and
     the part of it the C entry runs (spellings served by the native tagger,
@@ -166,7 +182,7 @@ class Api:
         # One Api per back end: its bound methods (check, parser_for) pickle.
         return api, (self.backend,)
 
-    def _new_validate(self) -> Callable[..., bool]:
+    def _new_validate(self) -> Validator:
         table = self._validate_table
         backend = self.backend
 
@@ -200,6 +216,7 @@ class Api:
         # help() and pickle see this name (pickle: this module's ``validate``).
         validate.__module__ = __name__
         validate.__qualname__ = "validate"
+        resolve_annotations(validate)
         return validate
 
     def check(self, rule: str, text: str, *, engine: Engine = "compiled") -> None:
@@ -259,12 +276,9 @@ class Api:
             f"``rule`` is one of\n{', '.join(cls.dialect.parse_rules)}.  Raises "
             "``URISyntaxError`` for text the rule rejects."
         )
-        parse.__annotations__ = {
-            "text": "str",
-            "rule": "str",
-            "engine": "Engine",
-            "return": cls.__name__,
-        }
+        # The objects themselves, not their names: this module's globals,
+        # where typing.get_type_hints would look names up, hold no ``cls``.
+        parse.__annotations__ = {"text": str, "rule": str, "engine": Engine, "return": cls}
         # On the native back end a C entry runs the hot path (a text, and a
         # rule spelling seen before whose matcher is the native tagger)
         # without a Python frame, and calls this function for everything else.

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from . import _build, _convert, _normalize, _path, _pydantic_schema, _query, _resolve, _views
-from ._api import Engine, Parser, parser_for, validate
+from ._api import Engine, Parser, parser_for, resolve_annotations, validate
 from ._components import Components, trusted
 from ._dialect import IRI
 
@@ -331,6 +331,9 @@ def parse_iri(
         # (engine._runner.fast_entry) hands any keyword to the function.
         return parse(text, rule)
     return parse(text, rule, engine=engine)
+
+
+resolve_annotations(parse_iri)  # as parse's: help() shows the types, not their names
 
 
 def _iri(ref: IRIReference | str, allow_bidi: bool) -> IRIReference:
