@@ -86,7 +86,10 @@ class NativeBuildHook(BuildHookInterface):  # type: ignore[misc]
         out = (
             root / "src" / "urigrammar" / "compiled" if version == "editable" else work / "compiled"
         )
-        env = dict(os.environ, URIGRAMMAR_PURE="1", PYTHONPATH=str(root / "src"))
+        # src/ ahead of what PYTHONPATH holds: pip's isolated build
+        # environment reaches its packages (abnf among them) through it.
+        path = os.pathsep.join(p for p in (str(root / "src"), os.environ.get("PYTHONPATH")) if p)
+        env = dict(os.environ, URIGRAMMAR_PURE="1", PYTHONPATH=path)
         command = [sys.executable, "-m", "urigrammar._precompute", str(out)]
         done = subprocess.run(
             command, check=False, cwd=root, env=env, capture_output=True, text=True
