@@ -442,6 +442,7 @@ class Grammar:
         self._text_nodes: dict[str, tuple[Any, ...]] | None = None
         self._defaults: dict[str, tuple[str, ...]] = {}
         self._parsers: dict[object, Callable[[str], RuleMatch]] = {}
+        self._validators: dict[object, Callable[[str], bool]] = {}
         if not lazy:
             self._refuse_large(self._table())
 
@@ -517,6 +518,7 @@ class Grammar:
         with self._lock:
             self._programs.clear()
             self._parsers.clear()
+            self._validators.clear()
             if self._store is None or not self._store.writable:
                 self._pieces.clear()
 
@@ -681,13 +683,37 @@ class Grammar:
         """Whether all of ``text`` matches ``rule``.  Raises
         ``InputTooLongError`` for a non-regular rule and a text longer than
         ``ABNF_MAX_LENGTH``: such a text is not decided, never "invalid"."""
-        program = self.program(rule)
+        try:
+            run = self._validators.get((rule, backend))
+        except TypeError:  # an unhashable name: refused by canonical below
+            run = None
+        if run is None:
+            run = self._validator(rule, backend)
         if not isinstance(text, str):
             msg = f"text must be str, not {type(text).__name__}"
             raise TypeError(msg)
+        return run(text)
+
+    def _validator(self, rule: str, backend: Backend | None) -> Callable[[str], bool]:
+        """``validate``'s work for one rule, prepared and kept."""
+        program = self.program(rule)
         if not program.regular:
-            return self.abnf_parse(program.rule, text) is not None
-        return (backend or default_backend()).matcher(program)(text) is not None
+            canonical = program.rule
+
+            def by_abnf(text: str) -> bool:
+                return self.abnf_parse(canonical, text) is not None
+
+            run = by_abnf
+        else:
+            matches = (backend or default_backend()).matcher(program)
+
+            def by_program(text: str) -> bool:
+                return matches(text) is not None
+
+            run = by_program
+        if len(self._validators) < _MAX_PARSERS:
+            self._validators[(rule, backend)] = run
+        return run
 
     def matcher(
         self, name: str, *, backend: Backend | None = None

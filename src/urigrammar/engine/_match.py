@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "RuleMatch",
+    "index_of",
     "occurrences",
     "pike_events",
     "reader",
@@ -63,61 +64,66 @@ class RuleMatch:
     (RFC 5234 section 2.1); the matched rule itself spans the whole text.
     A name that is no capture raises ``UnknownRuleError``.
 
-    Immutable; equal when rule, text and captures are (the spans follow
-    from them); pickles with its spans."""
+    Immutable (its fields are read-only properties); equal when rule, text
+    and captures are (the spans follow from them); pickles with its spans.
+    A parse stores the tagged DFA's tag positions as they come, and reads a
+    span from them when asked, so that a match costs little more than the
+    run that made it."""
 
-    __slots__ = ("_all", "_find_all", "_last", "captures", "rule", "text")
-    #: The rule that matched all of ``text``, as the grammar spells it.
-    rule: str
-    text: str
-    #: The captured rules, as the grammar spells them.
-    captures: tuple[str, ...]
-    _last: dict[str, Span]
-    _all: History | None
-    _find_all: Callable[[], History] | None
+    __slots__ = ("_all", "_captures", "_find_all", "_index", "_last", "_rule", "_text", "_values")
 
     def __init__(
         self,
         rule: str,
         text: str,
         captures: tuple[str, ...],
-        last: dict[str, Span],
+        index: dict[str, tuple[int, ...]],
+        values: list[int] | None,
+        last: dict[str, Span] | None,
         history: History | Callable[[], History],
     ) -> None:
-        """``last``: each capture that took part, by folded name, to its
-        last span; ``history``: every occurrence, or how to find it."""
-        set_ = object.__setattr__
-        set_(self, "rule", rule)
-        set_(self, "text", text)
-        set_(self, "captures", captures)
-        set_(self, "_last", last)
+        """``index``: each capture's numbers among the run's captures, by
+        folded name; ``values``: each tag's last position (-1: never set),
+        or ``last``: each capture that took part to its last span;
+        ``history``: every occurrence, or how to find it."""
+        self._rule = rule
+        self._text = text
+        self._captures = captures
+        self._index = index
+        self._values = values
+        self._last = last
         if callable(history):
-            set_(self, "_all", None)
-            set_(self, "_find_all", history)
+            self._all: History | None = None
+            self._find_all: Callable[[], History] | None = history
         else:
-            set_(self, "_all", history)
-            set_(self, "_find_all", None)
+            self._all = history
+            self._find_all = None
 
-    def __setattr__(self, name: str, value: object) -> None:
-        msg = "RuleMatch is immutable"
-        raise AttributeError(msg)
+    @property
+    def rule(self) -> str:
+        """The rule that matched all of ``text``, as the grammar spells it."""
+        return self._rule
 
-    def __delattr__(self, name: str) -> None:
-        msg = "RuleMatch is immutable"
-        raise AttributeError(msg)
+    @property
+    def text(self) -> str:
+        return self._text
+
+    @property
+    def captures(self) -> tuple[str, ...]:
+        """The captured rules, as the grammar spells them."""
+        return self._captures
 
     def _key(self, name: str) -> str:
         if not isinstance(name, str):
             msg = f"rule name must be str, not {type(name).__name__}"
             raise TypeError(msg)
         # RFC 5234 section 2.1: names are ASCII, compared without case.
-        folded = name.casefold() if name.isascii() else None
-        if folded == self.rule.casefold() or any(c.casefold() == folded for c in self.captures):
-            assert folded is not None
+        folded = name.casefold() if name.isascii() else ""
+        if folded in self._index or (folded and folded == self._rule.casefold()):
             return folded
         msg = (
-            f"{name!r} is not captured by this match of {self.rule!r}; "
-            f"its captures are {', '.join(self.captures) or 'none'} "
+            f"{name!r} is not captured by this match of {self._rule!r}; "
+            f"its captures are {', '.join(self._captures) or 'none'} "
             "(Grammar.parse's captures= names the rules to keep)"
         )
         raise UnknownRuleError(msg, rule=name)
@@ -126,14 +132,26 @@ class RuleMatch:
         """The (start, end) of the last occurrence of rule ``name``, or
         ``None`` when it took no part in the match."""
         key = self._key(name)
-        if key == self.rule.casefold():
-            return (0, len(self.text))
-        return self._last.get(key)
+        values = self._values
+        if values is None:
+            assert self._last is not None
+            found = self._last.get(key)
+        else:
+            # Of a name captured at several places, the occurrence that
+            # starts last (one rule's occurrences never overlap).
+            found = None
+            for number in self._index.get(key, ()):
+                opened, closed = values[2 * number], values[2 * number + 1]
+                if opened >= 0 and closed >= 0 and (found is None or found <= (opened, closed)):
+                    found = (opened, closed)
+        if found is None and key not in self._index:
+            return (0, len(self._text))  # the matched rule itself
+        return found
 
     def group(self, name: str) -> str | None:
         """The text of the last occurrence of rule ``name``, or ``None``."""
         found = self.span(name)
-        return None if found is None else self.text[found[0] : found[1]]
+        return None if found is None else self._text[found[0] : found[1]]
 
     def spans(self, name: str) -> tuple[Span, ...]:
         """Every occurrence of rule ``name``, in order (empty when it took
@@ -141,41 +159,60 @@ class RuleMatch:
         count as one."""
         key = self._key(name)
         found = self._history().get(key, ())
-        if not found and key == self.rule.casefold():
-            return ((0, len(self.text)),)
+        if not found and key not in self._index:
+            return ((0, len(self._text)),)
         return found
 
     def groups(self, name: str) -> tuple[str, ...]:
         """The text of every occurrence of rule ``name``, in order."""
-        return tuple(self.text[a:b] for a, b in self.spans(name))
+        return tuple(self._text[a:b] for a, b in self.spans(name))
 
     def _history(self) -> History:
-        found: History | None = self._all
+        found = self._all
         if found is None:
             assert self._find_all is not None
-            found = self._find_all()
-            object.__setattr__(self, "_all", found)
-            object.__setattr__(self, "_find_all", None)
+            found = self._all = self._find_all()
+            self._find_all = None
         return found
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, RuleMatch):
             return NotImplemented
-        return (self.rule, self.text, self.captures) == (other.rule, other.text, other.captures)
+        return (self._rule, self._text, self._captures) == (
+            other._rule,
+            other._text,
+            other._captures,
+        )
 
     def __hash__(self) -> int:
-        return hash((RuleMatch, self.rule, self.text, self.captures))
+        return hash((RuleMatch, self._rule, self._text, self._captures))
 
     def __repr__(self) -> str:
         # The text's length, not the text: a match of a user's rule may hold
         # anything, and a URI's password must not reach a log.
         return (
-            f"<RuleMatch {self.rule!r} of {len(self.text)} characters, "
-            f"captures={list(self.captures)!r}>"
+            f"<RuleMatch {self._rule!r} of {len(self._text)} characters, "
+            f"captures={list(self._captures)!r}>"
         )
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return RuleMatch, (self.rule, self.text, self.captures, self._last, self._history())
+        last = {}
+        for key in self._index:
+            found = self.span(key)
+            if found is not None:
+                last[key] = found
+        fields = (self._rule, self._text, self._captures, self._index, None, last)
+        return RuleMatch, (*fields, self._history())
+
+
+def index_of(kept: tuple[str, ...], names: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+    """Each kept capture's numbers among a run's ``names``, by folded name
+    (none for a rule the matched rule never reaches)."""
+    index: dict[str, list[int]] = {name.casefold(): [] for name in kept}
+    for number, name in enumerate(names):
+        if name.casefold() in index:
+            index[name.casefold()].append(number)
+    return {key: tuple(numbers) for key, numbers in index.items()}
 
 
 def occurrences(events: Events, names: tuple[str, ...]) -> History:
@@ -207,20 +244,6 @@ def occurrences(events: Events, names: tuple[str, ...]) -> History:
     for index, spans in found.items():
         merged.setdefault(names[index].casefold(), []).extend(spans)
     return {key: tuple(sorted(spans)) for key, spans in merged.items()}
-
-
-def last_spans(values: list[int], names: tuple[str, ...]) -> dict[str, Span]:
-    """Each capture's last span, by folded name, from each tag's last
-    position (-1: never set): of a name captured at several places, the
-    occurrence that starts last."""
-    found: dict[str, Span] = {}
-    for index, name in enumerate(names):
-        opened, closed = values[2 * index], values[2 * index + 1]
-        if opened >= 0 and closed >= 0:
-            key = name.casefold()
-            if key not in found or found[key] <= (opened, closed):
-                found[key] = (opened, closed)
-    return found
 
 
 def table_events(tables: TaggedTables, text: str) -> Iterator[tuple[int, Iterable[int]]] | None:
@@ -334,26 +357,29 @@ def reader(
     on ``backend``; a rule that reaches itself is read from ``tree(text)``
     (``abnf``'s tree, or ``None``)."""
     rule = program.rule
+    others = tuple(name for name in kept if name != rule)
     if not program.regular:
         assert tree is not None
-        return _by_tree(rule, kept, fail, tree)
+        return _by_tree(rule, kept, index_of(others, ()), fail, tree)
     assert backend is not None
     if not program.captures:
         matches = backend.matcher(program)
+        plain = index_of(others, ())
 
         def whole(text: str) -> RuleMatch:
             if matches(text) is None:
                 raise fail(text)
-            return RuleMatch(rule, text, kept, {}, {})
+            return RuleMatch(rule, text, kept, plain, None, {}, {})
 
         return whole
     tables = program.tagged
     if tables is None:
-        return _by_pike(program, kept, fail)
+        return _by_pike(program, kept, index_of(others, ()), fail)
     tags = backend.tag_positions(program)
     if tags is None:
         tags = _regex_tags(backend, program) if _regex_agrees(program) else tables.tags
     names = tables.names
+    index = index_of(others, names)
 
     def by_tables(text: str) -> RuleMatch:
         values = tags(text)
@@ -365,7 +391,7 @@ def reader(
             assert events is not None
             return occurrences(events, names)
 
-        return RuleMatch(rule, text, kept, last_spans(values, names), history)
+        return RuleMatch(rule, text, kept, index, values, None, history)
 
     return by_tables
 
@@ -373,6 +399,7 @@ def reader(
 def _by_tree(
     rule: str,
     kept: tuple[str, ...],
+    index: dict[str, tuple[int, ...]],
     fail: Callable[[str], Exception],
     tree: Callable[[str], Any],
 ) -> Callable[[str], RuleMatch]:
@@ -387,13 +414,16 @@ def _by_tree(
         history = tree_spans(found, keys)
         # The last to close, as a regex's group is set when it closes.
         last = {k: max(v, key=lambda s: (s[1], -s[0])) for k, v in history.items()}
-        return RuleMatch(rule, text, kept, last, history)
+        return RuleMatch(rule, text, kept, index, None, last, history)
 
     return by_tree
 
 
 def _by_pike(
-    program: Program, kept: tuple[str, ...], fail: Callable[[str], Exception]
+    program: Program,
+    kept: tuple[str, ...],
+    index: dict[str, tuple[int, ...]],
+    fail: Callable[[str], Exception],
 ) -> Callable[[str], RuleMatch]:
     # Over the tagged DFA's caps: a Pike VM over the same automaton.
     from ._tagged import _Automaton
@@ -410,7 +440,7 @@ def _by_pike(
             raise fail(text)
         history = occurrences(events, names)
         last = {k: v[-1] for k, v in history.items()}
-        return RuleMatch(program.rule, text, kept, last, history)
+        return RuleMatch(program.rule, text, kept, index, None, last, history)
 
     return by_pike
 
