@@ -70,7 +70,7 @@ class RuleMatch:
     span from them when asked, so that a match costs little more than the
     run that made it."""
 
-    __slots__ = ("_all", "_captures", "_find_all", "_index", "_last", "_rule", "_text", "_values")
+    __slots__ = ("_all", "_captures", "_index", "_last", "_rule", "_tables", "_text", "_values")
 
     def __init__(
         self,
@@ -80,24 +80,25 @@ class RuleMatch:
         index: dict[str, tuple[int, ...]],
         values: list[int] | None,
         last: dict[str, Span] | None,
-        history: History | Callable[[], History],
+        history: History | TaggedTables,
     ) -> None:
         """``index``: each capture's numbers among the run's captures, by
         folded name; ``values``: each tag's last position (-1: never set),
         or ``last``: each capture that took part to its last span;
-        ``history``: every occurrence, or how to find it."""
+        ``history``: every occurrence, or the tagged DFA to find them with
+        (run again over the text when first asked)."""
         self._rule = rule
         self._text = text
         self._captures = captures
         self._index = index
         self._values = values
         self._last = last
-        if callable(history):
-            self._all: History | None = None
-            self._find_all: Callable[[], History] | None = history
+        if isinstance(history, dict):
+            self._all: History | None = history
+            self._tables: TaggedTables | None = None
         else:
-            self._all = history
-            self._find_all = None
+            self._all = None
+            self._tables = history
 
     @property
     def rule(self) -> str:
@@ -170,9 +171,12 @@ class RuleMatch:
     def _history(self) -> History:
         found = self._all
         if found is None:
-            assert self._find_all is not None
-            found = self._all = self._find_all()
-            self._find_all = None
+            tables = self._tables
+            assert tables is not None
+            events = table_events(tables, self._text)
+            assert events is not None, "the tables accepted this text once"
+            found = self._all = occurrences(events, tables.names)
+            self._tables = None
         return found
 
     def __eq__(self, other: object) -> bool:
@@ -385,13 +389,7 @@ def reader(
         values = tags(text)
         if values is None:
             raise fail(text)
-
-        def history() -> History:
-            events = table_events(tables, text)
-            assert events is not None
-            return occurrences(events, names)
-
-        return RuleMatch(rule, text, kept, index, values, None, history)
+        return RuleMatch(rule, text, kept, index, values, None, tables)
 
     return by_tables
 
