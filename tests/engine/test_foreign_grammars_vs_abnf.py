@@ -11,6 +11,7 @@ the grammar and on those strings damaged by one edit.
 from __future__ import annotations
 
 import importlib
+import itertools
 from typing import Any
 
 import pytest
@@ -118,3 +119,23 @@ def test_abnf_transcription_of_rfc3986_is_ours(on: On) -> None:
     for text in ("http://[v1.x]/", "//a:b@[::1]:80/p?q#f", "a:", "1.2.3.4.5", "%zz", ""):
         theirs_says = theirs.validate("URI-reference", text, backend=on.backend)
         assert theirs_says == on.validate("URI-reference", text)
+
+
+# An empty alternative before a non-empty one, inside a repetition: the
+# regex tries the empty way first, so a possessive repetition around it would
+# never come back for the other: "ccb" must still match the first.
+EMPTY_FIRST = [
+    'r = 2*( "c" ( "" / "b" ) )\n',
+    'r = *( "c" ( "" / "b" ) )\n',
+    'r = 1*( "c" ( "ab" / ( "" / "b" ) ) )\n',
+    'r = *( "c" [ "b" ] )\n',
+]
+
+
+@pytest.mark.parametrize("source", EMPTY_FIRST)
+def test_an_empty_alternative_first_keeps_the_others(source: str, backend: Backend) -> None:
+    grammar = u.load_grammar(source)
+    for length in range(5):
+        for text in map("".join, itertools.product("abc", repeat=length)):
+            expected = grammar.abnf_parse("r", text) is not None
+            assert grammar.validate("r", text, backend=backend) == expected, text

@@ -315,7 +315,13 @@ class Emitter:
                     return False
                 seen |= first
                 empties += self.nullable(item)
-            return empties == 0 or (empties == 1 and seen.isdisjoint(follow))
+            # The empty way last: the regex tries alternatives in order, so an
+            # empty one before the others is taken whatever comes next, and a
+            # possessive repetition around it would never come back for them
+            # ("" / "b" inside 2*( "c" ... ) on "ccb").
+            return empties == 0 or (
+                empties == 1 and self.nullable(node.items[-1]) and seen.isdisjoint(follow)
+            )
         if isinstance(node, Ref):
             raise _not_inlined(node)
         first = self.first(node.item)
