@@ -275,3 +275,54 @@ def test_the_native_back_end_runs_the_c_tagger() -> None:
     assert NATIVE is not None
     assert NATIVE.tag_positions(program) is not None
     assert PURE.tag_positions(program) is None
+
+
+# Occurrences that touch, empty ones among them: a position's tags are
+# read in the order the run set them.
+TOUCHING = [
+    ('r = 3x\nx = ["a"]\n', "aa", ((0, 1), (1, 2), (2, 2))),
+    ("r = 3x\nx = *DIGIT\n", "12", ((0, 2), (2, 2), (2, 2))),
+    ('r = x x\nx = *"a"\n', "", ((0, 0), (0, 0))),
+    ('r = 1*( x ";" )\nx = *DIGIT\n', "1;;2;", ((0, 1), (2, 2), (3, 4))),
+]
+
+
+@pytest.mark.parametrize(("source", "text", "spans"), TOUCHING)
+def test_touching_occurrences_are_each_kept(
+    source: str, text: str, spans: tuple[tuple[int, int], ...], backend: Backend
+) -> None:
+    grammar = u.load_grammar(source)
+    found = grammar.parse("r", text, captures=["x"], backend=backend)
+    assert found.spans("x") == spans
+    assert found.span("x") == spans[-1]
+    tree = grammar.abnf_parse("r", text)
+    assert tree_spans(tree, frozenset({"x"})).get("x", ()) == spans
+
+
+def test_merged_characters_keep_the_order_of_alternatives(backend: Backend) -> None:
+    # "b" and "c" may not become one class ahead of "cc": "cc" comes first.
+    grammar = u.load_grammar('r = x *"c"\nx = "b" / "cc" / "c"\n')
+    assert grammar.parse("r", "cc", captures=["x"], backend=backend).group("x") == "cc"
+    assert grammar.parse("r", "ccc", captures=["x"], backend=backend).group("x") == "cc"
+
+
+def test_captures_may_be_any_iterable_read_once(backend: Backend) -> None:
+    grammar = u.load_grammar('r = x "-" y\nx = 1*ALPHA\ny = 1*DIGIT\n')
+    found = grammar.parse("r", "ab-12", captures=iter(["x"]), backend=backend)
+    assert found.captures == ("x",)
+    assert grammar.parse("r", "ab-12", captures=["x"], backend=backend).span("x") == (0, 2)
+    with pytest.raises(TypeError, match="Backend"):
+        grammar.parse("r", "ab-12", backend="pure")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="Backend"):
+        grammar.validate("r", "ab-12", backend="pure")  # type: ignore[arg-type]
+
+
+def test_matches_of_two_readings_are_not_equal(backend: Backend) -> None:
+    one = u.load_grammar('r = *(x / y)\nx = "a"\ny = "b" / "aa"\n')
+    other = u.load_grammar('r = *(y / x)\nx = "a"\ny = "b" / "aa"\n')
+    a = one.parse("r", "aa", captures=["x", "y"], backend=backend)
+    b = other.parse("r", "aa", captures=["x", "y"], backend=backend)
+    assert a.spans("x") == ((0, 1), (1, 2))
+    assert b.spans("y") == ((0, 2),)
+    assert a != b
+    assert a == one.parse("r", "aa", captures=["x", "y"], backend=backend)

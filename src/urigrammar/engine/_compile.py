@@ -176,24 +176,34 @@ def _plain_bodies(grammar: Grammar, expr: Expr, captures: frozenset[str]) -> dic
 
 def merge_alternatives(items: Iterable[Expr]) -> Expr:
     """An alternation, flattened, with its single-character branches merged
-    into one class where the first of them stood: the language is the same,
-    and one class beats many branches."""
+    into one class where the first of them stood, when no branch between
+    can start with their characters: the language is the same, and so is
+    the first-match reading (RFC 3986's order of alternatives), since a
+    branch that cannot start with a character fails on it wherever it
+    stands.  One class beats many branches."""
     branches: list[Expr] = []
     for node in items:
         branches.extend(node.items if isinstance(node, Alt) else (node,))
     merged: list[Expr] = []
     class_at = -1
+    between = _NONE  # what the branches after the class may start with
+    first = Emitter().first
     for node in branches:
         if isinstance(node, Chars):
-            if class_at < 0:
-                class_at = len(merged)
-                merged.append(node)
-            else:
+            if class_at >= 0 and between.isdisjoint(node.chars):
                 held = merged[class_at]
                 assert isinstance(held, Chars)
                 merged[class_at] = Chars(held.chars | node.chars)
+            else:
+                class_at, between = len(merged), _NONE
+                merged.append(node)
         else:
             merged.append(node)
+            if class_at >= 0:
+                try:
+                    between = between | first(node)
+                except TypeError:  # a rule not inlined: no class past it
+                    class_at = -1
     return merged[0] if len(merged) == 1 else Alt(tuple(merged))
 
 

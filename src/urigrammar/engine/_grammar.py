@@ -123,6 +123,12 @@ def _read_core() -> dict[str, RuleText]:
     }
 
 
+def _check_backend(backend: object) -> None:
+    if backend is not None and not isinstance(backend, Backend):
+        msg = f"backend must be a Backend (urigrammar.engine.NATIVE or PURE), not {backend!r}"
+        raise TypeError(msg)
+
+
 def _matches_some(expr: Expr | None, productive: set[str]) -> bool:
     """Whether ``expr`` matches some string, given the rules known to."""
     if expr is None:
@@ -696,6 +702,7 @@ class Grammar:
 
     def _validator(self, rule: str, backend: Backend | None) -> Callable[[str], bool]:
         """``validate``'s work for one rule, prepared and kept."""
+        _check_backend(backend)
         program = self.program(rule)
         if not program.regular:
             canonical = program.rule
@@ -776,7 +783,9 @@ class Grammar:
         if isinstance(captures, str):
             msg = "captures must be a sequence of rule names, not one str"
             raise TypeError(msg)
-        key = (rule, None if captures is None else tuple(captures), backend)
+        if captures is not None:
+            captures = tuple(captures)  # an iterator is read once, here
+        key = (rule, captures, backend)
         try:
             run = self._parsers.get(key)
         except TypeError:  # an unhashable name: refused by canonical below
@@ -796,6 +805,8 @@ class Grammar:
         """``parse``'s work for one rule and set of captures, prepared
         (``_match.reader``)."""
         from ._match import reader
+
+        _check_backend(backend)
 
         canonical = self.canonical(rule)
         names = self.default_captures(canonical) if captures is None else captures

@@ -5,9 +5,10 @@ A match holds the text and, per captured rule, spans (start, end) into it;
 values are sliced on access.  Which reading it records is the one the
 tagged DFA (``_tagged``) runs, whatever runs it: the leftmost-first reading
 of a backtracking regex (alternatives in order, repetitions greedy), except
-that a repetition takes no iteration that matches empty after one that
-matched something (a Pike VM's reading, where Python's ``re`` would take
-one more, empty, iteration).
+that an unbounded repetition stops rather than take an iteration that
+matches empty (a Pike VM's reading, where Python's ``re`` takes one more,
+empty, iteration); options and bounded repetitions, spelled out as states
+of their own, take their iterations as a regex does.
 
 Three ways read the spans, each in time linear in the text:
 
@@ -64,8 +65,8 @@ class RuleMatch:
     (RFC 5234 section 2.1); the matched rule itself spans the whole text.
     A name that is no capture raises ``UnknownRuleError``.
 
-    Immutable (its fields are read-only properties); equal when rule, text
-    and captures are (the spans follow from them); pickles with its spans.
+    Immutable (its fields are read-only properties); equal when rule, text,
+    captures and spans are; pickles with its spans.
     A parse stores the tagged DFA's tag positions as they come, and reads a
     span from them when asked, so that a match costs little more than the
     run that made it."""
@@ -156,8 +157,7 @@ class RuleMatch:
 
     def spans(self, name: str) -> tuple[Span, ...]:
         """Every occurrence of rule ``name``, in order (empty when it took
-        no part).  Two occurrences that match empty at the same position
-        count as one."""
+        no part)."""
         key = self._key(name)
         found = self._history().get(key, ())
         if not found and key not in self._index:
@@ -180,12 +180,17 @@ class RuleMatch:
         return found
 
     def __eq__(self, other: object) -> bool:
+        # Two grammars may read one text two ways: the spans decide.
         if not isinstance(other, RuleMatch):
             return NotImplemented
-        return (self._rule, self._text, self._captures) == (
+        if (self._rule, self._text, self._captures) != (
             other._rule,
             other._text,
             other._captures,
+        ):
+            return False
+        return self._history() == other._history() and all(
+            self.span(key) == other.span(key) for key in self._index
         )
 
     def __hash__(self) -> int:
@@ -221,29 +226,20 @@ def index_of(kept: tuple[str, ...], names: tuple[str, ...]) -> dict[str, tuple[i
 
 def occurrences(events: Events, names: tuple[str, ...]) -> History:
     """Every occurrence of each capture, from a run's ``events``: capture
-    ``i`` (``names[i]``) opens with tag ``2i`` and closes with ``2i + 1``.
-
-    Walking backwards, a capture's closing tag starts an occurrence and its
-    opening tag ends it.  A position whose tags hold both, while an
-    occurrence is open, closed the one before and opened this one (one
-    capture never holds itself, so nothing else reads that way); with none
-    open, it is an occurrence that matched empty."""
+    ``i`` (``names[i]``) opens with tag ``2i`` and closes with ``2i + 1``,
+    and a position's tags come in the order the run set them.  Walking
+    backwards, a closing tag starts an occurrence and the next opening tag
+    of that capture ends it (one capture never holds itself)."""
     pending: dict[int, int] = {}
     found: dict[int, list[Span]] = {}
     for pos, tags in events:
-        mine: dict[int, int] = {}
-        for tag in tags:
-            mine[tag >> 1] = mine.get(tag >> 1, 0) | (1 << (tag & 1))
-        for index, bits in mine.items():
-            end = pending.pop(index, None)
-            if bits == 3 and end is None:
-                found.setdefault(index, []).append((pos, pos))
-            elif bits & 1 and end is not None:
-                found.setdefault(index, []).append((pos, end))
-                if bits & 2:
-                    pending[index] = pos
-            elif bits & 2:
-                pending[index] = pos
+        for tag in reversed(tuple(tags)):
+            if tag & 1:
+                pending[tag >> 1] = pos
+            else:
+                end = pending.pop(tag >> 1, None)
+                if end is not None:
+                    found.setdefault(tag >> 1, []).append((pos, end))
     merged: dict[str, list[Span]] = {}
     for index, spans in found.items():
         merged.setdefault(names[index].casefold(), []).extend(spans)
@@ -282,7 +278,7 @@ def _walk(
 
 
 # A thread's history: (position, tags, the history before), or None.
-_Cell = tuple[int, frozenset[int], Any] | None
+_Cell = tuple[int, tuple[int, ...], Any] | None
 
 
 def pike_events(automaton: Thompson, text: str) -> list[tuple[int, Iterable[int]]] | None:

@@ -61,9 +61,9 @@ class _Automaton(Thompson):
 
     def __init__(self, body: Expr) -> None:
         super().__init__(body)
-        self._closures: dict[int, list[tuple[int, frozenset[int]]]] = {}
+        self._closures: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
 
-    def closure(self, seeds: list[tuple[int, int]]) -> list[tuple[int, int, frozenset[int]]]:
+    def closure(self, seeds: list[tuple[int, int]]) -> list[tuple[int, int, tuple[int, ...]]]:
         """The threads reached from ``seeds`` ((source thread, state), in
         priority order) through epsilon edges, depth first in priority
         order: (state, source thread, tags set on the way), each state once.
@@ -73,7 +73,7 @@ class _Automaton(Thompson):
         it cannot reach any more lies past a state an earlier seed took,
         and every state past that one was taken too, so ``_own`` is
         computed once per state and filtered."""
-        out: list[tuple[int, int, frozenset[int]]] = []
+        out: list[tuple[int, int, tuple[int, ...]]] = []
         taken: set[int] = set()
         for source, seed in seeds:
             for state, tags in self._own(seed):
@@ -82,19 +82,19 @@ class _Automaton(Thompson):
                     out.append((state, source, tags))
         return out
 
-    def _own(self, seed: int) -> list[tuple[int, frozenset[int]]]:
+    def _own(self, seed: int) -> list[tuple[int, tuple[int, ...]]]:
         found = self._closures.get(seed)
         if found is None:
             seen: set[int] = set()
             found = []
-            stack = [(seed, frozenset[int]())]
+            stack: list[tuple[int, tuple[int, ...]]] = [(seed, ())]
             while stack:
                 state, tags = stack.pop()
                 if state in seen:
                     continue
                 seen.add(state)
                 if self.tag[state] >= 0:
-                    tags = tags | {self.tag[state]}
+                    tags = (*tags, self.tag[state])
                 if self.edges[state] is not None or state == self.accept:
                     found.append((state, tags))
                 stack.extend((after, tags) for after in reversed(self.eps[state]))
@@ -169,10 +169,10 @@ def build_tagged(
         return None
     cap = min(cap, MAX_BUILD_WORK // max(len(takers), 1))
 
-    tagsets: dict[frozenset[int], int] = {frozenset(): 0}
+    tagsets: dict[tuple[int, ...], int] = {(): 0}
     records: dict[tuple[tuple[int, int], ...], int] = {}
 
-    def tagset(tags: frozenset[int]) -> int:
+    def tagset(tags: tuple[int, ...]) -> int:
         return tagsets.setdefault(tags, len(tagsets))
 
     start = automaton.closure([(0, automaton.start)])
@@ -220,7 +220,7 @@ def build_tagged(
     moves, recs, finals = merged
     by_index = sorted(records, key=records.__getitem__)
     table: tuple[tuple[tuple[int, int], ...], ...] = ((), *by_index)
-    sets = [tuple(sorted(tags)) for tags in sorted(tagsets, key=tagsets.__getitem__)]
+    sets = sorted(tagsets, key=tagsets.__getitem__)
     keeps = tuple(_collapses(r, sets) for r in table)
     return TaggedTables(
         starts=tuple(starts),
