@@ -100,7 +100,10 @@ def main() -> None:
             runs = calls(g, rule, field, repeated, backend)
             for run in runs.values():
                 run(texts[0])  # compile first
-            results = {name: best(run, texts, args.repeats) for name, run in runs.items()}
+            results = dict.fromkeys(runs, float("inf"))
+            for _ in range(args.repeats):  # taking turns, pass by pass
+                for name, run in runs.items():
+                    results[name] = min(results[name], best(run, texts, 1))
             base = results["validate"]
             for name, value in results.items():
                 print(
