@@ -6,25 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from _user_cache import GRAMMAR, cache, entries
 
-GRAMMAR = """\
-date = year "-" month "-" day
-year = 4DIGIT
-month = 2DIGIT
-day = 2DIGIT
-"""
-
-
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "cache"
-    monkeypatch.setenv("URIGRAMMAR_CACHE_DIR", str(directory))
-    return directory
-
-
-def _entries(directory: Path) -> list[Path]:
-    return sorted(directory.glob("*.json"))
+__all__ = ["cache"]  # the fixture, imported
 
 
 def test_the_cli_names_and_clears_the_cache(cache: Path, tmp_path: Path) -> None:
@@ -36,14 +20,14 @@ def test_the_cli_names_and_clears_the_cache(cache: Path, tmp_path: Path) -> None
     grammar.write_text(GRAMMAR, encoding="utf-8")
     out, err = StringIO(), StringIO()
     assert main(["validate", "--grammar", str(grammar), "date", "2024-01-31"], out, err) == 0
-    assert len(_entries(cache)) == 1
+    assert len(entries(cache)) == 1
     out = StringIO()
     assert main(["cache", "dir"], out, err) == 0
     assert out.getvalue().strip() == str(cache)
     out = StringIO()
     assert main(["cache", "clear"], out, err) == 0
     assert "removed 1 file" in out.getvalue()
-    assert not _entries(cache)
+    assert not entries(cache)
 
 
 def test_the_cli_says_why_a_cache_is_refused(cache: Path) -> None:

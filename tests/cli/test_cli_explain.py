@@ -9,7 +9,6 @@ tests are in test_cli_rules.py) through ``_cli.main``.
 
 from __future__ import annotations
 
-import argparse
 import io
 import re
 import sys
@@ -22,6 +21,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from _explain import run
 from urigrammar import InputTooLongError, URISyntaxError, parse, validate
 from urigrammar.cli import _cli
 from urigrammar.cli._cmd_explain import COMMANDS, EXPLAIN_MAX_LENGTH, _place, explain
@@ -35,22 +35,6 @@ class Terminal(io.StringIO):
 
     def isatty(self) -> bool:
         return True
-
-
-def _parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="urigrammar")
-    sub = top.add_subparsers(dest="command", required=True)
-    for name, command in COMMANDS.items():
-        command.configure(sub.add_parser(name, help=command.help, description=command.help))
-    return top
-
-
-def run(*argv: str, out: io.StringIO | None = None) -> tuple[int, str, str]:
-    out = io.StringIO() if out is None else out
-    err = io.StringIO()
-    args = _parser().parse_args(argv)
-    status = COMMANDS[args.command].run(args, out, err)
-    return status, out.getvalue(), err.getvalue()
 
 
 def picture(text: str) -> list[str]:

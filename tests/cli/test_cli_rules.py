@@ -9,32 +9,14 @@ assembles its own.
 
 from __future__ import annotations
 
-import argparse
-import io
 import re
 
 import pytest
 from abnf.parser import ABNFGrammarRule
 
+from _explain import run
 from urigrammar import RULE_NAMES, UnknownRuleError
-from urigrammar.cli._cmd_explain import COMMANDS
 from urigrammar.shipped import GRAMMAR, grammar_text
-
-
-def _parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="urigrammar")
-    sub = top.add_subparsers(dest="command", required=True)
-    for name, command in COMMANDS.items():
-        command.configure(sub.add_parser(name, help=command.help, description=command.help))
-    return top
-
-
-def run(*argv: str, out: io.StringIO | None = None) -> tuple[int, str, str]:
-    out = io.StringIO() if out is None else out
-    err = io.StringIO()
-    args = _parser().parse_args(argv)
-    status = COMMANDS[args.command].run(args, out, err)
-    return status, out.getvalue(), err.getvalue()
 
 
 def definitions(out: str) -> list[str]:

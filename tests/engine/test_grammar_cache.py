@@ -15,28 +15,13 @@ from pathlib import Path
 import pytest
 
 import urigrammar
+from _user_cache import GRAMMAR, cache, entries
 from urigrammar import load_grammar
 from urigrammar.engine import _cache, _grammar
 from urigrammar.engine._artifact import decode
 from urigrammar.shipped import grammar_text
 
-GRAMMAR = """\
-date = year "-" month "-" day
-year = 4DIGIT
-month = 2DIGIT
-day = 2DIGIT
-"""
-
-
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "cache"
-    monkeypatch.setenv("URIGRAMMAR_CACHE_DIR", str(directory))
-    return directory
-
-
-def _entries(directory: Path) -> list[Path]:
-    return sorted(directory.glob("*.json"))
+__all__ = ["cache"]  # the fixture, imported
 
 
 def test_the_cache_is_off_unless_asked(cache: Path) -> None:
@@ -49,7 +34,7 @@ def test_a_second_load_reads_neither_text_nor_rules(
 ) -> None:
     first = load_grammar(GRAMMAR, cache=True)
     assert first.validate("date", "2024-01-31")
-    assert len(_entries(cache)) == 1
+    assert len(entries(cache)) == 1
     with monkeypatch.context() as patch:
         patch.setattr(_grammar, "read_rules", _fail)
         patch.setattr(_grammar, "build_program", _fail)
@@ -72,7 +57,7 @@ def test_the_cache_directory_is_made_private(cache: Path) -> None:
 def test_another_text_is_another_entry(cache: Path) -> None:
     load_grammar(GRAMMAR, cache=True)
     changed = load_grammar(GRAMMAR.replace("4DIGIT", "2DIGIT"), cache=True)
-    assert len(_entries(cache)) == 2
+    assert len(entries(cache)) == 2
     assert changed.validate("date", "24-01-31")
 
 
@@ -113,7 +98,7 @@ def test_a_world_writable_directory_is_refused(
     with caplog.at_level(logging.WARNING, logger="urigrammar.cache"):
         assert load_grammar(GRAMMAR, cache=True).validate("date", "2024-01-31")
     _refused(caplog, "writable by group or others")
-    assert not _entries(cache)
+    assert not entries(cache)
 
 
 @pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="chown needs root")
@@ -125,7 +110,7 @@ def test_a_directory_owned_by_someone_else_is_refused(
     with caplog.at_level(logging.WARNING, logger="urigrammar.cache"):
         assert load_grammar(GRAMMAR, cache=True).validate("date", "2024-01-31")
     _refused(caplog, "owned by user 12345")
-    assert not _entries(cache)
+    assert not entries(cache)
 
 
 def test_a_file_in_place_of_the_directory_is_refused(
@@ -141,7 +126,7 @@ def test_a_symlinked_entry_is_not_followed(
     cache: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     load_grammar(GRAMMAR, cache=True).validate("date", "2024-01-31")
-    (entry,) = _entries(cache)
+    (entry,) = entries(cache)
     planted = tmp_path / "planted.json"
     planted.write_bytes(entry.read_bytes())
     entry.unlink()
@@ -158,7 +143,7 @@ def test_a_group_writable_entry_is_refused(
     cache: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     load_grammar(GRAMMAR, cache=True).validate("date", "2024-01-31")
-    (entry,) = _entries(cache)
+    (entry,) = entries(cache)
     entry.chmod(0o664)
     read: list[object] = []
     real = _grammar.read_rules
@@ -171,7 +156,7 @@ def test_a_group_writable_entry_is_refused(
 
 def test_a_damaged_entry_is_compiled_again(cache: Path) -> None:
     load_grammar(GRAMMAR, cache=True).validate("date", "2024-01-31")
-    (entry,) = _entries(cache)
+    (entry,) = entries(cache)
     entry.write_bytes(entry.read_bytes()[:-10])
     entry.chmod(0o600)
     grammar = load_grammar(GRAMMAR, cache=True)
@@ -217,7 +202,7 @@ def test_two_processes_writing_one_entry_leave_a_valid_cache(cache: Path, tmp_pa
         out, err = writer.communicate(timeout=300)
         assert writer.returncode == 0, err
         assert int(out) > 10
-    (entry,) = _entries(cache)
+    (entry,) = entries(cache)
     assert not list(cache.glob(".tmp-*")), "a temporary file was left behind"
     loaded = load_grammar(grammar, cache=True)
     assert not isinstance(decode(entry.read_bytes(), loaded.lineage), str)
