@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from urigrammar import IRIReference, URIReference
 from urigrammar.engine import Backend
+from urigrammar.engine._backend import NATIVE_RECORD
 from urigrammar.uri._api import Engine, api
+
+#: Whether references are C records (``engine._native.Record``), which the
+#: native tagger makes in C: with the extension, unless URIGRAMMAR_PURE
+#: made the Python record the default.
+C_RECORDS = NATIVE_RECORD is not None and issubclass(URIReference, NATIVE_RECORD[0])
 
 
 class On:

@@ -28,13 +28,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import urigrammar as u
-from _backends import On
+from _backends import C_RECORDS, On
 from _budget import examples
 from _edits import edited
 from _tables import parse_table
 from urigrammar.engine import NATIVE, PURE, Backend, inline_rule
 from urigrammar.engine._backend import pack_tagged
 from urigrammar.engine._compile import CompiledRule
+from urigrammar.engine._record import Record
 from urigrammar.engine._tables import TaggedTables
 from urigrammar.engine._tagged import build_tagged
 from urigrammar.shipped import shipped_rule
@@ -44,6 +45,7 @@ from urigrammar.uri._dialect import IRI, URI
 from urigrammar.uri._visitor import CAPTURES, LEAVES, plan
 
 native = pytest.mark.skipif(NATIVE is None, reason="the extension is not built")
+c_records = pytest.mark.skipif(not C_RECORDS, reason="references are Python records")
 
 PARSE_RULES = [*URI.parse_rules, *IRI.parse_rules]
 VECTORS = Path(__file__).resolve().parents[1] / "vectors"
@@ -193,8 +195,8 @@ def test_the_native_back_end_parses_with_the_tagger() -> None:
     assert api(PURE)._matcher("URI-reference", u.URIReference, True)[1] is not None
 
 
-@native
-def test_what_the_tagger_makes_is_the_class_made_as_tuple_new_makes_it() -> None:
+@c_records
+def test_the_record_the_tagger_makes_holds_the_slots_of_its_plan() -> None:
     from urigrammar.engine._native import Tagger
 
     tables, compiled = rule_parts("URI-reference")
@@ -206,11 +208,36 @@ def test_what_the_tagger_makes_is_the_class_made_as_tuple_new_makes_it() -> None
     made = into.parse(text)
     assert type(fields) is tuple
     assert type(made) is u.URIReference
-    expected = tuple.__new__(u.URIReference, fields)  # type: ignore[type-var]
-    assert made == expected == u.parse(text, engine="abnf")
-    assert hash(made) == hash(expected)
+    assert made._values() == fields
+    assert str(made) is text
+    assert made == u.parse(text, engine="abnf")
+    assert hash(made) == hash(u.parse(text, engine="abnf"))
     assert pickle.loads(pickle.dumps(made)) == made
     assert into.parse("http://a b") is None
+
+
+class _PythonRecord(Record):
+    """A record class in Python, which the C tagger cannot make itself."""
+
+    __slots__ = ()
+
+
+@native
+@given(text=from_rule("URI-reference"))
+@settings(max_examples=examples(40))
+def test_the_native_tagger_makes_python_records_with_the_same_slots(text: str) -> None:
+    assert NATIVE is not None
+    program = shipped_rule("URI-reference")[0].program("URI-reference", CAPTURES, LEAVES)
+    slots = plan(program.groups)
+    made = NATIVE.tagger(program, slots, _PythonRecord)
+    plain = NATIVE.tagger(program, slots)
+    assert made is not None
+    assert plain is not None
+    record = made(text)
+    assert type(record) is _PythonRecord
+    assert record._values() == plain(text)
+    assert str(record) is text
+    assert made(text + " ") is None
 
 
 # --- long texts: the read buffer (2048 characters) and the record stack ----
@@ -477,7 +504,7 @@ def test_the_parse_entry_answers_as_the_function(
             assert type(first[1]) is type(_outcome(function, *args, **kwargs)[1])  # type: ignore[index]
 
 
-@native
+@c_records
 def test_parse_runs_through_the_entry_on_the_native_back_end_only() -> None:
     from urigrammar.engine._native import Entry, Tagger
 
@@ -491,7 +518,7 @@ def test_parse_runs_through_the_entry_on_the_native_back_end_only() -> None:
     # nothing for an entry: it reads the regex's groups.
     pure = api(PURE).parser_for(u.URIReference)
     assert type(pure) is not Entry
-    assert tuple(pure("http://a")) == tuple(parse("http://a", engine="abnf"))
+    assert pure("http://a") == parse("http://a", engine="abnf")
     assert parse_table(pure).entry == {}
 
 

@@ -27,6 +27,7 @@ import pytest
 import urigrammar as u
 from _backends import On
 from _budget import stride
+from _references import fields
 from _tables import empty_tables
 from urigrammar.engine import BACKENDS
 from urigrammar.uri import _normalize
@@ -89,7 +90,7 @@ def _parsed(
         ref = on.parse(text, rule, engine=engine)
     except u.URISyntaxError as exc:
         return (False, exc.offset)
-    return (True, tuple(ref))
+    return (True, fields(ref))
 
 
 def _offset(on: On, rule: str, text: str) -> int | None:

@@ -12,6 +12,7 @@ This layer knows nothing of URIs.  Data flow::
       -> _artifact (a grammar's rules and programs as JSON data) kept by
          _cache (package data built with the wheel, or the per-user cache)
       -> _backend: PURE (re, Python) or NATIVE (_native, C tables) runs them.
+      -> _record: what a parse makes, a text and the spans of its slots.
 
 ``abnf`` itself is the reference engine and the one for non-regular rules.
 
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from ._match import RuleMatch
     from ._program import Program
     from ._reader import read_rules
+    from ._record import Field, Record, record_types
 
 # Each name is imported from its module on first use (PEP 562): importing
 # the engine, or one of its modules, costs nothing until a name is needed,
@@ -73,6 +75,9 @@ _LAZY: dict[str, str] = {
     "refs": "_ir",
     "Program": "_program",
     "read_rules": "_reader",
+    "Field": "_record",
+    "Record": "_record",
+    "record_types": "_record",
 }
 
 
@@ -101,10 +106,12 @@ __all__ = [
     "Chars",
     "Emitter",
     "Expr",
+    "Field",
     "Grammar",
     "PackageStore",
     "Plan",
     "Program",
+    "Record",
     "Ref",
     "Rep",
     "RuleMatch",
@@ -120,6 +127,7 @@ __all__ = [
     "merge_alternatives",
     "pure_reason",
     "read_rules",
+    "record_types",
     "refs",
 ]
 

@@ -29,12 +29,14 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, cast
 if TYPE_CHECKING:
     from ._native import Entry, Runner, Tagger
     from ._program import Program
+    from ._record import Field, Record
     from ._tables import Tables, TaggedTables
 
 __all__ = [
     "BACKENDS",
     "NATIVE",
     "NATIVE_AVAILABLE",
+    "NATIVE_RECORD",
     "PURE",
     "Backend",
     "Plan",
@@ -51,7 +53,21 @@ def _load() -> tuple[type[Runner] | None, type[Tagger] | None, type[Entry] | Non
     return Runner, Tagger, Entry
 
 
+def _load_record() -> tuple[type[Record], type[Field[Any]]] | None:
+    try:
+        from ._native import Field as CField
+        from ._native import Record as CRecord
+    except ImportError:  # no extension, or one built before records: pure
+        return None
+    # The same interface as _record's (the types say so only there).
+    return cast("tuple[type[Record], type[Field[Any]]]", (CRecord, CField))
+
+
 _RUNNER, _TAGGER, _ENTRY = _load()
+
+#: The C ``Record`` and ``Field`` (``_record`` says what they are), or
+#: ``None`` without the extension.
+NATIVE_RECORD = _load_record()
 
 #: Whether the extension was built and imports.
 NATIVE_AVAILABLE = _RUNNER is not None
@@ -98,7 +114,7 @@ def _u32(values: list[int] | tuple[int, ...]) -> bytes:
 
 
 def pack_tagged(
-    tables: TaggedTables, plan: Plan, cls: type[tuple[object, ...]] | None = None
+    tables: TaggedTables, plan: Plan, cls: type[Any] | None = None
 ) -> dict[str, object]:
     """The tagger's constructor arguments (native byte order)."""
     rec_first = [0]
@@ -196,12 +212,14 @@ class Backend:
         return accepts
 
     def tagger(
-        self, program: Program, plan: Plan, cls: type[tuple[object, ...]] | None = None
+        self, program: Program, plan: Plan, cls: type[Record] | None = None
     ) -> Callable[[str], Any] | None:
-        """The C tagger's ``parse`` for a parse program: the plan's slots for
-        a text the rule matches (a tuple, or ``cls`` made from it as
-        ``tuple.__new__(cls, slots)`` makes it), else ``None``; ``None`` on
-        the pure back end or when the program has no tagged DFA."""
+        """The C tagger's ``parse`` for a parse program: for a text the rule
+        matches, the plan's slots as a tuple of values, or, given a
+        ``Record`` class ``cls``, a record of ``cls`` whose slots are the
+        plan's (made in C for a C record class, by ``cls._make`` for the
+        Python one); else ``None``.  ``None`` on the pure back end or when
+        the program has no tagged DFA."""
         if self.serves(program) != "tagged":
             return None
         key = ("tagger", plan, cls)
@@ -209,12 +227,13 @@ class Backend:
             return program.made[key]  # type: ignore[no-any-return]
         assert _TAGGER is not None
         assert program.tagged is not None
+        in_c = cls is not None and NATIVE_RECORD is not None and issubclass(cls, NATIVE_RECORD[0])
         try:
-            made = _TAGGER(**pack_tagged(program.tagged, plan, cls))  # type: ignore[arg-type]
+            made = _TAGGER(**pack_tagged(program.tagged, plan, cls if in_c else None))  # type: ignore[arg-type]
         except (TypeError, ValueError):
             found = None  # a stale build that refuses these tables: the regex
         else:
-            found = made.parse
+            found = made.parse if cls is None or in_c else _maker(made, cls)
         return program.made.setdefault(key, found)
 
     def tag_positions(self, program: Program) -> Callable[[str], list[int] | None] | None:
@@ -260,6 +279,18 @@ class Backend:
             return fallback
         made = functools.update_wrapper(_ENTRY(table, fallback, default), fallback)
         return cast("F", made)
+
+
+def _maker(tagger: Tagger, cls: type[Record]) -> Callable[[str], Any]:
+    """The tagger's spans made into a record of ``cls``, a Python record
+    class (``_record.Record``), which C cannot make."""
+    spans, consts, make = tagger.spans, tagger.consts, cls._make
+
+    def parse(text: str) -> Record | None:
+        found = spans(text)
+        return None if found is None else make(text, consts, found)
+
+    return parse
 
 
 #: Python only: regexes and the lazy automaton.

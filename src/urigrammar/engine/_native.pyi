@@ -1,10 +1,15 @@
 """Types of the optional C extension (its sources: ``_native_c/``): a DFA
 runner and a tagged DFA over classes of code points, from ``_dfa``'s and
-``_tagged``'s tables (see ``_backend.pack`` and ``pack_tagged``), and the C
-entry in front of validate and parse."""
+``_tagged``'s tables (see ``_backend.pack`` and ``pack_tagged``), the C
+entry in front of validate and parse, and the records parse makes
+(``_record`` is their Python twin)."""
 
 from collections.abc import Callable
-from typing import Any, Literal, final
+from typing import Any, Generic, Literal, TypeVar, final, overload
+
+from typing_extensions import Self
+
+_T = TypeVar("_T")
 
 @final
 class Runner:
@@ -42,10 +47,33 @@ class Tagger:
         start_tags: bytes,
         ntags: int,
         plan: tuple[tuple[object, tuple[tuple[int, object], ...]], ...],
-        into: type[tuple[object, ...]] | None = None,
+        into: type[Record] | None = None,
     ) -> Tagger: ...
-    def parse(self, text: str, /) -> tuple[object, ...] | None: ...
+    def parse(self, text: str, /) -> Any: ...
     def tags(self, text: str, /) -> list[int] | None: ...
+    def spans(self, text: str, /) -> tuple[int, ...] | None: ...
+    @property
+    def consts(self) -> tuple[Any, ...]: ...
+
+class Record:
+    @classmethod
+    def _make(cls, text: str, consts: tuple[Any, ...], spans: tuple[int, ...], /) -> Self: ...
+    @property
+    def _text(self) -> str: ...
+    @property
+    def _consts(self) -> tuple[Any, ...]: ...
+    def _spans(self) -> tuple[int, ...]: ...
+    def _values(self) -> tuple[Any, ...]: ...
+
+@final
+class Field(Generic[_T]):
+    index: int
+    def __init__(self, index: int, doc: str | None = None) -> None: ...
+    @overload
+    def __get__(self, record: None, owner: type[Any] | None = None) -> Field[_T]: ...
+    @overload
+    def __get__(self, record: Record, owner: type[Any] | None = None) -> _T: ...
+    def __set__(self, record: Record, value: object) -> None: ...
 
 @final
 class Entry:

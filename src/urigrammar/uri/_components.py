@@ -29,9 +29,10 @@ a final empty segment (``/a/`` -> ``("", "a", "")``).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .._errors import PortTooLargeError, URIError
+from ..engine import record_types
 from ..shipped import userinfo_secret
 from ._dialect import URI, Dialect
 
@@ -168,8 +169,9 @@ def path_clash(path: str, *, has_authority: bool, has_scheme: bool) -> tuple[str
     return None
 
 
-#: The tuple layout: index of each field.  The port is not stored, only its
-#: text: converting it at parse time made parse quadratic in its length.
+#: The slots of a reference, in order: ``Record`` slot ``i`` is field
+#: ``FIELDS[i]``.  The port is not stored, only its text: converting it at
+#: parse time made parse quadratic in its length.
 FIELDS = (
     "scheme",
     "userinfo",
@@ -181,14 +183,24 @@ FIELDS = (
     "port_text",
 )
 
+if TYPE_CHECKING:
+    from ..engine import Field, Record
+else:
+    # The C record on the native back end, the Python one otherwise: one
+    # interface (engine._record), chosen once, as the back end is.
+    Record, Field = record_types()
 
-class Components(tuple[Any, ...]):
-    """The components of a URI-reference (section 4.1), as a tuple of its
-    fields, like a named tuple: ``parse`` makes one per call and a tuple is
-    the cheapest immutable object CPython builds.  It compares equal only
-    to a value of its own class and has no ordering.  Build one with
-    ``trusted``, ``unchecked`` or ``evolve``; the checked, public way is
-    ``URIReference``."""
+
+class Components(Record):
+    """The components of a URI-reference (section 4.1): the text it was
+    read from and where each component lies in it (``engine.Record``).
+    A field is sliced from the text when it is read, so ``parse`` makes no
+    string, and ``str()`` is the text itself.  Not a sequence: no ``len``,
+    indexing or iteration, since a URI is not one; ``match`` reads the
+    fields by position (``__match_args__``) or by name.  It compares equal
+    only to a value of its own class with the same components, and has no
+    ordering.  Build one with ``trusted``, ``unchecked`` or ``evolve``; the
+    checked, public way is ``URIReference``."""
 
     __slots__ = ()
     #: The grammar the class reads and writes: RFC 3986 here, RFC 3987 for
@@ -206,24 +218,29 @@ class Components(tuple[Any, ...]):
         "port_text",
     )
 
-    @property
-    def scheme(self) -> str | None:
-        """Section 3.1, as written (``None`` for a relative reference)."""
-        value: str | None = self[0]
-        return value
-
-    @property
-    def userinfo(self) -> str | None:
-        """Section 3.2.1, as written."""
-        value: str | None = self[1]
-        return value
-
-    @property
-    def host(self) -> str | None:
-        """Section 3.2.2, as written, brackets of an IP-literal included;
-        ``None`` without an authority."""
-        value: str | None = self[2]
-        return value
+    scheme: Field[str | None] = Field(
+        0, "Section 3.1, as written (``None`` for a relative reference)."
+    )
+    userinfo: Field[str | None] = Field(1, "Section 3.2.1, as written.")
+    host: Field[str | None] = Field(
+        2,
+        "Section 3.2.2, as written, brackets of an IP-literal included; "
+        "``None`` without an authority.",
+    )
+    path: Field[str] = Field(3, "Section 3.3, as written; always a ``str``, possibly empty.")
+    query: Field[str | None] = Field(4, "Section 3.4, as written.")
+    fragment: Field[str | None] = Field(5, "Section 3.5, as written.")
+    host_kind: Field[str | None] = Field(
+        6,
+        'The rule the host matched: "IPv4address", "IPv6address", "IPvFuture" '
+        'or "reg-name" (section 3.2.2; "ireg-name" in an IRI, RFC 3987 section '
+        "2.2); ``None`` without an authority.",
+    )
+    port_text: Field[str | None] = Field(
+        7,
+        'The port as written: ``"0080"``, ``""`` for ``http://a:/``, ``None`` '
+        "when there is no ``:``.",
+    )
 
     @property
     def port(self) -> int | None:
@@ -232,54 +249,24 @@ class Components(tuple[Any, ...]):
         Converted from ``port_text`` on each access, so that ``parse`` stays
         linear.  Raises ``PortTooLargeError`` (a ``URIError``) for a port of
         more than ``MAX_PORT_DIGITS`` significant digits: read ``port_text``."""
-        text: str | None = self[7]
+        text = self.port_text
         return None if text is None else port_number(text)
-
-    @property
-    def path(self) -> str:
-        """Section 3.3, as written; always a ``str``, possibly empty."""
-        value: str = self[3]
-        return value
-
-    @property
-    def query(self) -> str | None:
-        """Section 3.4, as written."""
-        value: str | None = self[4]
-        return value
-
-    @property
-    def fragment(self) -> str | None:
-        """Section 3.5, as written."""
-        value: str | None = self[5]
-        return value
-
-    @property
-    def host_kind(self) -> str | None:
-        """The rule the host matched: "IPv4address", "IPv6address",
-        "IPvFuture" or "reg-name" (section 3.2.2; "ireg-name" in an IRI,
-        RFC 3987 section 2.2); ``None`` without an authority."""
-        value: str | None = self[6]
-        return value
-
-    @property
-    def port_text(self) -> str | None:
-        """The port as written: ``"0080"``, ``""`` for ``http://a:/``,
-        ``None`` when there is no ``:``."""
-        value: str | None = self[7]
-        return value
 
     def __eq__(self, other: object) -> bool:
         if type(other) is type(self):
-            return tuple.__eq__(self, other)
-        # A plain tuple must not compare equal, and returning NotImplemented
-        # would let tuple's own comparison decide.
-        return False if isinstance(other, tuple) else NotImplemented
+            # Equal components recompose to the same text (section 5.3), so
+            # the text is compared first, and decides most comparisons.
+            return bool(self._text == other._text and self._values() == other._values())
+        return NotImplemented
 
     def __ne__(self, other: object) -> bool:
         result = self.__eq__(other)
         return result if result is NotImplemented else not result
 
-    __hash__ = tuple.__hash__
+    def __hash__(self) -> int:
+        # Equal components make equal texts: the text's hash (which the str
+        # caches) is a hash by components.
+        return hash(self._text)
 
     def _unordered(self, other: object) -> bool:
         result: bool = NotImplemented
@@ -290,7 +277,7 @@ class Components(tuple[Any, ...]):
     def __reduce__(self) -> tuple[Any, ...]:
         # The fields were checked when the value was made: unpickling takes
         # the unchecked way, converts no port, and rebuilds the same class.
-        return (trusted, (type(self), *self))
+        return (trusted, (type(self), *self._values()))
 
     @property
     def authority(self) -> str | None:
@@ -310,16 +297,8 @@ class Components(tuple[Any, ...]):
     @property
     def path_segments(self) -> tuple[str, ...]:
         """The path split on ``/``; see the module docstring for the convention."""
-        return tuple(self.path.split("/")) if self.path else ()
-
-    def __str__(self) -> str:
-        return recompose(
-            self.scheme,
-            self.authority,
-            self.path,
-            self.query,
-            self.fragment,
-        )
+        path = self.path
+        return tuple(path.split("/")) if path else ()
 
     def __repr__(self) -> str:
         # The constructor's call, so that eval(repr(ref)) == ref, except
@@ -362,19 +341,56 @@ def trusted(
     host_kind: str | None,
     port_text: str | None,
 ) -> RefT:
-    """A ``cls`` from components the grammar has already checked:
-    unpickling makes one per reference, so this skips the public
-    constructor's checks.  Private to the library."""
-    values = (scheme, userinfo, host, path, query, fragment, host_kind, port_text)
-    ref: RefT = tuple.__new__(cls, values)
-    return ref
+    """A ``cls`` from components the grammar has already checked: their
+    recomposition (section 5.3) and where each lies in it.  Unpickling
+    makes one per reference, so this skips the public constructor's
+    checks.  Private to the library."""
+    if host is None and (userinfo is not None or port_text is not None):
+        msg = "userinfo and port are parts of an authority, which needs a host (section 3.2)"
+        raise URIError(msg, rule="authority")
+    spans = [-1] * 16
+    parts: list[str] = []
+    at = 0
+    if scheme is not None:
+        parts += (scheme, ":")
+        spans[0], spans[1] = 0, len(scheme)
+        at = len(scheme) + 1
+    if host is not None:
+        parts.append("//")
+        at += 2
+        if userinfo is not None:
+            parts += (userinfo, "@")
+            spans[2], spans[3] = at, at + len(userinfo)
+            at += len(userinfo) + 1
+        parts.append(host)
+        spans[4], spans[5] = at, at + len(host)
+        at += len(host)
+        if port_text is not None:
+            parts += (":", port_text)
+            spans[14], spans[15] = at + 1, at + 1 + len(port_text)
+            at += 1 + len(port_text)
+    parts.append(path)
+    spans[6], spans[7] = at, at + len(path)
+    at += len(path)
+    if query is not None:
+        parts += ("?", query)
+        spans[8], spans[9] = at + 1, at + 1 + len(query)
+        at += 1 + len(query)
+    if fragment is not None:
+        parts += ("#", fragment)
+        spans[10], spans[11] = at + 1, at + 1 + len(fragment)
+    consts: tuple[str, ...] = ()
+    if host_kind is not None:
+        consts = (host_kind,)
+        spans[12], spans[13] = -2, 0
+    return cls._make("".join(parts), consts, tuple(spans))
 
 
 def evolve(ref: RefT, **changes: Any) -> RefT:
     """``ref`` with some fields changed, as written and unchecked (the
     library's own ``dataclasses.replace``), of ``ref``'s own class;
     ``URIReference.replace`` is the checked, public way."""
-    values = dict(zip(FIELDS, ref, strict=True))
+    values = dict(zip(FIELDS, ref._values(), strict=True))
     values.update(changes)
     return trusted(type(ref), **values)
 

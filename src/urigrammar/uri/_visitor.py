@@ -145,44 +145,36 @@ def plan(
 def reader(groups: Sequence[tuple[str, int]], cls: type[RefT]) -> Callable[[re.Match[str]], RefT]:
     """The visitor's walk for a compiled pattern whose capturing group ``i``
     (from 1) is rule ``groups[i-1][0]``: a function from a match to a
-    ``cls``, written out as straight-line code for speed."""
-    # field -> (group index, expression for the value when that group matched)
-    sources = {
-        field: [
-            (index, f"v[{index}]" if constant is None else repr(constant))
-            for index, constant in found
-        ]
-        for field, found in _sources(groups).items()
-    }
+    ``cls`` over the matched text, written out as straight-line code for
+    speed.  It reads the groups' spans (``match.regs``), so it slices no
+    string: the record does, when a field is read."""
+    sources = _sources(groups)
+    consts: list[object] = []
 
-    def pick(field: str, default: str) -> str:
+    def const(value: object) -> str:
+        # A slot holding consts[k] is written (-2 - k, 0) (engine._record).
+        if value not in consts:
+            consts.append(value)
+        return repr((-2 - consts.index(value), 0))
+
+    def pick(field: str) -> str:
         # Alternatives of one rule never both match, so the first group
         # that took part gives the field its value.
-        expr = default
-        for index, value in reversed(sources[field]):
-            expr = f"({value} if v[{index}] is not None else {expr})"
+        default = _DEFAULTS.get(field)
+        expr = repr((-1, -1)) if default is None else const(default)
+        for index, constant in reversed(sources[field]):
+            span = f"r[{index + 1}]"
+            value = span if constant is None else const(constant)
+            expr = f"({value} if {span}[0] >= 0 else {expr})"
         return expr
 
+    slots = ", ".join(f"*{pick(field)}" for field in FIELDS)
     code = (
-        "def read(match):\n"
-        "    v = match.groups()\n"
-        f"    port_text = {pick('port_text', 'None')}\n"
-        # The fields in FIELDS order, straight into the tuple: the checks
-        # of any constructor are the grammar's, already passed.
-        "    return new(cls, (\n"
-        f"        {pick('scheme', 'None')},\n"
-        f"        {pick('userinfo', 'None')},\n"
-        f"        {pick('host', 'None')},\n"
-        f"        {pick('path', repr(''))},\n"
-        f"        {pick('query', 'None')},\n"
-        f"        {pick('fragment', 'None')},\n"
-        f"        {pick('host_kind', 'None')},\n"
-        "        port_text,\n"
-        "    ))\n"
+        f"def read(match):\n    r = match.regs\n    return make(match.string, consts, ({slots}))\n"
     )
     # The port is not converted here: URIReference.port does that on access,
     # so parse stays linear in the port's length (section 3.2.3 bounds it not).
-    namespace: dict[str, Any] = {"new": tuple.__new__, "cls": cls}
+    namespace: dict[str, Any] = {"make": cls._make, "consts": tuple(consts)}
     # The code is built above from READS and group numbers only.
     exec(code, namespace)
     function: Callable[[re.Match[str]], RefT] = namespace["read"]

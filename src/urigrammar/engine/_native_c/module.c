@@ -1,7 +1,8 @@
 /*
- * The module urigrammar.engine._native: its state (the Runner and Tagger
- * types, which Entry_new hands its instances), and the creation of the
- * three types from their specs (runner.c, tagger.c, entry.c).
+ * The module urigrammar.engine._native: its state (the Runner, Tagger and
+ * Record types, which Entry_new, Tagger_new and Field_new read), and the
+ * creation of the types from their specs (runner.c, tagger.c, record.c,
+ * entry.c).
  */
 
 #include "native.h"
@@ -28,6 +29,23 @@ native_exec(PyObject *module)
     Py_INCREF(st->tagger_type);
     if (PyModule_AddObject(module, "Tagger", st->tagger_type) < 0) {
         Py_DECREF(st->tagger_type);
+        return -1;
+    }
+    st->record_type = PyType_FromModuleAndSpec(module, &Record_spec, NULL);
+    if (st->record_type == NULL) {
+        return -1;
+    }
+    Py_INCREF(st->record_type);
+    if (PyModule_AddObject(module, "Record", st->record_type) < 0) {
+        Py_DECREF(st->record_type);
+        return -1;
+    }
+    PyObject *field_type = PyType_FromModuleAndSpec(module, &Field_spec, NULL);
+    if (field_type == NULL) {
+        return -1;
+    }
+    if (PyModule_AddObject(module, "Field", field_type) < 0) {
+        Py_DECREF(field_type);
         return -1;
     }
     return 0;
@@ -79,6 +97,7 @@ native_traverse(PyObject *module, visitproc visit, void *arg)
     module_state *st = (module_state *)PyModule_GetState(module);
     Py_VISIT(st->runner_type);
     Py_VISIT(st->tagger_type);
+    Py_VISIT(st->record_type);
     return 0;
 }
 
@@ -88,6 +107,7 @@ native_clear(PyObject *module)
     module_state *st = (module_state *)PyModule_GetState(module);
     Py_CLEAR(st->runner_type);
     Py_CLEAR(st->tagger_type);
+    Py_CLEAR(st->record_type);
     return 0;
 }
 

@@ -10,6 +10,8 @@
  *                  checking a table);
  *   runner.c       Runner: a DFA (validate);
  *   tagger.c       Tagger: a tagged DFA (parse);
+ *   record.c       Record: a text and the spans of its slots (parse's
+ *                  value), and Field, the descriptor that reads a slot;
  *   entry.c        Entry: a C-level front for a Python function that looks
  *                  matchers up by name (urigrammar.validate, parse), which
  *                  runs a Runner or a Tagger right there;
@@ -48,6 +50,7 @@ typedef struct {
 typedef struct {
     PyObject *runner_type;
     PyObject *tagger_type;
+    PyObject *record_type;
 } module_state;
 
 /* Run the DFA over `text`; *end gets the end of the longest viable prefix.
@@ -63,10 +66,18 @@ Runner_fullmatch(PyObject *self, PyObject *arg);
 NATIVE_SHARED PyObject *
 Tagger_parse(PyObject *self, PyObject *arg);
 
+/* A record of cls (a subclass of Record, record.c) over text, with
+   nslots slots whose spans are spans[0 .. 2 * nslots), unchecked. */
+NATIVE_SHARED PyObject *
+record_make(PyTypeObject *cls, PyObject *text, PyObject *consts, const Py_ssize_t *spans,
+            Py_ssize_t nslots);
+
 /* The types, which module.c creates. */
 NATIVE_SHARED extern PyType_Spec Runner_spec;
 NATIVE_SHARED extern PyType_Spec Tagger_spec;
 NATIVE_SHARED extern PyType_Spec Entry_spec;
+NATIVE_SHARED extern PyType_Spec Record_spec;
+NATIVE_SHARED extern PyType_Spec Field_spec;
 /* Entry with vectorcall, for a CPython that honours it (module.c asks). */
 NATIVE_SHARED extern PyType_Spec Entry_spec_vectorcall;
 

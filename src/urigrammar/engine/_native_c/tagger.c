@@ -41,10 +41,13 @@ typedef struct {
     PyObject **cand_const;   /* NULL: the capture's text */
     PyObject **defaults;
     Py_ssize_t ncands;
-    /* When not NULL: parse returns this tuple subclass, made as
-       tuple.__new__(cls, slots) makes it. */
+    /* When not NULL: parse returns a record of this subclass of Record
+       (record.c), whose slots are spans of the text or indexes into
+       consts (every constant and non-None default of the plan). */
     PyObject *cls;
-    newfunc tuple_new;
+    PyObject *consts;
+    Py_ssize_t *cand_index;    /* per candidate: its constant's index, or -1 */
+    Py_ssize_t *default_index; /* per slot: its default's index, or -1 for None */
 } Tagger;
 
 #define MAX_TAGS 256
@@ -480,10 +483,116 @@ Tagger_tags(PyObject *self, PyObject *arg)
     return out;
 }
 
+/* The record of cls for text, from the tags' positions: each slot the
+   first candidate that took part, as a span or a constant's index, else
+   its default; no string is made. */
+static void
+tagger_spans(const Tagger *t, const Py_ssize_t *values, Py_ssize_t *out)
+{
+    for (Py_ssize_t s = 0; s < t->nslots; s++) {
+        Py_ssize_t start = -1, end = -1;
+        if (t->default_index[s] >= 0) {
+            start = -2 - t->default_index[s];
+            end = 0;
+        }
+        for (Py_ssize_t c = t->slot_first[s]; c < t->slot_first[s + 1]; c++) {
+            Py_ssize_t cap = t->cand_capture[c];
+            Py_ssize_t opened = values[2 * cap], closed = values[2 * cap + 1];
+            if (opened < 0 || closed < 0) {
+                continue;
+            }
+            if (t->cand_index[c] >= 0) {
+                start = -2 - t->cand_index[c];
+                end = 0;
+            }
+            else {
+                start = opened;
+                end = closed;
+            }
+            break;
+        }
+        out[2 * s] = start;
+        out[2 * s + 1] = end;
+    }
+}
+
+/* The slots' spans for text, as a new array of 2 * nslots numbers (free
+   it with PyMem_Free), or NULL with an exception set. */
+static Py_ssize_t *
+tagger_alloc_spans(const Tagger *t, Py_ssize_t *small, Py_ssize_t nsmall)
+{
+    if (2 * t->nslots <= nsmall) {
+        return small;
+    }
+    Py_ssize_t *out = PyMem_Malloc((size_t)(2 * t->nslots) * sizeof(Py_ssize_t));
+    if (out == NULL) {
+        PyErr_NoMemory();
+    }
+    return out;
+}
+
+static PyObject *
+tagger_record(const Tagger *t, PyObject *text, const Py_ssize_t *values)
+{
+    Py_ssize_t small[2 * 16];
+    Py_ssize_t *spans = tagger_alloc_spans(t, small, 2 * 16);
+    if (spans == NULL) {
+        return NULL;
+    }
+    tagger_spans(t, values, spans);
+    PyObject *made = record_make((PyTypeObject *)t->cls, text, t->consts, spans, t->nslots);
+    if (spans != small) {
+        PyMem_Free(spans);
+    }
+    return made;
+}
+
+PyDoc_STRVAR(spans_doc,
+"spans(text, /)\n--\n\n"
+"The slots for text as a record's spans (two numbers per slot: a span,\n"
+"-1, -1 for None, or -2 - k, 0 for consts[k]), as a tuple, or None when\n"
+"the DFA does not accept text.");
+
+static PyObject *
+Tagger_spans(PyObject *self, PyObject *arg)
+{
+    Tagger *t = (Tagger *)self;
+    Py_ssize_t values[MAX_TAGS];
+    int found = tag_text(t, arg, values);
+    if (found <= 0) {
+        return found < 0 ? NULL : Py_NewRef(Py_None);
+    }
+    Py_ssize_t small[2 * 16];
+    Py_ssize_t *spans = tagger_alloc_spans(t, small, 2 * 16);
+    if (spans == NULL) {
+        return NULL;
+    }
+    tagger_spans(t, values, spans);
+    PyObject *out = PyTuple_New(2 * t->nslots);
+    for (Py_ssize_t i = 0; out != NULL && i < 2 * t->nslots; i++) {
+        PyObject *v = PyLong_FromSsize_t(spans[i]);
+        if (v == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyTuple_SetItem(out, i, v);
+    }
+    if (spans != small) {
+        PyMem_Free(spans);
+    }
+    return out;
+}
+
+static PyObject *
+Tagger_get_consts(PyObject *self, void *Py_UNUSED(closure))
+{
+    return Py_NewRef(((Tagger *)self)->consts);
+}
+
 PyDoc_STRVAR(parse_doc,
 "parse(text, /)\n--\n\n"
-"The output slots for text (see the plan), as a tuple or as cls, or None\n"
-"when the DFA does not accept text.");
+"The output slots for text (see the plan), as a tuple or as a record of\n"
+"cls, or None when the DFA does not accept text.");
 
 PyObject *
 Tagger_parse(PyObject *self, PyObject *arg)
@@ -493,6 +602,9 @@ Tagger_parse(PyObject *self, PyObject *arg)
     int found = tag_text(t, arg, values);
     if (found <= 0) {
         return found < 0 ? NULL : Py_NewRef(Py_None);
+    }
+    if (t->cls != NULL) {
+        return tagger_record(t, arg, values);
     }
     PyObject *out = PyTuple_New(t->nslots);
     if (out == NULL) {
@@ -523,17 +635,7 @@ Tagger_parse(PyObject *self, PyObject *arg)
         }
         PyTuple_SetItem(out, s, value);
     }
-    if (t->cls == NULL) {
-        return out;
-    }
-    PyObject *args = PyTuple_Pack(1, out);
-    Py_DECREF(out);
-    if (args == NULL) {
-        return NULL;
-    }
-    PyObject *made = t->tuple_new((PyTypeObject *)t->cls, args, NULL);
-    Py_DECREF(args);
-    return made;
+    return out;
 }
 
 /* A table of count items of `itemsize` bytes, copied into new memory of
@@ -618,6 +720,55 @@ read_plan(Tagger *self, PyObject *plan)
     return 0;
 }
 
+/* The index of constant in self->consts, appended when new; -1 with an
+   exception set. */
+static Py_ssize_t
+const_index(Tagger *self, PyObject *constant)
+{
+    Py_ssize_t n = PyList_Size(self->consts);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        int same = PyObject_RichCompareBool(PyList_GetItem(self->consts, k), constant, Py_EQ);
+        if (same != 0) {
+            return same < 0 ? -1 : k;
+        }
+    }
+    return PyList_Append(self->consts, constant) < 0 ? -1 : n;
+}
+
+/* For a record-making Tagger: the plan's constants and non-None defaults
+   as one tuple (self->consts), and each one's index. */
+static int
+read_consts(Tagger *self)
+{
+    self->cand_index = PyMem_Malloc((size_t)self->ncands * sizeof(Py_ssize_t) + 1);
+    self->default_index = PyMem_Malloc((size_t)self->nslots * sizeof(Py_ssize_t) + 1);
+    self->consts = PyList_New(0);
+    if (self->cand_index == NULL || self->default_index == NULL || self->consts == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_NoMemory();
+        }
+        return -1;
+    }
+    for (Py_ssize_t s = 0; s < self->nslots; s++) {
+        self->default_index[s] = -1;
+        if (self->defaults[s] != Py_None &&
+            (self->default_index[s] = const_index(self, self->defaults[s])) < 0) {
+            return -1;
+        }
+    }
+    for (Py_ssize_t c = 0; c < self->ncands; c++) {
+        self->cand_index[c] = -1;
+        if (self->cand_const[c] != NULL &&
+            (self->cand_index[c] = const_index(self, self->cand_const[c])) < 0) {
+            return -1;
+        }
+    }
+    PyObject *frozen = PyList_AsTuple(self->consts);
+    Py_DECREF(self->consts);
+    self->consts = frozen;
+    return frozen == NULL ? -1 : 0;
+}
+
 static PyObject *
 Tagger_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
@@ -637,10 +788,17 @@ Tagger_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
                                      &plan, &cls)) {
         return NULL;
     }
-    if (cls != Py_None &&
-        (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type))) {
-        PyErr_SetString(PyExc_TypeError, "cls must be None or a subclass of tuple");
-        return NULL;
+    if (cls != Py_None) {
+        PyObject *module = PyType_GetModule(type);
+        if (module == NULL) {
+            return NULL;
+        }
+        PyObject *record_type = ((module_state *)PyModule_GetState(module))->record_type;
+        if (!PyType_Check(cls) ||
+            !PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)record_type)) {
+            PyErr_SetString(PyExc_TypeError, "into must be None or a subclass of Record");
+            return NULL;
+        }
     }
     Py_ssize_t nintervals = PyBytes_Size(classes_obj);
     Py_ssize_t nstates = PyBytes_Size(finals_obj) / 4;
@@ -742,14 +900,12 @@ Tagger_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         Py_DECREF(self);
         return NULL;
     }
+    if (read_consts(self) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
     if (cls != Py_None) {
-        self->tuple_new = (newfunc)PyType_GetSlot(&PyTuple_Type, Py_tp_new);
-        if (self->tuple_new == NULL) {
-            Py_DECREF(self);
-            return NULL;
-        }
-        Py_INCREF(cls);
-        self->cls = cls;
+        self->cls = Py_NewRef(cls);
     }
     return (PyObject *)self;
 }
@@ -785,6 +941,9 @@ Tagger_dealloc(PyObject *obj)
     PyMem_Free(self->cand_const);
     PyMem_Free(self->cand_capture);
     PyMem_Free(self->slot_first);
+    PyMem_Free(self->cand_index);
+    PyMem_Free(self->default_index);
+    Py_XDECREF(self->consts);
     Py_XDECREF(self->cls);
     freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
     tp_free(obj);
@@ -794,7 +953,13 @@ Tagger_dealloc(PyObject *obj)
 static PyMethodDef Tagger_methods[] = {
     {"parse", Tagger_parse, METH_O, parse_doc},
     {"tags", Tagger_tags, METH_O, tags_doc},
+    {"spans", Tagger_spans, METH_O, spans_doc},
     {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Tagger_getset[] = {
+    {"consts", Tagger_get_consts, NULL, "The constants the spans index.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
 PyDoc_STRVAR(Tagger_doc,
@@ -807,6 +972,7 @@ static PyType_Slot Tagger_slots[] = {
     {Py_tp_new, Tagger_new},
     {Py_tp_dealloc, Tagger_dealloc},
     {Py_tp_methods, Tagger_methods},
+    {Py_tp_getset, Tagger_getset},
     {Py_tp_doc, (void *)Tagger_doc},
     {0, NULL},
 };

@@ -1,0 +1,171 @@
+"""``Record`` and ``Field``: a text and the spans of its slots, in C
+(``engine._native``) and in Python (``engine._record``), one interface
+tested over both."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from _budget import examples
+from urigrammar.engine import _record
+from urigrammar.engine._backend import NATIVE_RECORD
+
+IMPLEMENTATIONS = [pytest.param((_record.Record, _record.Field), id="python")]
+if NATIVE_RECORD is not None:
+    IMPLEMENTATIONS.insert(0, pytest.param(NATIVE_RECORD, id="c"))
+
+
+@pytest.fixture(params=IMPLEMENTATIONS)
+def kind(request: pytest.FixtureRequest) -> tuple[type[Any], type[Any]]:
+    """A record class with three fields, and the base pair it was made from."""
+    base, field = request.param
+
+    class Three(base):  # type: ignore[misc, valid-type]
+        __slots__ = ()
+        first = field(0, "the first slot")
+        second = field(1)
+        third = field(2)
+
+    return Three, field
+
+
+def test_fields_slice_spans_and_give_none_and_constants(kind: tuple[type[Any], Any]) -> None:
+    three, _ = kind
+    record = three._make("hello world", ("K",), (0, 5, -1, -1, -2, 0))
+    assert (record.first, record.second, record.third) == ("hello", None, "K")
+    assert record._values() == ("hello", None, "K")
+    assert record._spans() == (0, 5, -1, -1, -2, 0)
+    assert record._consts == ("K",)
+    assert type(record) is three
+
+
+def test_str_is_the_text_itself(kind: tuple[type[Any], Any]) -> None:
+    three, _ = kind
+    text = "".join(["a", "b:c"])
+    record = three._make(text, (), (0, 1, 2, 3, 3, 4))
+    assert str(record) is text
+    assert record._text is text
+
+
+def test_a_field_on_the_class_is_the_descriptor_with_its_doc(kind: tuple[type[Any], Any]) -> None:
+    three, field = kind
+    assert isinstance(three.first, field)
+    assert three.first.__doc__ == "the first slot"
+    assert three.first.index == 0
+    assert three.second.__doc__ is None
+
+
+def test_a_record_is_immutable(kind: tuple[type[Any], Any]) -> None:
+    three, _ = kind
+    record = three._make("ab", (), (0, 1, 1, 2, -1, -1))
+    with pytest.raises(AttributeError):
+        record.first = "x"
+    with pytest.raises(AttributeError):
+        record.other = "x"
+    assert record.first == "a"
+
+
+def test_a_record_is_no_sequence(kind: tuple[type[Any], Any]) -> None:
+    three, _ = kind
+    record = three._make("ab", (), (0, 1, 1, 2, -1, -1))
+    with pytest.raises(TypeError):
+        len(record)
+    with pytest.raises(TypeError):
+        record[0]
+    with pytest.raises(TypeError):
+        iter(record)
+
+
+def test_a_subclass_keeps_its_class_and_may_add_attributes(kind: tuple[type[Any], Any]) -> None:
+    three, _ = kind
+
+    class Four(three):  # type: ignore[misc, valid-type]
+        __slots__ = ()
+
+        @property
+        def both(self) -> str:
+            return f"{self.first}{self.second}"
+
+    record = Four._make("ab", (), (0, 1, 1, 2, -1, -1))
+    assert type(record) is Four
+    assert record.both == "ab"
+
+
+@pytest.mark.parametrize(
+    ("spans", "consts"),
+    [
+        ((0, 3), ()),  # past the text's end
+        ((2, 1), ()),  # end before start
+        ((-1, 0), ()),  # absent, but an end
+        ((-2, 0), ()),  # a constant that is not there
+        ((-3, 0), ("K",)),
+        ((-2, 1), ("K",)),  # a constant with an end
+        ((0, 1, 0), ()),  # not two numbers per slot
+    ],
+)
+def test_make_refuses_spans_outside_the_text_or_constants(
+    kind: tuple[type[Any], Any], spans: tuple[int, ...], consts: tuple[str, ...]
+) -> None:
+    three, _ = kind
+    with pytest.raises(ValueError, match="spans"):
+        three._make("ab", consts, spans)
+
+
+@pytest.mark.parametrize(
+    "args", [(b"ab", (), (0, 1)), ("ab", [], (0, 1)), ("ab", (), [0, 1]), ("ab", ())]
+)
+def test_make_takes_a_str_and_two_tuples(kind: tuple[type[Any], Any], args: tuple[Any]) -> None:
+    three, _ = kind
+    with pytest.raises(TypeError):
+        three._make(*args)
+
+
+def test_a_field_past_the_slots_is_an_attribute_error(kind: tuple[type[Any], Any]) -> None:
+    three, _ = kind
+    record = three._make("ab", (), (0, 1))
+    assert record.first == "a"
+    with pytest.raises(AttributeError):
+        _ = record.third
+
+
+def test_a_field_reads_only_records(kind: tuple[type[Any], Any]) -> None:
+    three, _ = kind
+    with pytest.raises(TypeError):
+        three.first.__get__(object(), object)
+
+
+def test_fields_are_no_negative_slots(kind: tuple[type[Any], Any]) -> None:
+    _, field = kind
+    with pytest.raises(ValueError, match="slot"):
+        field(-1)
+
+
+@given(data=st.data())
+@settings(max_examples=examples(100))
+@pytest.mark.parametrize("kind_param", IMPLEMENTATIONS)
+def test_both_implementations_read_the_same_values(
+    kind_param: tuple[type[Any], type[Any]], data: st.DataObject
+) -> None:
+    text = data.draw(st.text(max_size=20))
+    consts = tuple(data.draw(st.lists(st.text(max_size=3), max_size=3)))
+    slots = []
+    for _ in range(data.draw(st.integers(0, 6))):
+        form = data.draw(st.sampled_from(["span", "none", "const"] if consts else ["span", "none"]))
+        if form == "span":
+            start = data.draw(st.integers(0, len(text)))
+            slots.append((start, data.draw(st.integers(start, len(text)))))
+        elif form == "none":
+            slots.append((-1, -1))
+        else:
+            slots.append((-2 - data.draw(st.integers(0, len(consts) - 1)), 0))
+    spans = tuple(n for slot in slots for n in slot)
+    base, _ = kind_param
+    record = base._make(text, consts, spans)
+    expected = tuple(None if a == -1 else consts[-2 - a] if a < -1 else text[a:b] for a, b in slots)
+    assert record._values() == expected
+    assert record._spans() == spans
+    assert str(record) == text
