@@ -88,9 +88,8 @@ def core_schema(cls: type[Components], source: Any, handler: Any) -> Any:
     ``cls``'s parse function, a ``cls`` value is kept, another reference is
     read again from its text (a URI given for an IRI field, say); anything
     else is a ``uri_type`` error.  Output is ``str()``, in Python mode too:
-    pydantic's Python mode turns any tuple, subclasses included, into a
-    bare tuple, which would lose the value, and the exact text reads back
-    to an equal value anyway."""
+    ``model_dump()`` gives plain data, and the exact text reads back to an
+    equal value."""
     from pydantic_core import PydanticCustomError
     from pydantic_core import core_schema as cs
 

@@ -249,10 +249,11 @@ class URIReference(Reference):
     """A parsed URI-reference (RFC 3986 section 4.1).  Build one with
     ``parse``; ``str()`` recomposes it (section 5.3).
 
-    Immutable: a tuple of its fields, like a named tuple, because ``parse``
-    makes one per call and a tuple is the cheapest immutable object CPython
-    builds.  It compares equal only to another ``URIReference`` and has no
-    ordering.  Every URI reference the library returns is one.
+    Immutable: its text and where each component lies in it
+    (``Components``), each field sliced when it is read.  Not a sequence;
+    ``match`` unpacks the fields.  It compares equal only to another
+    ``URIReference`` and has no ordering.  Every URI reference the library
+    returns is one.
     """
 
     __slots__ = ()

@@ -67,10 +67,17 @@ NATIVE_SHARED PyObject *
 Tagger_parse(PyObject *self, PyObject *arg);
 
 /* A record of cls (a subclass of Record, record.c) over text, with
-   nslots slots whose spans are spans[0 .. 2 * nslots), unchecked. */
+   nslots slots whose spans are spans[0 .. 2 * nslots), unchecked; with
+   untrack, not tracked by the garbage collector (only for a plain class
+   and constants that are strings). */
 NATIVE_SHARED PyObject *
 record_make(PyTypeObject *cls, PyObject *text, PyObject *consts, const Py_ssize_t *spans,
-            Py_ssize_t nslots);
+            Py_ssize_t nslots, int untrack);
+
+/* 1 when cls's instances hold nothing beyond a Record's (no __dict__, no
+   __weakref__, no slot), 0 when they do, -1 with an exception set. */
+NATIVE_SHARED int
+record_plain(PyObject *cls);
 
 /* The types, which module.c creates. */
 NATIVE_SHARED extern PyType_Spec Runner_spec;

@@ -94,9 +94,31 @@ spans_valid(const Py_ssize_t *spans, Py_ssize_t nslots, Py_ssize_t length, Py_ss
     return 1;
 }
 
+NATIVE_SHARED int
+record_plain(PyObject *cls)
+{
+    static const char *const attrs[] = {"__dictoffset__", "__weakrefoffset__", "__basicsize__"};
+    const long expected[] = {0, 0, (long)offsetof(Record, words)};
+    for (int i = 0; i < 3; i++) {
+        PyObject *value = PyObject_GetAttrString(cls, attrs[i]);
+        if (value == NULL) {
+            return -1;
+        }
+        long got = PyLong_AsLong(value);
+        Py_DECREF(value);
+        if (got == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        if (got != expected[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 NATIVE_SHARED PyObject *
 record_make(PyTypeObject *cls, PyObject *text, PyObject *consts, const Py_ssize_t *spans,
-            Py_ssize_t nslots)
+            Py_ssize_t nslots, int untrack)
 {
     Py_ssize_t length = PyUnicode_GetLength(text);
     if (length < 0) {
@@ -110,6 +132,13 @@ record_make(PyTypeObject *cls, PyObject *text, PyObject *consts, const Py_ssize_
     Record *r = (Record *)alloc(cls, nslots * (wide ? 4 : 2));
     if (r == NULL) {
         return NULL;
+    }
+    if (untrack) {
+        /* A class statement gives every heap type the collector; a record
+           of a class that adds no attribute holds a str and a tuple of
+           constants, so it can be in no cycle, and tracking it would only
+           make the collector visit each kept parse. */
+        PyObject_GC_UnTrack(r);
     }
     r->text = Py_NewRef(text);
     r->consts = Py_NewRef(consts);
@@ -173,7 +202,7 @@ Record_make(PyObject *cls, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_ValueError, "spans: a slot outside the text or the constants");
         goto done;
     }
-    made = record_make((PyTypeObject *)cls, text, consts, spans, count / 2);
+    made = record_make((PyTypeObject *)cls, text, consts, spans, count / 2, 0);
 done:
     if (spans != small) {
         PyMem_Free(spans);

@@ -48,6 +48,7 @@ typedef struct {
     PyObject *consts;
     Py_ssize_t *cand_index;    /* per candidate: its constant's index, or -1 */
     Py_ssize_t *default_index; /* per slot: its default's index, or -1 for None */
+    int untrack;               /* records of cls need no garbage collection */
 } Tagger;
 
 #define MAX_TAGS 256
@@ -540,7 +541,8 @@ tagger_record(const Tagger *t, PyObject *text, const Py_ssize_t *values)
         return NULL;
     }
     tagger_spans(t, values, spans);
-    PyObject *made = record_make((PyTypeObject *)t->cls, text, t->consts, spans, t->nslots);
+    PyObject *made =
+        record_make((PyTypeObject *)t->cls, text, t->consts, spans, t->nslots, t->untrack);
     if (spans != small) {
         PyMem_Free(spans);
     }
@@ -906,6 +908,17 @@ Tagger_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     if (cls != Py_None) {
         self->cls = Py_NewRef(cls);
+        int plain = record_plain(cls);
+        if (plain < 0) {
+            Py_DECREF(self);
+            return NULL;
+        }
+        /* The constants come from the plan: untracked records may hold
+           them only when they are strings, which hold nothing. */
+        for (Py_ssize_t k = 0; plain && k < PyTuple_Size(self->consts); k++) {
+            plain = PyUnicode_CheckExact(PyTuple_GetItem(self->consts, k));
+        }
+        self->untrack = plain;
     }
     return (PyObject *)self;
 }
