@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from ._match import RuleMatch
     from ._program import Program
     from ._reader import read_rules
-    from ._record import Field, Record, record_types
+    from ._record import RAW_MAKERS, Field, Record, record_types
 
 # Each name is imported from its module on first use (PEP 562): importing
 # the engine, or one of its modules, costs nothing until a name is needed,
@@ -76,6 +76,7 @@ _LAZY: dict[str, str] = {
     "Program": "_program",
     "read_rules": "_reader",
     "Field": "_record",
+    "RAW_MAKERS": "_record",
     "Record": "_record",
     "record_types": "_record",
 }
@@ -99,6 +100,7 @@ __all__ = [
     "END",
     "NATIVE",
     "PURE",
+    "RAW_MAKERS",
     "Alt",
     "Backend",
     "Cap",

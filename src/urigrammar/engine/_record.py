@@ -22,25 +22,30 @@ from __future__ import annotations
 
 from typing import Any, Generic, TypeVar, overload
 
-__all__ = ["Field", "Record", "record_types"]
+__all__ = ["RAW_MAKERS", "Field", "Record", "record_types"]
 
 _T = TypeVar("_T")
 
 
 class Record:
     """A text and the spans of its slots; ``str()`` is the text.
-    Immutable: every slot is read through a ``Field``."""
+    Immutable: every slot is read through a ``Field``.
 
-    __slots__ = ("_consts_", "_spans_", "_text_")
+    Python slices each slot once, when the record is made (a slice here
+    costs what the reading would), and keeps the values beside the spans.
+    ``_from_values`` makes a record from values alone, for a caller that
+    has them already (the regex reader): its ``_spans()`` is ``None``."""
 
-    _text_: str
-    _consts_: tuple[Any, ...]
-    _spans_: tuple[int, ...]
+    __slots__ = ("_state_",)
+
+    # (text, consts, spans or None, value of slot 0, value of slot 1, ...):
+    # one flat tuple, the cheapest to build.
+    _state_: tuple[Any, ...]
 
     @classmethod
     def _make(cls: type[_R], text: str, consts: tuple[Any, ...], spans: tuple[int, ...]) -> _R:
         """A record of ``cls`` over ``text``; see the module docstring for
-        ``spans``.  Checked against the text's length; nothing is sliced."""
+        ``spans``.  Checked against the text's length."""
         if type(text) is not str or type(consts) is not tuple or type(spans) is not tuple:
             msg = "_make takes a str, a tuple and a tuple"
             raise TypeError(msg)
@@ -48,44 +53,50 @@ class Record:
             msg = "spans: two numbers per slot"
             raise ValueError(msg)
         length = len(text)
+        values: list[Any] = []
         for start, end in zip(spans[::2], spans[1::2], strict=True):
-            valid = (
-                0 <= start <= end <= length
-                if start >= 0
-                else end == -1
-                if start == -1
-                else end == 0 and -2 - start < len(consts)
-            )
-            if not valid:
+            if start >= 0 and start <= end <= length:
+                values.append(text[start:end])
+            elif start == -1 and end == -1:
+                values.append(None)
+            elif start < -1 and end == 0 and -2 - start < len(consts):
+                values.append(consts[-2 - start])
+            else:
                 msg = "spans: a slot outside the text or the constants"
                 raise ValueError(msg)
-        record = object.__new__(cls)
-        _set_text(record, text)
-        _set_consts(record, consts)
-        _set_spans(record, spans)
+        record = _new(cls)
+        _set_state(record, (text, consts, spans, *values))
+        return record
+
+    @classmethod
+    def _from_values(cls: type[_R], text: str, values: tuple[Any, ...]) -> _R:
+        """A record of ``cls`` over ``text`` whose slots hold ``values``,
+        unchecked: the caller read them from the text."""
+        record = _new(cls)
+        _set_state(record, (text, (), None, *values))
         return record
 
     @property
     def _text(self) -> str:
         """The text the slots are spans of."""
-        return self._text_
+        return self._state_[0]
 
     @property
     def _consts(self) -> tuple[Any, ...]:
         """The constants a slot may hold."""
-        return self._consts_
+        return self._state_[1]
 
-    def _spans(self) -> tuple[int, ...]:
-        """The numbers ``_make`` took: two per slot."""
-        return self._spans_
+    def _spans(self) -> tuple[int, ...] | None:
+        """The numbers ``_make`` took: two per slot (``None`` for a record
+        made from its values)."""
+        return self._state_[2]
 
     def _values(self) -> tuple[Any, ...]:
         """Every slot's value, in order."""
-        spans = self._spans_
-        return tuple(_value(self, i) for i in range(len(spans) // 2))
+        return self._state_[3:]
 
     def __str__(self) -> str:
-        return self._text_
+        return self._state_[0]
 
     def __setattr__(self, name: str, value: object) -> None:
         msg = "the value is immutable"
@@ -98,20 +109,14 @@ class Record:
 
 _R = TypeVar("_R", bound=Record)
 
-# The slots' own setters: Record.__setattr__ refuses every assignment.
-_set_text = Record.__dict__["_text_"].__set__
-_set_consts = Record.__dict__["_consts_"].__set__
-_set_spans = Record.__dict__["_spans_"].__set__
+_new = object.__new__
+# The slot's own setter: Record.__setattr__ refuses every assignment.
+_set_state = Record.__dict__["_state_"].__set__
 
-
-def _value(record: Record, index: int) -> Any:
-    spans = record._spans_
-    start = spans[2 * index]
-    if start >= 0:
-        return record._text_[start : spans[2 * index + 1]]
-    if start == -1:
-        return None
-    return record._consts_[-2 - start]
+#: What the regex reader calls to make a Python record with its values,
+#: two C calls: ``new(cls)``, then ``set_state(record, (text, (), None,
+#: *values))`` (``_from_values`` without its frame).
+RAW_MAKERS = (_new, _set_state)
 
 
 class Field(Generic[_T]):
@@ -122,6 +127,7 @@ class Field(Generic[_T]):
             msg = "a slot index is not negative"
             raise ValueError(msg)
         self.index = index
+        self._at = 3 + index  # the value's place in the record's state
         self.__doc__ = doc
 
     @overload
@@ -131,13 +137,14 @@ class Field(Generic[_T]):
     def __get__(self, record: Record | None, owner: type[Any] | None = None) -> Field[_T] | _T:
         if record is None:
             return self
-        if not isinstance(record, Record):
+        try:
+            found: _T = record._state_[self._at]
+        except AttributeError:
             msg = "a Field reads a Record"
-            raise TypeError(msg)
-        if 2 * self.index >= len(record._spans_):
+            raise TypeError(msg) from None
+        except IndexError:
             msg = "the record has no such slot"
-            raise AttributeError(msg)
-        found: _T = _value(record, self.index)
+            raise AttributeError(msg) from None
         return found
 
     def __set__(self, record: Record, value: object) -> None:

@@ -39,10 +39,12 @@ from ._dialect import URI, Dialect
 __all__ = [
     "FIELDS",
     "MAX_PORT_DIGITS",
+    "PYTHON_RECORDS",
     "Components",
     "RefT",
     "compose_authority",
     "evolve",
+    "layout",
     "path_clash",
     "port_digits",
     "port_number",
@@ -330,8 +332,7 @@ def compose_authority(userinfo: str | None, host: str | None, port_text: str | N
 RefT = TypeVar("RefT", bound=Components)
 
 
-def trusted(
-    cls: type[RefT],
+def layout(
     scheme: str | None,
     userinfo: str | None,
     host: str | None,
@@ -340,11 +341,10 @@ def trusted(
     fragment: str | None,
     host_kind: str | None,
     port_text: str | None,
-) -> RefT:
-    """A ``cls`` from components the grammar has already checked: their
-    recomposition (section 5.3) and where each lies in it.  Unpickling
-    makes one per reference, so this skips the public constructor's
-    checks.  Private to the library."""
+) -> tuple[str, tuple[str, ...], tuple[int, ...]]:
+    """The recomposition of the components (section 5.3) and a record's
+    constants and spans over it (``engine.Record``): where each component
+    lies in the text."""
     if host is None and (userinfo is not None or port_text is not None):
         msg = "userinfo and port are parts of an authority, which needs a host (section 3.2)"
         raise URIError(msg, rule="authority")
@@ -383,7 +383,35 @@ def trusted(
     if host_kind is not None:
         consts = (host_kind,)
         spans[12], spans[13] = -2, 0
-    return cls._make("".join(parts), consts, tuple(spans))
+    return "".join(parts), consts, tuple(spans)
+
+
+#: Whether references are Python records, made from their values (the C
+#: record is made from spans).
+PYTHON_RECORDS = hasattr(Record, "_from_values")
+
+
+def trusted(
+    cls: type[RefT],
+    scheme: str | None,
+    userinfo: str | None,
+    host: str | None,
+    path: str,
+    query: str | None,
+    fragment: str | None,
+    host_kind: str | None,
+    port_text: str | None,
+) -> RefT:
+    """A ``cls`` from components the grammar has already checked, over
+    their recomposition (section 5.3).  Unpickling makes one per reference,
+    so this skips the public constructor's checks.  Private to the library."""
+    text, consts, spans = layout(
+        scheme, userinfo, host, path, query, fragment, host_kind, port_text
+    )
+    if PYTHON_RECORDS:
+        values = (scheme, userinfo, host, path, query, fragment, host_kind, port_text)
+        return cls._from_values(text, values)
+    return cls._make(text, consts, spans)
 
 
 def evolve(ref: RefT, **changes: Any) -> RefT:

@@ -26,7 +26,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from ._components import FIELDS, Components, RefT, trusted
+from ..engine import RAW_MAKERS
+from ._components import FIELDS, PYTHON_RECORDS, Components, RefT, layout, trusted
 
 __all__ = ["CAPTURES", "LEAVES", "READS", "ComponentVisitor", "plan", "reader", "to_reference"]
 
@@ -146,35 +147,38 @@ def reader(groups: Sequence[tuple[str, int]], cls: type[RefT]) -> Callable[[re.M
     """The visitor's walk for a compiled pattern whose capturing group ``i``
     (from 1) is rule ``groups[i-1][0]``: a function from a match to a
     ``cls`` over the matched text, written out as straight-line code for
-    speed.  It reads the groups' spans (``match.regs``), so it slices no
-    string: the record does, when a field is read."""
-    sources = _sources(groups)
-    consts: list[object] = []
-
-    def const(value: object) -> str:
-        # A slot holding consts[k] is written (-2 - k, 0) (engine._record).
-        if value not in consts:
-            consts.append(value)
-        return repr((-2 - consts.index(value), 0))
+    speed.  A Python record is made from the fields' values in two C calls
+    (``engine._record.RAW_MAKERS``); a C record, from their spans."""
+    # field -> (group index, expression for the value when that group matched)
+    sources = {
+        field: [
+            (index, f"v[{index}]" if constant is None else repr(constant))
+            for index, constant in found
+        ]
+        for field, found in _sources(groups).items()
+    }
 
     def pick(field: str) -> str:
         # Alternatives of one rule never both match, so the first group
         # that took part gives the field its value.
-        default = _DEFAULTS.get(field)
-        expr = repr((-1, -1)) if default is None else const(default)
-        for index, constant in reversed(sources[field]):
-            span = f"r[{index + 1}]"
-            value = span if constant is None else const(constant)
-            expr = f"({value} if {span}[0] >= 0 else {expr})"
+        expr = repr(_DEFAULTS.get(field))
+        for index, value in reversed(sources[field]):
+            expr = f"({value} if v[{index}] is not None else {expr})"
         return expr
 
-    slots = ", ".join(f"*{pick(field)}" for field in FIELDS)
-    code = (
-        f"def read(match):\n    r = match.regs\n    return make(match.string, consts, ({slots}))\n"
-    )
+    values = ", ".join(pick(field) for field in FIELDS)
+    if PYTHON_RECORDS:
+        make = f"    r = new(cls)\n    put(r, (match.string, (), None, {values}))\n    return r\n"
+    else:
+        make = (
+            f"    text, consts, spans = layout({values})\n"
+            "    return cls._make(text, consts, spans)\n"
+        )
+    code = f"def read(match):\n    v = match.groups()\n{make}"
     # The port is not converted here: URIReference.port does that on access,
     # so parse stays linear in the port's length (section 3.2.3 bounds it not).
-    namespace: dict[str, Any] = {"make": cls._make, "consts": tuple(consts)}
+    new, put = RAW_MAKERS
+    namespace: dict[str, Any] = {"cls": cls, "new": new, "put": put, "layout": layout}
     # The code is built above from READS and group numbers only.
     exec(code, namespace)
     function: Callable[[re.Match[str]], RefT] = namespace["read"]

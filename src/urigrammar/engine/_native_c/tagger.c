@@ -20,6 +20,7 @@ typedef struct {
     Py_ssize_t nstates;
     uint32_t *moves;        /* the target's row offset; 0 is dead */
     uint16_t *recs;         /* the record of each transition */
+    uint16_t *loop_rec;     /* a loop's record, else NO_LOOP (not a record) */
     Py_ssize_t nrecords;
     uint32_t *rec_first;    /* record r: threads rec_first[r] .. rec_first[r + 1] */
     uint16_t *rec_source;   /* per thread of a record: its source thread */
@@ -52,6 +53,10 @@ typedef struct {
 } Tagger;
 
 #define MAX_TAGS 256
+
+/* loop_rec of a transition that leaves its state: no record is 0xFFFF,
+   since there are at most UINT16_MAX records. */
+#define NO_LOOP 0xFFFF
 
 /* The records met, with the position after each; on the stack until it
    outgrows EVENTS_ON_STACK. */
@@ -326,11 +331,8 @@ tag_forward(const Tagger *t, PyObject *text, Events *ev, Py_ssize_t *final)
                 /* A loop that keeps every thread: only its last step can
                    matter backwards, so skip the run and keep that one. */
                 Py_ssize_t from = at + i - 1;
-                while (i < n) {
-                    uint32_t c2 = off + map_class(&t->map, buf[i]);
-                    if (moves[c2] != off || recs[c2] != rec) {
-                        break;
-                    }
+                const uint16_t *loop_rec = t->loop_rec;
+                while (i < n && loop_rec[off + map_class(&t->map, buf[i])] == rec) {
                     i++;
                 }
                 if (rec != 0) {
@@ -393,9 +395,8 @@ inconsistent(void)
 static int
 tag_backward(const Tagger *t, const Events *ev, Py_ssize_t final, Py_ssize_t *values)
 {
-    for (Py_ssize_t i = 0; i < t->ntags; i++) {
-        values[i] = -1;
-    }
+    /* Every byte 0xFF: -1 in each. */
+    memset(values, 0xFF, (size_t)t->ntags * sizeof *values);
     Py_ssize_t k = t->finals[final];
     for (Py_ssize_t e = ev->n - 1; e >= 0; e--) {
         uint16_t rec = ev->rec[e];
@@ -862,6 +863,16 @@ Tagger_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
             return refuse(self, "recs: a record out of range");
         }
     }
+    self->loop_rec = PyMem_Malloc((size_t)(nstates * nclasses) * sizeof(uint16_t) + 1);
+    if (self->loop_rec == NULL) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < nstates * nclasses; i++) {
+        /* The row a transition starts from is i rounded down to a row. */
+        uint32_t row = (uint32_t)(i - i % nclasses);
+        self->loop_rec[i] = self->moves[i] == row ? self->recs[i] : NO_LOOP;
+    }
     if (self->rec_first[0] != 0 || self->rec_first[nrecords] != (uint32_t)nthreads) {
         return refuse(self, "rec_first must run from 0 to the thread count");
     }
@@ -932,6 +943,7 @@ Tagger_dealloc(PyObject *obj)
     PyMem_Free(self->map.pages);
     PyMem_Free(self->moves);
     PyMem_Free(self->recs);
+    PyMem_Free(self->loop_rec);
     PyMem_Free(self->rec_first);
     PyMem_Free(self->rec_source);
     PyMem_Free(self->rec_tagset);
