@@ -7,45 +7,36 @@
 
 #include "native.h"
 
-/* The module's first exec slot: the Runner and Tagger types, kept in the
-   module state as well. */
+/* The type of spec, added to the module as `name`, and kept in *kept
+   (a reference of its own) unless kept is NULL: 0, or -1 with an
+   exception set. */
+static int
+add_type(PyObject *module, PyType_Spec *spec, const char *name, PyObject **kept)
+{
+    PyObject *type = PyType_FromModuleAndSpec(module, spec, NULL);
+    if (type == NULL) {
+        return -1;
+    }
+    if (kept != NULL) {
+        *kept = Py_NewRef(type);
+    }
+    if (PyModule_AddObject(module, name, type) < 0) {
+        Py_DECREF(type);
+        return -1;
+    }
+    return 0;
+}
+
+/* The module's first exec slot: the Runner, Tagger, Record and Field
+   types, the first three kept in the module state as well. */
 static int
 native_exec(PyObject *module)
 {
     module_state *st = (module_state *)PyModule_GetState(module);
-    st->runner_type = PyType_FromModuleAndSpec(module, &Runner_spec, NULL);
-    if (st->runner_type == NULL) {
-        return -1;
-    }
-    Py_INCREF(st->runner_type);
-    if (PyModule_AddObject(module, "Runner", st->runner_type) < 0) {
-        Py_DECREF(st->runner_type);
-        return -1;
-    }
-    st->tagger_type = PyType_FromModuleAndSpec(module, &Tagger_spec, NULL);
-    if (st->tagger_type == NULL) {
-        return -1;
-    }
-    Py_INCREF(st->tagger_type);
-    if (PyModule_AddObject(module, "Tagger", st->tagger_type) < 0) {
-        Py_DECREF(st->tagger_type);
-        return -1;
-    }
-    st->record_type = PyType_FromModuleAndSpec(module, &Record_spec, NULL);
-    if (st->record_type == NULL) {
-        return -1;
-    }
-    Py_INCREF(st->record_type);
-    if (PyModule_AddObject(module, "Record", st->record_type) < 0) {
-        Py_DECREF(st->record_type);
-        return -1;
-    }
-    PyObject *field_type = PyType_FromModuleAndSpec(module, &Field_spec, NULL);
-    if (field_type == NULL) {
-        return -1;
-    }
-    if (PyModule_AddObject(module, "Field", field_type) < 0) {
-        Py_DECREF(field_type);
+    if (add_type(module, &Runner_spec, "Runner", &st->runner_type) < 0 ||
+        add_type(module, &Tagger_spec, "Tagger", &st->tagger_type) < 0 ||
+        add_type(module, &Record_spec, "Record", &st->record_type) < 0 ||
+        add_type(module, &Field_spec, "Field", NULL) < 0) {
         return -1;
     }
     return 0;
