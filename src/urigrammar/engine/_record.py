@@ -79,24 +79,28 @@ class Record:
     @property
     def _text(self) -> str:
         """The text the slots are spans of."""
-        return self._state_[0]
+        text: str = self._state_[0]
+        return text
 
     @property
     def _consts(self) -> tuple[Any, ...]:
         """The constants a slot may hold."""
-        return self._state_[1]
+        consts: tuple[Any, ...] = self._state_[1]
+        return consts
 
     def _spans(self) -> tuple[int, ...] | None:
         """The numbers ``_make`` took: two per slot (``None`` for a record
         made from its values)."""
-        return self._state_[2]
+        spans: tuple[int, ...] | None = self._state_[2]
+        return spans
 
     def _values(self) -> tuple[Any, ...]:
         """Every slot's value, in order."""
         return self._state_[3:]
 
     def __str__(self) -> str:
-        return self._state_[0]
+        text: str = self._state_[0]
+        return text
 
     def __setattr__(self, name: str, value: object) -> None:
         msg = "the value is immutable"

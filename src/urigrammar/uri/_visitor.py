@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from ..engine import RAW_MAKERS
-from ._components import FIELDS, PYTHON_RECORDS, Components, RefT, layout, trusted
+from ._components import FIELDS, PYTHON_RECORDS, Components, RefT, trusted
 
 __all__ = ["CAPTURES", "LEAVES", "READS", "ComponentVisitor", "plan", "reader", "to_reference"]
 
@@ -148,37 +148,48 @@ def reader(groups: Sequence[tuple[str, int]], cls: type[RefT]) -> Callable[[re.M
     (from 1) is rule ``groups[i-1][0]``: a function from a match to a
     ``cls`` over the matched text, written out as straight-line code for
     speed.  A Python record is made from the fields' values in two C calls
-    (``engine._record.RAW_MAKERS``); a C record, from their spans."""
-    # field -> (group index, expression for the value when that group matched)
-    sources = {
-        field: [
-            (index, f"v[{index}]" if constant is None else repr(constant))
-            for index, constant in found
-        ]
-        for field, found in _sources(groups).items()
-    }
+    (``engine._record.RAW_MAKERS``); a C record, from the spans of the
+    groups that took part (``match.span``)."""
+    sources = _sources(groups)
+    consts: list[object] = []
 
-    def pick(field: str) -> str:
+    def const(value: object) -> str:
+        # A C record's slot holding consts[k] is (-2 - k, 0) (engine._record).
+        if value not in consts:
+            consts.append(value)
+        return repr((-2 - consts.index(value), 0))
+
+    def pick(field: str, spans: bool) -> str:
         # Alternatives of one rule never both match, so the first group
         # that took part gives the field its value.
-        expr = repr(_DEFAULTS.get(field))
-        for index, value in reversed(sources[field]):
+        default = _DEFAULTS.get(field)
+        absent = repr((-1, -1)) if default is None else const(default)
+        expr = absent if spans else repr(default)
+        for index, constant in reversed(sources[field]):
+            if constant is not None:
+                value = const(constant) if spans else repr(constant)
+            else:
+                value = f"span({index + 1})" if spans else f"v[{index}]"
             expr = f"({value} if v[{index}] is not None else {expr})"
         return expr
 
-    values = ", ".join(pick(field) for field in FIELDS)
     if PYTHON_RECORDS:
+        values = ", ".join(pick(field, spans=False) for field in FIELDS)
         make = f"    r = new(cls)\n    put(r, (match.string, (), None, {values}))\n    return r\n"
     else:
-        make = (
-            f"    text, consts, spans = layout({values})\n"
-            "    return cls._make(text, consts, spans)\n"
-        )
+        spans = ", ".join(f"*{pick(field, spans=True)}" for field in FIELDS)
+        make = f"    span = match.span\n    return make(match.string, consts, ({spans}))\n"
     code = f"def read(match):\n    v = match.groups()\n{make}"
     # The port is not converted here: URIReference.port does that on access,
     # so parse stays linear in the port's length (section 3.2.3 bounds it not).
     new, put = RAW_MAKERS
-    namespace: dict[str, Any] = {"cls": cls, "new": new, "put": put, "layout": layout}
+    namespace: dict[str, Any] = {
+        "cls": cls,
+        "new": new,
+        "put": put,
+        "make": cls._make,
+        "consts": tuple(consts),
+    }
     # The code is built above from READS and group numbers only.
     exec(code, namespace)
     function: Callable[[re.Match[str]], RefT] = namespace["read"]
