@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from .._errors import UnknownRuleError
+from ._record import record_types
 
 if TYPE_CHECKING:
     from ._backend import Backend
@@ -55,7 +56,35 @@ History = dict[str, tuple[Span, ...]]
 Events = Iterable[tuple[int, Iterable[int]]]
 
 
-class RuleMatch:
+class _Reading:
+    """What every match of one reader shares: the rule, the captures, each
+    capture's slots (by folded name), and the tagged DFA to find every
+    occurrence with (``None`` when a match is made with its history)."""
+
+    __slots__ = ("captures", "index", "rule", "tables")
+
+    def __init__(
+        self,
+        rule: str,
+        captures: tuple[str, ...],
+        index: dict[str, tuple[int, ...]],
+        tables: TaggedTables | None,
+    ) -> None:
+        self.rule = rule
+        self.captures = captures
+        self.index = index
+        self.tables = tables
+
+
+if TYPE_CHECKING:
+    from ._record import Record
+else:
+    # The C record on the native back end (the tagger makes a match in C),
+    # the Python one otherwise, as for a URI reference.
+    Record, _ = record_types()
+
+
+class RuleMatch(Record):
     """Where each captured rule matched in ``text``, which all of ``rule``
     matched.
 
@@ -66,45 +95,25 @@ class RuleMatch:
     A name that is no capture raises ``UnknownRuleError``.
 
     Immutable (its fields are read-only properties); equal when rule, text,
-    captures and spans are; pickles with its spans.
-    A parse stores the tagged DFA's tag positions as they come, and reads a
-    span from them when asked, so that a match costs little more than the
-    run that made it."""
+    captures and spans are; pickles with its spans.  A record
+    (``engine.Record``): the text and the last span of each capture, as the
+    tagged DFA's tags give them (made in C on the native back end), and a
+    constant shared by every match of one reader (``_Reading``).  Every
+    occurrence is found when first asked, by running the tables again."""
 
-    __slots__ = ("_all", "_captures", "_index", "_last", "_rule", "_tables", "_text", "_values")
+    def __setattr__(self, name: str, value: object) -> None:
+        msg = "a RuleMatch is immutable"
+        raise AttributeError(msg)
 
-    def __init__(
-        self,
-        rule: str,
-        text: str,
-        captures: tuple[str, ...],
-        index: dict[str, tuple[int, ...]],
-        values: list[int] | None,
-        last: dict[str, Span] | None,
-        history: History | TaggedTables,
-    ) -> None:
-        """``index``: each capture's numbers among the run's captures, by
-        folded name; ``values``: each tag's last position (-1: never set),
-        or ``last``: each capture that took part to its last span;
-        ``history``: every occurrence, or the tagged DFA to find them with
-        (run again over the text when first asked)."""
-        self._rule = rule
-        self._text = text
-        self._captures = captures
-        self._index = index
-        self._values = values
-        self._last = last
-        if isinstance(history, dict):
-            self._all: History | None = history
-            self._tables: TaggedTables | None = None
-        else:
-            self._all = None
-            self._tables = history
+    @property
+    def _reading(self) -> _Reading:
+        reading: _Reading = self._consts[0]
+        return reading
 
     @property
     def rule(self) -> str:
         """The rule that matched all of ``text``, as the grammar spells it."""
-        return self._rule
+        return self._reading.rule
 
     @property
     def text(self) -> str:
@@ -113,19 +122,20 @@ class RuleMatch:
     @property
     def captures(self) -> tuple[str, ...]:
         """The captured rules, as the grammar spells them."""
-        return self._captures
+        return self._reading.captures
 
     def _key(self, name: str) -> str:
         if not isinstance(name, str):
             msg = f"rule name must be str, not {type(name).__name__}"
             raise TypeError(msg)
+        reading = self._reading
         # RFC 5234 section 2.1: names are ASCII, compared without case.
         folded = name.casefold() if name.isascii() else ""
-        if folded in self._index or (folded and folded == self._rule.casefold()):
+        if folded in reading.index or (folded and folded == reading.rule.casefold()):
             return folded
         msg = (
-            f"{name!r} is not captured by this match of {self._rule!r}; "
-            f"its captures are {', '.join(self._captures) or 'none'} "
+            f"{name!r} is not captured by this match of {reading.rule!r}; "
+            f"its captures are {', '.join(reading.captures) or 'none'} "
             "(Grammar.parse's captures= names the rules to keep)"
         )
         raise UnknownRuleError(msg, rule=name)
@@ -134,20 +144,18 @@ class RuleMatch:
         """The (start, end) of the last occurrence of rule ``name``, or
         ``None`` when it took no part in the match."""
         key = self._key(name)
-        values = self._values
-        if values is None:
-            assert self._last is not None
-            found = self._last.get(key)
-        else:
-            # Of a name captured at several places, the occurrence that
-            # starts last (one rule's occurrences never overlap).
-            found = None
-            for number in self._index.get(key, ()):
-                opened, closed = values[2 * number], values[2 * number + 1]
-                if opened >= 0 and closed >= 0 and (found is None or found <= (opened, closed)):
-                    found = (opened, closed)
-        if found is None and key not in self._index:
+        numbers = self._reading.index.get(key)
+        if numbers is None:
             return (0, len(self._text))  # the matched rule itself
+        spans = self._spans()
+        assert spans is not None, "a match is made from its spans"
+        # Of a name captured at several places, the occurrence that starts
+        # last (one rule's occurrences never overlap).
+        found = None
+        for number in numbers:
+            opened, closed = spans[2 * number], spans[2 * number + 1]
+            if opened >= 0 and (found is None or found <= (opened, closed)):
+                found = (opened, closed)
         return found
 
     def group(self, name: str) -> str | None:
@@ -160,8 +168,8 @@ class RuleMatch:
         no part)."""
         key = self._key(name)
         found = self._history().get(key, ())
-        if not found and key not in self._index:
-            return ((0, len(self._text)),)
+        if not found and key not in self._reading.index:
+            return ((0, len(self._text)),)  # the matched rule itself
         return found
 
     def groups(self, name: str) -> tuple[str, ...]:
@@ -169,49 +177,72 @@ class RuleMatch:
         return tuple(self._text[a:b] for a, b in self.spans(name))
 
     def _history(self) -> History:
-        found = self._all
+        cache = self.__dict__
+        found: History | None = cache.get("_all")
         if found is None:
-            tables = self._tables
-            assert tables is not None
+            tables = self._reading.tables
+            assert tables is not None, "a match made without tables has its history"
             events = table_events(tables, self._text)
             assert events is not None, "the tables accepted this text once"
-            found = self._all = occurrences(events, tables.names)
-            self._tables = None
+            found = cache["_all"] = occurrences(events, tables.names)
         return found
 
     def __eq__(self, other: object) -> bool:
         # Two grammars may read one text two ways: the spans decide.
         if not isinstance(other, RuleMatch):
             return NotImplemented
-        if (self._rule, self._text, self._captures) != (
-            other._rule,
-            other._text,
-            other._captures,
-        ):
+        if (self.rule, self._text, self.captures) != (other.rule, other._text, other.captures):
             return False
         return self._history() == other._history() and all(
-            self.span(key) == other.span(key) for key in self._index
+            self.span(key) == other.span(key) for key in self._reading.index
         )
 
     def __hash__(self) -> int:
-        return hash((RuleMatch, self._rule, self._text, self._captures))
+        return hash((RuleMatch, self.rule, self._text, self.captures))
 
     def __repr__(self) -> str:
         # The text's length, not the text: a match of a user's rule may hold
         # anything, and a URI's password must not reach a log.
         return (
-            f"<RuleMatch {self._rule!r} of {len(self._text)} characters, "
-            f"captures={list(self._captures)!r}>"
+            f"<RuleMatch {self.rule!r} of {len(self._text)} characters, "
+            f"captures={list(self.captures)!r}>"
         )
 
     def __reduce__(self) -> tuple[Any, ...]:
         last = {}
-        for key in self._index:
+        for key in self._reading.index:
             found = self.span(key)
             if found is not None:
                 last[key] = found
-        fields = (self._rule, self._text, self._captures, self._index, None, last)
-        return RuleMatch, (*fields, self._history())
+        return _rebuild, (self.rule, self._text, self.captures, last, self._history())
+
+
+def _rebuild(
+    rule: str, text: str, captures: tuple[str, ...], last: dict[str, Span], history: History
+) -> RuleMatch:
+    """A match from its last spans and its history, by name (unpickling)."""
+    others = tuple(name for name in captures if name.casefold() != rule.casefold())
+    return _made(rule, text, captures, others, last, history)
+
+
+def _made(
+    rule: str,
+    text: str,
+    kept: tuple[str, ...],
+    others: tuple[str, ...],
+    last: dict[str, Span],
+    history: History,
+) -> RuleMatch:
+    """A match whose spans are known by name (a tree, a Pike VM, a pickle):
+    a slot per captured name."""
+    keys = tuple(dict.fromkeys(name.casefold() for name in others))
+    reading = _Reading(rule, kept, {key: (slot,) for slot, key in enumerate(keys)}, None)
+    spans: list[int] = []
+    for key in keys:
+        spans.extend(last.get(key, (-1, -1)))
+    made = RuleMatch._make(text, (reading,), (*spans, -2, 0))
+    made.__dict__["_all"] = history
+    return made
 
 
 def index_of(kept: tuple[str, ...], names: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
@@ -360,40 +391,74 @@ def reader(
     others = tuple(name for name in kept if name != rule)
     if not program.regular:
         assert tree is not None
-        return _by_tree(rule, kept, index_of(others, ()), fail, tree)
+        return _by_tree(rule, kept, others, fail, tree)
     assert backend is not None
     if not program.captures:
         matches = backend.matcher(program)
-        plain = index_of(others, ())
 
         def whole(text: str) -> RuleMatch:
             if matches(text) is None:
                 raise fail(text)
-            return RuleMatch(rule, text, kept, plain, None, {}, {})
+            return _made(rule, text, kept, others, {}, {})
 
         return whole
     tables = program.tagged
     if tables is None:
-        return _by_pike(program, kept, index_of(others, ()), fail)
-    tags = backend.tag_positions(program)
-    if tags is None:
-        tags = _regex_tags(backend, program) if _regex_agrees(program) else tables.tags
+        return _by_pike(program, kept, others, fail)
     names = tables.names
-    index = index_of(others, names)
+    # One reading per program and captures, kept with the program, so that
+    # the tagger made for it (keyed by its plan) is made once.
+    reading: _Reading | None = program.made.get(("reading", kept))
+    if reading is None:
+        reading = program.made.setdefault(
+            ("reading", kept), _Reading(rule, kept, index_of(others, names), tables)
+        )
+    consts = (reading,)
+    # Slot i is capture i's last span (its tags 2i and 2i + 1), then the
+    # reading as a constant.
+    plan = (*_slots(len(names)), (reading, ()))
+    made = backend.tagger(program, plan, RuleMatch)
+    if made is not None:
+        parse = made
+
+        def by_tagger(text: str) -> RuleMatch:
+            found: RuleMatch | None = parse(text)
+            if found is None:
+                raise fail(text)
+            return found
+
+        return by_tagger
+    tags = _regex_tags(backend, program) if _regex_agrees(program) else tables.tags
+    make = RuleMatch._make
 
     def by_tables(text: str) -> RuleMatch:
         values = tags(text)
         if values is None:
             raise fail(text)
-        return RuleMatch(rule, text, kept, index, values, None, tables)
+        return make(text, consts, (*_pairs(values), -2, 0))
 
     return by_tables
+
+
+def _slots(count: int) -> tuple[tuple[None, tuple[tuple[int, None], ...]], ...]:
+    """A plan's slots for captures 0 to ``count - 1``, each its own."""
+    return tuple((None, ((number, None),)) for number in range(count))
+
+
+def _pairs(values: list[int]) -> list[int]:
+    """Tag positions as a record's spans: a capture whose tags are not both
+    set took no part, (-1, -1)."""
+    spans: list[int] = []
+    for number in range(len(values) // 2):
+        opened, closed = values[2 * number], values[2 * number + 1]
+        spans.extend((opened, closed) if opened >= 0 and closed >= 0 else (-1, -1))
+    return spans
 
 
 def _by_tree(
     rule: str,
     kept: tuple[str, ...],
-    index: dict[str, tuple[int, ...]],
+    others: tuple[str, ...],
     fail: Callable[[str], Exception],
     tree: Callable[[str], Any],
 ) -> Callable[[str], RuleMatch]:
@@ -408,7 +473,7 @@ def _by_tree(
         history = tree_spans(found, keys)
         # The last to close, as a regex's group is set when it closes.
         last = {k: max(v, key=lambda s: (s[1], -s[0])) for k, v in history.items()}
-        return RuleMatch(rule, text, kept, index, None, last, history)
+        return _made(rule, text, kept, others, last, history)
 
     return by_tree
 
@@ -416,7 +481,7 @@ def _by_tree(
 def _by_pike(
     program: Program,
     kept: tuple[str, ...],
-    index: dict[str, tuple[int, ...]],
+    others: tuple[str, ...],
     fail: Callable[[str], Exception],
 ) -> Callable[[str], RuleMatch]:
     # Over the tagged DFA's caps: a Pike VM over the same automaton.
@@ -434,7 +499,7 @@ def _by_pike(
             raise fail(text)
         history = occurrences(events, names)
         last = {k: v[-1] for k, v in history.items()}
-        return RuleMatch(program.rule, text, kept, index, None, last, history)
+        return _made(program.rule, text, kept, others, last, history)
 
     return by_pike
 
