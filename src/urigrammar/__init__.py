@@ -210,9 +210,11 @@ def __getattr__(name: str) -> object:
     if name == "differential":
         # The module (diff, agreed_host); it imports can_ada, the
         # urigrammar[whatwg] extra, only when a function of it is called.
-        from . import differential
+        # (Importing a submodule sets it on the package: later lookups are
+        # plain ones.)
+        import importlib
 
-        return differential
+        return importlib.import_module(".differential", __name__)
     if name == "RULE_NAMES":
         from .shipped import shipped_names
 
