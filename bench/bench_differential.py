@@ -7,18 +7,19 @@ Every corpus line (``_common.corpus()``; with ``--sample`` the 2,018 of
 the fastest of ``--repeats`` passes, beside the two parses it is made of
 (``urigrammar.parse`` and Ada's, through ``can_ada``) taking turns with it
 pass by pass.  Then the findings: how many URLs have one, by kind, and how
-many fall on URLs where the two readings agree by an oracle of their own
-(RFC 3986 section 6's ``equivalent`` on what each parser read), which
-must be none.  Needs the ``urigrammar[whatwg]`` extra.
+many fall on URLs where the two readings agree by the corpus test's oracle
+(``tests/_differential_oracle.py``: RFC 3986 section 6's ``equivalent`` on
+what each parser read), which must be none.  Needs the ``urigrammar[whatwg]`` extra.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
-import socket
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import can_ada
 
@@ -26,8 +27,9 @@ import urigrammar as u
 from _common import SAMPLE, corpus
 from urigrammar.differential import diff
 
-# The URL Standard's special schemes all write an empty path as "/".
-SCHEMES = {**u.SCHEME_RULES, "file": u.SchemeRule(default_port=None, empty_path_is_root=True)}
+# The oracle the corpus test uses, from the tests' shared helpers.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from _differential_oracle import agree
 
 
 def one_pass(run: Callable[[str], object], texts: list[str]) -> float:
@@ -35,26 +37,6 @@ def one_pass(run: Callable[[str], object], texts: list[str]) -> float:
     for text in texts:
         run(text)
     return (time.perf_counter() - start) / len(texts) * 1e6
-
-
-def agree(text: str) -> bool:
-    """Both readings name one scheme, host, port and path (or both refuse)."""
-    rfc = u.parse(text) if u.validate("URI", text) else None
-    try:
-        whatwg = can_ada.parse(text)
-    except ValueError:
-        whatwg = None
-    if rfc is None or whatwg is None:
-        return rfc is None and whatwg is None
-    if rfc.host_kind == "reg-name" and rfc.hostname and rfc.hostname[0].isdigit():
-        try:
-            socket.inet_aton(rfc.hostname)
-            return False
-        except OSError:
-            pass
-    mine = f"{rfc.scheme}:" + ("" if rfc.host is None else f"//{rfc.host}:{rfc.port_text or ''}")
-    theirs = f"{whatwg.protocol}" + (f"//{whatwg.host}" if whatwg.has_hostname() else "")
-    return u.equivalent(mine + rfc.path, theirs + whatwg.pathname, schemes=SCHEMES)
 
 
 def main() -> None:

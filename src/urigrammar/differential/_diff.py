@@ -316,6 +316,8 @@ def _disagreement(text: str, found: tuple[Finding, ...]) -> HostDisagreementErro
         f"RFC 3986, the URL Standard and the numeric resolver read no one host ({kinds}) "
         f"at offset {first.offset}: RFC 3986: {rfc}; the URL Standard: {whatwg}{resolver}"
     )
-    return HostDisagreementError(
-        msg, rule="host", text=text, offset=first.offset, secrets=secret_span, findings=found
+    error = HostDisagreementError(
+        msg, rule="host", text=text, offset=first.offset, secrets=secret_span
     )
+    error.findings = found
+    return error

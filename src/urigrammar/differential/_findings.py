@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal
 
-from .._errors import SecretFinder, URIError
+from .._errors import URIError
 
 __all__ = ["KINDS", "Finding", "HostDisagreementError", "Kind", "Reading"]
 
@@ -174,34 +174,11 @@ class HostDisagreementError(URIError):
     host from the text (``agreed_host``); ``findings`` says how they part,
     ``offset`` is the first finding's."""
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        rule: str | None = None,
-        text: str | None = None,
-        offset: int | None = None,
-        secrets: SecretFinder | None = None,
-        findings: tuple[Finding, ...] = (),
-    ) -> None:
-        super().__init__(message, rule=rule, text=text, offset=offset, secrets=secrets)
-        self.findings = findings
+    #: The findings about the host (set by ``agreed_host``; kept by pickling).
+    findings: tuple[Finding, ...] = ()
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (
-            _rebuild,
-            (self.message, self.rule, self.text, self.offset, self.secrets, self.findings),
-        )
-
-
-def _rebuild(
-    message: str,
-    rule: str | None,
-    text: str | None,
-    offset: int | None,
-    secrets: SecretFinder | None,
-    findings: tuple[Finding, ...],
-) -> HostDisagreementError:
-    return HostDisagreementError(
-        message, rule=rule, text=text, offset=offset, secrets=secrets, findings=findings
-    )
+        # URIError's own reduction, with the findings as state (set back
+        # into the instance's __dict__ on unpickling).
+        rebuild, args = super().__reduce__()[:2]
+        return rebuild, args, {"findings": self.findings}
