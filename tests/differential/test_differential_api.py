@@ -13,6 +13,7 @@ import json
 import pickle
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -224,3 +225,13 @@ def test_a_base_with_a_syntax_error_raises_rfc_3986s_error() -> None:
 def test_text_python_holds_but_utf_8_does_not_never_raises(text: str) -> None:
     for finding in u.differential.diff(text):
         assert 0 <= finding.offset <= len(text)
+
+
+@WHATWG
+@pytest.mark.parametrize("call", [u.differential.diff, u.differential.agreed_host])
+@pytest.mark.parametrize("value", [b"http://a/", 7, None])
+def test_a_text_that_is_no_str_is_a_type_error(call: Any, value: object) -> None:
+    with pytest.raises(TypeError, match="takes a str"):
+        call(value)
+    with pytest.raises(TypeError, match="takes a str"):
+        call("a", value or b"")

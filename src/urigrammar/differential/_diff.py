@@ -68,11 +68,17 @@ def secret_span(text: str, rule: str | None = None) -> tuple[int, int, int] | No
     return lay.at(start), lay.at(colon + 1), lay.at(at - 1) + 1
 
 
+def _not_text(function: str, value: object) -> TypeError:
+    return TypeError(f"{function}() takes a str, not {type(value).__name__}")
+
+
 @functools.lru_cache(maxsize=32)
 def _base(base: str) -> tuple[URIReference, URL]:
     """The base as both read it, once per base: it must be a URI to RFC
     3986 (section 5.1), a URL to the URL Standard, and the same one to
     both, since a finding's offset is in the text, not in the base."""
+    if not isinstance(base, str):
+        raise _not_text("the base of diff", base)
     ada()
     ref = _parse(base)
     if ref.scheme is None:
@@ -157,6 +163,8 @@ def diff(text: str, base: str | None = None) -> list[Finding]:
     without it).  ``base`` must be a URI that both read alike, else
     ``URIError``; a text never raises.
     """
+    if not isinstance(text, str):
+        raise _not_text("diff", text)
     if base is not None:
         target, error, url, base_scheme = _readings(text, base)
     else:  # _readings, written out: this is the path taken for most URLs
@@ -277,6 +285,8 @@ def agreed_host(text: str, base: str | None = None) -> str | None:
     address compressed in brackets), otherwise in RFC 3986's normal form
     (section 6.2.2).  A text neither reads raises RFC 3986's error.  Needs
     the ``urigrammar[whatwg]`` extra."""
+    if not isinstance(text, str):
+        raise _not_text("agreed_host", text)
     ada()
     target, error, url, base_scheme = _readings(text, base)
     if target is None and url is None:
