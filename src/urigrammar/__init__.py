@@ -6,7 +6,9 @@ compiled into programs (``urigrammar.engine``) that ship with the wheel;
 nothing is read at import, and no rule is restated in Python.  Layers,
 each importing only those below it: ``engine`` (any ABNF grammar) ->
 ``shipped`` (the RFCs' grammars) -> ``uri`` (the model: parse, resolve,
-normalize, build, IRIs) -> ``template`` (RFC 6570) -> ``cli``.  See
+normalize, build, IRIs) -> ``template`` (RFC 6570) -> ``cli``; beside
+``cli``, on the public API, ``differential`` (RFC 3986 beside the URL
+Standard) and the integrations.  See
 ``docs/design.md`` for the why.
 """
 
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING
 from ._errors import (
     GrammarError,
     InputTooLongError,
+    MissingExtraError,
     PortTooLargeError,
     RuleMatchError,
     UnknownRuleError,
@@ -27,6 +30,7 @@ from ._errors import (
 from ._version import VERSION as __version__
 
 if TYPE_CHECKING:
+    from . import differential
     from .engine import Grammar, RuleMatch, cache_dir, cache_problem, clear_cache, load_grammar
     from .shipped import RFC3986, RFC3987, RFC6570, RFC6570_PUBLISHED
     from .template import ExpansionError, ReservedOperatorError, TemplateError, URITemplate
@@ -133,6 +137,7 @@ __all__ = [
     "GrammarError",
     "IRIReference",
     "InputTooLongError",
+    "MissingExtraError",
     "Normalization",
     "Origin",
     "PortTooLargeError",
@@ -154,6 +159,7 @@ __all__ = [
     "cache_problem",
     "check",
     "clear_cache",
+    "differential",
     "display_width",
     "equivalent",
     "grammar_of",
@@ -201,6 +207,14 @@ def __getattr__(name: str) -> object:
         globals()[name] = value  # the next lookup is a plain one
         return value
     # RULE_NAMES and ENCODE_RULES need the grammar read, which import does not do (PEP 562).
+    if name == "differential":
+        # The module (diff, agreed_host); it imports can_ada, the
+        # urigrammar[whatwg] extra, only when a function of it is called.
+        # (Importing a submodule sets it on the package: later lookups are
+        # plain ones.)
+        import importlib
+
+        return importlib.import_module(".differential", __name__)
     if name == "RULE_NAMES":
         from .shipped import shipped_names
 

@@ -17,6 +17,7 @@ from typing import Any
 __all__ = [
     "GrammarError",
     "InputTooLongError",
+    "MissingExtraError",
     "PortTooLargeError",
     "RuleMatchError",
     "SecretFinder",
@@ -232,3 +233,12 @@ class GrammarError(URIError):
     """A grammar cannot be loaded: it is not RFC 5234 ABNF, or it uses a
     rule that neither it nor its imports define (``rule`` names the rule,
     the message where it is used)."""
+
+
+class MissingExtraError(URIError, ImportError):
+    """A feature needs a package that urigrammar installs only as an extra,
+    and that package is missing; the message names the extra to install
+    (``pip install 'urigrammar[whatwg]'``).  An ``ImportError`` too, since
+    that is how code probes for an optional feature, and a ``URIError``, so
+    that code (the command line among it) guarding urigrammar's calls with
+    ``except URIError`` reports it rather than crash."""

@@ -101,6 +101,7 @@ HELP_WORDS: dict[str, tuple[str, ...]] = {
     "to-iri": ("URI-references", "RFC 3987"),
     "expand": ("RFC 6570",),
     "match": ("RFC 6570",),
+    "diff": ("RFC 3986", "URL Standard", "urigrammar[whatwg]", "--base", "JSON Lines"),
     "cache": ("--grammar",),
 }
 

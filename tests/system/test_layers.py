@@ -159,6 +159,30 @@ def test_cli_uses_only_the_public_package(module: str) -> None:
 INTEGRATIONS = ("urigrammar.pydantic", "urigrammar.jsonschema", "urigrammar.attrs")
 
 
+#: The differential: beside the integrations, on the public API, plus the
+#: base's errors and the URI family's password finder (``shipped``), which
+#: its readings and messages mask.
+DIFFERENTIAL = sorted(m for m in GRAPH if m.startswith("urigrammar.differential"))
+
+
+@pytest.mark.parametrize("module", DIFFERENTIAL)
+def test_differential_uses_only_the_public_package(module: str) -> None:
+    allowed = {"urigrammar", "urigrammar._errors", "urigrammar.shipped"}
+    private = {t for t in GRAPH[module] - allowed if not t.startswith("urigrammar.differential")}
+    assert not private, f"{module} imports {sorted(private)}"
+
+
+def test_only_the_public_package_reaches_the_differential() -> None:
+    # The command line reaches it as urigrammar.differential, on first use.
+    users = {
+        m
+        for m in GRAPH
+        if not m.startswith("urigrammar.differential") and GRAPH[m] & set(DIFFERENTIAL)
+    }
+    assert DIFFERENTIAL
+    assert not users
+
+
 @pytest.mark.parametrize("module", INTEGRATIONS)
 def test_integrations_use_only_the_public_package(module: str) -> None:
     assert module in GRAPH

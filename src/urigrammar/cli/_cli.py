@@ -28,6 +28,7 @@ from . import (
     _cmd_build,
     _cmd_cache,
     _cmd_core,
+    _cmd_diff,
     _cmd_explain,
     _cmd_iri,
     _cmd_resolve,
@@ -44,12 +45,13 @@ COMMANDS: dict[str, Command] = {
     **_cmd_explain.COMMANDS,
     **_cmd_iri.COMMANDS,
     **_cmd_template.COMMANDS,
+    **_cmd_diff.COMMANDS,
     **_cmd_cache.COMMANDS,
 }
 
 _EPILOG = (
     "exit status: 0 every text valid (equivalent: the two are equivalent); "
-    "1 some text invalid (equivalent: not equivalent); "
+    "1 some text invalid (equivalent: not equivalent; diff: some finding); "
     "2 usage error, input or output that cannot be read or written, "
     "or (equivalent) a text that is neither a URI-reference nor an IRI-reference; "
     "3 no text invalid but some undecided (too long for --engine abnf); "

@@ -1,0 +1,333 @@
+"""``diff`` and ``agreed_host``: RFC 3986's reading of a text (urigrammar's
+``parse`` and ``resolve``), the URL Standard's (Ada, ``_whatwg``) and the
+numeric resolver's (``socket.inet_aton``), compared (``_compare``) and,
+where they part, explained (``_explain``).
+
+The common case is kept short: both parses, four comparisons of strings,
+and an empty list.  Everything else (the readings as values, the layout of
+the text, the kinds) is computed only for a text whose readings differ.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING
+
+import urigrammar
+from urigrammar import URIError
+
+from .._errors import HIDDEN
+from ..shipped import userinfo_secret
+from ._compare import (
+    NO_HOST,
+    normal_reg_name,
+    path_key,
+    port_key,
+    resolver_address,
+    rfc_host_key,
+    whatwg_host_key,
+)
+from ._explain import COVERS, layout
+from ._explain import explain as _explain
+from ._findings import Finding, HostDisagreementError, Reading
+from ._whatwg import SPECIAL_SCHEMES, ada, whatwg_parse, whatwg_reading
+
+if TYPE_CHECKING:
+    from can_ada import URL
+
+    from urigrammar import URIReference
+
+__all__ = ["agreed_host", "diff", "secret_span"]
+
+_parse = urigrammar.parse
+_resolve = urigrammar.resolve
+_validate = urigrammar.validate
+
+#: RFC 3986's reading of a relative reference given without a base.
+_NO_BASE = (
+    "a relative reference, which RFC 3986 reads as a URI only against a base URI "
+    "(sections 4.2, 5.1)"
+)
+
+
+def secret_span(text: str, rule: str | None = None) -> tuple[int, int, int] | None:
+    """Where ``text``'s password is (``urigrammar._errors.SecretFinder``):
+    RFC 3986's userinfo (section 3.2.1), or else what the URL Standard's
+    authority state takes as one, so that ``http:user:pass@host`` (no
+    slashes; the URL Standard reads credentials there) shows neither."""
+    found = userinfo_secret(text, rule)
+    if found is not None:
+        return found
+    lay = layout(text, None)
+    if not lay.ats or lay.authority is None:
+        return None
+    start, at = lay.authority[0], lay.ats[-1]
+    colon = lay.clean.find(":", start, at)
+    if colon < 0 or colon + 1 == at:
+        return None
+    return lay.at(start), lay.at(colon + 1), lay.at(at - 1) + 1
+
+
+def _not_text(function: str, value: object) -> TypeError:
+    return TypeError(f"{function}() takes a str, not {type(value).__name__}")
+
+
+@functools.lru_cache(maxsize=32)
+def _base(base: str) -> tuple[URIReference, URL]:
+    """The base as both read it, once per base: it must be a URI to RFC
+    3986 (section 5.1), a URL to the URL Standard, and the same one to
+    both, since a finding's offset is in the text, not in the base."""
+    if not isinstance(base, str):
+        raise _not_text("the base of diff", base)
+    ada()
+    ref = _parse(base)
+    if ref.scheme is None:
+        msg = "the base must be a URI, with a scheme (RFC 3986 section 5.1)"
+        raise URIError(msg, rule="URI", text=base, offset=0, secrets=secret_span)
+    url = whatwg_parse(base, None)
+    if url is None:
+        msg = "the URL Standard's basic URL parser fails on the base (section 4.4)"
+        raise URIError(msg, rule="URI", text=base, offset=0, secrets=secret_span)
+    found = diff(base)
+    if found:
+        first = found[0]
+        msg = f"RFC 3986 and the URL Standard read the base differently ({first.kind})"
+        raise URIError(msg, rule="URI", text=base, offset=first.offset, secrets=secret_span)
+    return ref, url
+
+
+def _readings(
+    text: str, base: str | None
+) -> tuple[URIReference | None, URIError | None, URL | None, str | None]:
+    """RFC 3986's target (``None`` when it is no URL), RFC 3986's error,
+    the URL Standard's reading, and the base's scheme."""
+    base_ref, base_url = (None, None) if base is None else _base(base)
+    url = whatwg_parse(text, base_url)
+    try:
+        ref, error = _parse(text), None
+    except URIError as exc:
+        ref, error = None, exc
+    if base_ref is None:
+        target = ref if ref is None or ref.scheme is not None else None
+        return target, error, url, None
+    target = None if ref is None else _resolve(base_ref, ref)
+    assert base_url is not None
+    return target, error, url, base_url.protocol[:-1]
+
+
+def _agree(target: URIReference, url: URL) -> bool:
+    """Whether both readings name one scheme, host, port and path, and the
+    resolver reads no address where RFC 3986 reads a name (``_compare``).
+    Each part is compared as text first: that settles almost every URL."""
+    scheme = url.protocol[:-1]
+    written = target.scheme
+    if written != scheme and (written is None or written.lower() != scheme):
+        return False
+    special = scheme in SPECIAL_SCHEMES
+    path, pathname = target.path, url.pathname
+    if (
+        path != pathname
+        and not (special and not path and pathname == "/")
+        and path_key(path, special) != path_key(pathname, special)
+    ):
+        return False
+    port = target.port_text
+    if (port or "") != url.port and port_key(port, scheme) != port_key(url.port, scheme):
+        return False
+    host = target.host
+    if host != url.hostname and rfc_host_key(target, scheme, special) != whatwg_host_key(
+        url, special
+    ):
+        return False
+    # Only a reg-name that starts with a digit (or an escape) can be read
+    # as a number by the resolver.
+    return not host or host[0] not in "0123456789%" or resolver_address(target) is None
+
+
+def diff(text: str, base: str | None = None) -> list[Finding]:
+    """Where RFC 3986, the URL Standard and the numeric resolver read
+    ``text`` (against ``base``, when given) differently.
+
+    RFC 3986's reading is ``parse(text)`` (section 4.1), resolved against
+    ``base`` (section 5.2; a relative reference without a base is no URL);
+    the URL Standard's is Ada's basic URL parser (section 4.4); the
+    resolver's is ``socket.inet_aton`` on RFC 3986's reg-name.  The list
+    is empty exactly when both name the same scheme, host, port and path
+    (after RFC 3986 section 6.2's normalization of both; see
+    ``urigrammar.differential``) and the resolver reads no address where
+    RFC 3986 reads a name, or when both refuse the text.  Otherwise each
+    ``Finding`` names a kind (``KINDS``) and the offset in ``text`` where
+    the readings part, the findings in the order of their offsets.
+
+    Needs the ``urigrammar[whatwg]`` extra (``MissingExtraError``
+    without it).  ``base`` must be a URI that both read alike, else
+    ``URIError``; a text never raises.
+    """
+    if not isinstance(text, str):
+        raise _not_text("diff", text)
+    if base is not None:
+        target, error, url, base_scheme = _readings(text, base)
+    else:  # _readings, written out: this is the path taken for most URLs
+        base_scheme = None
+        url = whatwg_parse(text, None)
+        if url is None and not _validate("URI-reference", text):
+            return []  # both refuse it (and RFC 3986's error is not worth making)
+        try:
+            target, error = _parse(text), None
+        except URIError as exc:
+            target, error = None, exc
+        else:
+            if target.scheme is None:
+                target = None
+    if target is None:
+        if url is None:
+            return []
+    elif url is not None and _agree(target, url):
+        return []
+    return _findings(text, target, error, url, base_scheme)
+
+
+def _findings(
+    text: str,
+    target: URIReference | None,
+    error: URIError | None,
+    url: URL | None,
+    base_scheme: str | None,
+) -> list[Finding]:
+    resolver = None if target is None else resolver_address(target)
+    if target is None:
+        offset = 0 if error is None or error.offset is None else error.offset
+        kinds = _explain(text, base_scheme, url, rfc_offset=offset)
+    elif url is None:
+        kinds = _explain(text, base_scheme, None, rfc_offset=None, rfc_host=target.host)
+    else:
+        differs = _differences(target, url)
+        if resolver is not None:
+            differs.add("resolver")
+        kinds = _explain(text, base_scheme, url, rfc_offset=None, differs=differs)
+    secrets = _secrets(text, url)
+    rfc = _masked(_rfc_reading(target, error), secrets)
+    whatwg = _masked(whatwg_reading(url), secrets)
+    shown = None if resolver is None else str(resolver)
+    return [Finding(kind, offset, rfc, whatwg, shown) for kind, offset in kinds]
+
+
+def _differences(target: URIReference, url: URL) -> set[str]:
+    scheme = url.protocol[:-1]
+    special = scheme in SPECIAL_SCHEMES
+    differs = set()
+    if (target.scheme or "").lower() != scheme:
+        differs.add("scheme")
+    rfc_host = rfc_host_key(target, scheme, special)
+    if rfc_host != whatwg_host_key(url, special):
+        differs.add("host")
+        name = rfc_host[1] if rfc_host[0] == "name" else ""
+        if isinstance(name, str) and not name.isascii():
+            differs.add("idna")
+    if port_key(target.port_text, scheme) != port_key(url.port, scheme):
+        differs.add("port")
+    if path_key(target.path, special) != path_key(url.pathname, special):
+        differs.add("path")
+    return differs
+
+
+def _rfc_reading(target: URIReference | None, error: URIError | None) -> Reading:
+    if target is None:
+        return Reading(error=_NO_BASE if error is None else error.message)
+    return Reading(
+        scheme=target.scheme,
+        host=target.host,
+        host_kind=target.host_kind,
+        port=target.port_text,
+        path=target.path,
+    )
+
+
+def _secrets(text: str, url: URL | None) -> tuple[str, ...]:
+    """The password as the text writes it and as the URL Standard
+    serializes it: what no reading may show."""
+    found = {url.password} if url is not None and url.password else set()
+    span = secret_span(text)
+    if span is not None:
+        found.add(text[span[1] : span[2]])
+    found.discard("")
+    return tuple(sorted(found, key=len, reverse=True))
+
+
+def _masked(reading: Reading, secrets: tuple[str, ...]) -> Reading:
+    if not secrets:
+        return reading
+    fields = {}
+    for name in ("host", "path", "error"):
+        value = getattr(reading, name)
+        if value is not None:
+            for secret in secrets:
+                value = value.replace(secret, HIDDEN)
+        fields[name] = value
+    return Reading(
+        scheme=reading.scheme,
+        host=fields["host"],
+        host_kind=reading.host_kind,
+        port=reading.port,
+        path=fields["path"],
+        error=fields["error"],
+    )
+
+
+def agreed_host(text: str, base: str | None = None) -> str | None:
+    """The host of ``text`` (against ``base``) when RFC 3986, the URL
+    Standard and the numeric resolver read the same one, else
+    ``HostDisagreementError`` (a ``URIError``) naming the disagreement;
+    ``None`` when all three read no host (``mailto:``, ``file:///x``).
+
+    The host is given as the URL Standard serializes it for a special URL
+    (lowercase, IDNA A-labels, an IPv4 address in dotted decimal, an IPv6
+    address compressed in brackets), otherwise in RFC 3986's normal form
+    (section 6.2.2).  A text neither reads raises RFC 3986's error.  Needs
+    the ``urigrammar[whatwg]`` extra."""
+    if not isinstance(text, str):
+        raise _not_text("agreed_host", text)
+    ada()
+    target, error, url, base_scheme = _readings(text, base)
+    if target is None and url is None:
+        if error is not None:
+            raise error
+        raise URIError(_NO_BASE, rule="URI", text=text, offset=0, secrets=secret_span)
+    if target is not None and url is not None:
+        scheme = url.protocol[:-1]
+        special = scheme in SPECIAL_SCHEMES
+        key = whatwg_host_key(url, special)
+        if rfc_host_key(target, scheme, special) == key and resolver_address(target) is None:
+            if key == NO_HOST:
+                return None
+            return url.hostname if special else normal_reg_name(url.hostname)
+    found = _findings(text, target, error, url, base_scheme)
+    about = [f for f in found if target is None or url is None or _about_host(f.kind)]
+    raise _disagreement(text, tuple(about or found))
+
+
+def _about_host(kind: str) -> bool:
+    covered = COVERS.get(kind)
+    return kind == "host-differs" or (covered is not None and bool(covered & {"host", "resolver"}))
+
+
+def _host_words(reading: Reading) -> str:
+    if reading.error is not None:
+        return reading.error
+    return "no host" if not reading.host else f"{reading.host_kind} {reading.host!r}"
+
+
+def _disagreement(text: str, found: tuple[Finding, ...]) -> HostDisagreementError:
+    first = found[0]
+    rfc, whatwg = _host_words(first.rfc), _host_words(first.whatwg)
+    resolver = "" if first.resolver is None else f"; the numeric resolver: {first.resolver}"
+    kinds = ", ".join(dict.fromkeys(f.kind for f in found))
+    msg = (
+        f"RFC 3986, the URL Standard and the numeric resolver read no one host ({kinds}) "
+        f"at offset {first.offset}: RFC 3986: {rfc}; the URL Standard: {whatwg}{resolver}"
+    )
+    error = HostDisagreementError(
+        msg, rule="host", text=text, offset=first.offset, secrets=secret_span
+    )
+    error.findings = found
+    return error

@@ -1,0 +1,237 @@
+"""``urigrammar.differential`` as a library: ``agreed_host``, the findings
+as values, passwords never shown, the base, and the extra: missing, it is
+named in the error, and ``import urigrammar`` never imports it.
+
+The tests of the extra's absence and of lazy importing run in every env;
+the others need ``can_ada`` (``tox -e integrations``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import pickle
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+import urigrammar as u
+from urigrammar import MissingExtraError, URIError, URISyntaxError
+
+WHATWG = pytest.mark.skipif(
+    __import__("importlib.util").util.find_spec("can_ada") is None,
+    reason="needs can_ada: the urigrammar[whatwg] extra",
+)
+
+
+# --- the extra ------------------------------------------------------------
+
+
+@pytest.fixture
+def without_can_ada(monkeypatch: pytest.MonkeyPatch) -> None:
+    from urigrammar.differential import _whatwg
+
+    monkeypatch.setitem(sys.modules, "can_ada", None)  # import can_ada raises ImportError
+    monkeypatch.setattr(_whatwg, "_module", None)
+
+
+@pytest.mark.usefixtures("without_can_ada")
+@pytest.mark.parametrize("call", [u.differential.diff, u.differential.agreed_host])
+def test_without_the_extra_the_error_names_it(call: object) -> None:
+    assert callable(call)
+    with pytest.raises(MissingExtraError, match=r"urigrammar\[whatwg\]") as caught:
+        call("http://a/")
+    assert isinstance(caught.value, ImportError)
+    assert isinstance(caught.value, URIError)
+    assert pickle.loads(pickle.dumps(caught.value)) == caught.value
+
+
+def _imported(probe: str) -> bool:
+    code = f"import sys\n{probe}\nprint('can_ada' in sys.modules)"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    return done.stdout.strip() == "True"
+
+
+@pytest.mark.parametrize(
+    "probe",
+    [
+        "import urigrammar as u; u.parse('http://a/'); u.validate('URI', 'http://a/')",
+        "import urigrammar as u; u.differential.KINDS",
+        "import urigrammar.differential",
+        "from urigrammar.cli._cli import main; main(['diff', '--help'])",
+    ],
+)
+def test_can_ada_is_imported_only_by_a_call_that_reads(probe: str) -> None:
+    assert not _imported(probe)
+
+
+@WHATWG
+def test_a_call_imports_can_ada() -> None:
+    assert _imported("import urigrammar as u; u.differential.diff('http://a/')")
+
+
+# --- agreed_host ------------------------------------------------------------
+
+
+@WHATWG
+@pytest.mark.parametrize(
+    ("text", "base", "host"),
+    [
+        ("HTTP://Example.COM:80/a", None, "example.com"),
+        ("https://ex%C3%A4mple.com/", None, "xn--exmple-cua.com"),
+        ("http://[::FFFF:1.2.3.4]/", None, "[::ffff:102:304]"),
+        ("http://192.0.2.1/", None, "192.0.2.1"),
+        ("ssh://Git.Example.org/x", None, "git.example.org"),
+        ("mailto:a@example.com", None, None),
+        ("file:///etc/passwd", None, None),
+        ("/a/b", "https://good.example/c", "good.example"),
+        ("//other.example/", "https://good.example/c", "other.example"),
+    ],
+)
+def test_agreed_host(text: str, base: str | None, host: str | None) -> None:
+    assert u.differential.agreed_host(text, base) == host
+
+
+@WHATWG
+@pytest.mark.parametrize(
+    ("text", "base", "kind", "offset"),
+    [
+        ("http://127.1/", None, "ipv4-number", 7),
+        ("http://evil.com\\@good.com/", None, "backslash", 15),
+        ("/\\evil.com", "http://good.com/", "backslash", 1),
+        ("http:///evil.com/", None, "slash-count", 7),
+        ("http://good.com:99999/", None, "port-range", 16),
+        ("ssh://0x7f.1/", None, "ipv4-number", 6),
+    ],
+)
+def test_agreed_host_raises_naming_the_disagreement(
+    text: str, base: str | None, kind: str, offset: int
+) -> None:
+    with pytest.raises(u.differential.HostDisagreementError) as caught:
+        u.differential.agreed_host(text, base)
+    error = caught.value
+    assert isinstance(error, URIError)
+    assert (error.rule, error.offset, error.text) == ("host", offset, text)
+    assert kind in error.message
+    assert f"at offset {offset}" in error.message
+    assert "^" in str(error)
+    assert kind in {f.kind for f in error.findings}
+    again = pickle.loads(pickle.dumps(error))
+    assert again == error
+    assert again.findings == error.findings
+
+
+@WHATWG
+def test_agreed_host_on_a_text_both_refuse_raises_rfc_3986s_error() -> None:
+    with pytest.raises(URISyntaxError) as caught:
+        u.differential.agreed_host("http://a b/")
+    assert caught.value.offset == 8
+    with pytest.raises(URIError, match="base URI"):
+        u.differential.agreed_host("/no/base")
+
+
+@WHATWG
+def test_agreed_host_ignores_a_difference_in_the_path() -> None:
+    # The readings part on the path only (a drive letter): no host, agreed.
+    assert u.differential.diff("file:///C:/../x")
+    assert u.differential.agreed_host("file:///C:/../x") is None
+
+
+# --- findings as values -----------------------------------------------------
+
+
+@WHATWG
+def test_a_finding_is_an_immutable_value_with_a_json_form() -> None:
+    (finding,) = u.differential.diff("http://127.1/")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        finding.kind = "backslash"  # type: ignore[misc]
+    assert hash(finding) == hash(u.differential.diff("http://127.1/")[0])
+    assert pickle.loads(pickle.dumps(finding)) == finding
+    record = json.loads(json.dumps(finding.to_json()))
+    assert set(record) == {"kind", "offset", "rfc", "whatwg", "resolver"}
+    assert (
+        set(record["rfc"])
+        == set(record["whatwg"])
+        == {
+            "scheme",
+            "host",
+            "host_kind",
+            "port",
+            "path",
+            "error",
+        }
+    )
+    assert record["whatwg"]["host_kind"] == "IPv4 address"
+    assert finding.why == u.differential.KINDS["ipv4-number"]
+
+
+# --- passwords --------------------------------------------------------------
+
+
+@WHATWG
+@pytest.mark.parametrize(
+    "text",
+    [
+        "http:alice:s3cret@evil.com/",  # RFC 3986: a path; the URL Standard: credentials
+        "http://alice:s3cret@good.com@evil.com/",
+        "http://alice:s3cret@127.1/",
+        "http://alice:s3cret@evil.com\\@good.com/",
+        "http://alice:s3cr%65t@[v7.x]/",
+    ],
+)
+def test_no_reading_shows_a_password(text: str) -> None:
+    found = u.differential.diff(text)
+    assert found
+    shown = json.dumps([f.to_json() for f in found]) + repr(found)
+    assert "s3cr" not in shown
+    with pytest.raises(URIError) as caught:
+        u.differential.agreed_host(text)
+    assert "s3cr" not in str(caught.value)
+
+
+# --- the base ---------------------------------------------------------------
+
+
+@WHATWG
+@pytest.mark.parametrize(
+    ("base", "words", "offset"),
+    [
+        ("relative/base", "with a scheme", 0),
+        ("http://[v7.x]/", "fails on the base", 0),
+        ("http://127.1/", "read the base differently (ipv4-number)", 7),
+    ],
+)
+def test_a_base_both_do_not_read_alike_raises(base: str, words: str, offset: int) -> None:
+    with pytest.raises(URIError, match=words.replace("(", r"\(").replace(")", r"\)")) as caught:
+        u.differential.diff("a", base)
+    assert (caught.value.text, caught.value.offset) == (base, offset)
+
+
+@WHATWG
+def test_a_base_with_a_syntax_error_raises_rfc_3986s_error() -> None:
+    with pytest.raises(URISyntaxError):
+        u.differential.diff("a", "http://a b/")
+
+
+@WHATWG
+@pytest.mark.parametrize(
+    "text",
+    ["http://a/\x00", "\x00", "foo://a\x00b/", "http://a/\ud800", "\udfff", "x\ud83d\ude00"],
+)
+def test_text_python_holds_but_utf_8_does_not_never_raises(text: str) -> None:
+    for finding in u.differential.diff(text):
+        assert 0 <= finding.offset <= len(text)
+
+
+@WHATWG
+@pytest.mark.parametrize("call", [u.differential.diff, u.differential.agreed_host])
+@pytest.mark.parametrize("value", [b"http://a/", 7, None])
+def test_a_text_that_is_no_str_is_a_type_error(call: Any, value: object) -> None:
+    with pytest.raises(TypeError, match="takes a str"):
+        call(value)
+    with pytest.raises(TypeError, match="takes a str"):
+        call("a", value or b"")
