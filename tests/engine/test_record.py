@@ -4,6 +4,8 @@ tested over both."""
 
 from __future__ import annotations
 
+import gc
+import weakref
 from typing import Any
 
 import pytest
@@ -169,3 +171,68 @@ def test_both_implementations_read_the_same_values(
     assert record._values() == expected
     assert record._spans() == spans
     assert str(record) == text
+
+
+def test_a_record_is_made_only_by_make(kind: tuple[type[Any], Any]) -> None:
+    three, _ = kind
+    with pytest.raises(TypeError):
+        three()
+    with pytest.raises(TypeError):
+        three.__mro__[1]()
+
+
+def test_a_text_that_is_a_str_subclass_is_kept_as_an_exact_str(
+    kind: tuple[type[Any], Any],
+) -> None:
+    class Loud(str):
+        def __hash__(self) -> int:
+            return 1
+
+    three, _ = kind
+    record = three._make(Loud("abc"), ("K",), (0, 1, -1, -1, -2, 0))
+    assert type(record._text) is str
+    assert type(str(record)) is str
+    assert type(record.first) is str
+    assert record._values() == ("a", None, "K")
+
+
+def test_a_number_past_any_text_is_refused_as_spans_outside_it(
+    kind: tuple[type[Any], Any],
+) -> None:
+    three, _ = kind
+    with pytest.raises(ValueError, match="spans"):
+        three._make("ab", (), (0, 2**70))
+
+
+def test_no_attribute_can_be_set_on_a_subclass_with_a_dict(kind: tuple[type[Any], Any]) -> None:
+    three, _ = kind
+
+    class Open(three):  # type: ignore[misc, valid-type]
+        pass
+
+    record = Open._make("ab", (), (0, 1, 1, 2, -1, -1))
+    with pytest.raises(AttributeError):
+        record.extra = 1
+    with pytest.raises((AttributeError, TypeError)):
+        record.__class__ = three
+
+
+def test_a_subclass_has_no_slots_of_its_own(kind: tuple[type[Any], Any]) -> None:
+    three, _ = kind
+    for slots in (("extra",), ("__weakref__",)):
+        with pytest.raises(TypeError):
+            type("Slotted", (three,), {"__slots__": slots})
+
+
+def test_a_cycle_through_the_constants_is_collected(kind: tuple[type[Any], Any]) -> None:
+    three, _ = kind
+
+    class Box:
+        record: object = None
+
+    box = Box()
+    alive = weakref.ref(box)
+    box.record = three._make("abc", (box,), (-2, 0))
+    del box
+    gc.collect()
+    assert alive() is None

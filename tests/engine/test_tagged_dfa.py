@@ -240,6 +240,21 @@ def test_the_native_tagger_makes_python_records_with_the_same_slots(text: str) -
     assert made(text + " ") is None
 
 
+@native
+def test_the_native_tagger_makes_records_of_the_base_class_itself() -> None:
+    # The base has no collector (only a class statement's subclass does):
+    # a record of it is made without touching one.
+    from urigrammar.engine._native import Record as CRecord
+
+    assert NATIVE is not None
+    program = shipped_rule("URI-reference")[0].program("URI-reference", CAPTURES, LEAVES)
+    made = NATIVE.tagger(program, plan(program.groups), CRecord)
+    assert made is not None
+    record = made("http://a/b")
+    assert type(record) is CRecord
+    assert record._values() == ("http", None, "a", "/b", None, None, "reg-name", None)
+
+
 # --- long texts: the read buffer (2048 characters) and the record stack ----
 
 

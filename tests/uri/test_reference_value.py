@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 
 import urigrammar as u
-from _backends import On
+from _backends import C_RECORDS, On
 from _budget import examples
 from _references import FIELDS, fields
 from urigrammar.strategies import uri_references
@@ -143,3 +143,26 @@ def test_repr_hides_the_password_and_evaluates_back(on: On) -> None:
     assert ":<hidden>" in repr(ref)
     clean = on.parse("http://a@h:80/p?q#f")
     assert eval(repr(clean), {"URIReference": u.URIReference}) == clean
+
+
+def test_a_str_subclass_reads_as_the_same_exact_str(on: On) -> None:
+    class Loud(str):
+        def __hash__(self) -> int:
+            return 1
+
+    ref = on.parse(Loud(TEXT))
+    assert type(str(ref)) is str
+    assert type(ref.host) is str
+    assert ref == on.parse(TEXT)
+    assert hash(ref) == hash(on.parse(TEXT))
+
+
+def test_a_reference_keeps_its_class() -> None:
+    with pytest.raises((AttributeError, TypeError)):
+        u.parse("http://a").__class__ = u.IRIReference  # type: ignore[assignment]
+
+
+@pytest.mark.skipif(not C_RECORDS, reason="Python cannot refuse object.__new__")
+def test_a_c_reference_has_no_empty_form() -> None:
+    with pytest.raises(TypeError):
+        object.__new__(u.URIReference)

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from ._match import RuleMatch
     from ._program import Program
     from ._reader import read_rules
-    from ._record import RAW_MAKERS, Field, Record, record_types
+    from ._record import RAW_MAKERS, Field, Record, exact, record_types
 
 # Each name is imported from its module on first use (PEP 562): importing
 # the engine, or one of its modules, costs nothing until a name is needed,
@@ -77,6 +77,7 @@ _LAZY: dict[str, str] = {
     "read_rules": "_reader",
     "Field": "_record",
     "RAW_MAKERS": "_record",
+    "exact": "_record",
     "Record": "_record",
     "record_types": "_record",
 }
@@ -124,6 +125,7 @@ __all__ = [
     "clear_cache",
     "compile_body",
     "default_backend",
+    "exact",
     "inline_rule",
     "load_grammar",
     "merge_alternatives",

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, Generic, TypeVar, overload
 
-__all__ = ["RAW_MAKERS", "Field", "Record", "record_types"]
+__all__ = ["RAW_MAKERS", "Field", "Record", "exact", "record_types"]
 
 _T = TypeVar("_T")
 
@@ -42,13 +42,32 @@ class Record:
     # one flat tuple, the cheapest to build.
     _state_: tuple[Any, ...]
 
+    def __new__(cls, *args: object, **kwargs: object) -> Record:
+        msg = "a Record is made by _make or by a parse"
+        raise TypeError(msg)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # As for the C record, whose instances vary in size: a subclass may
+        # have a __dict__, but no slots of its own.
+        super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("__slots__"):
+            msg = f"nonempty __slots__ not supported for subtype of {Record.__name__!r}"
+            raise TypeError(msg)
+
     @classmethod
     def _make(cls: type[_R], text: str, consts: tuple[Any, ...], spans: tuple[int, ...]) -> _R:
         """A record of ``cls`` over ``text``; see the module docstring for
         ``spans``.  Checked against the text's length."""
-        if type(text) is not str or type(consts) is not tuple or type(spans) is not tuple:
+        if (
+            not isinstance(text, str)
+            or not isinstance(consts, tuple)
+            or not isinstance(spans, tuple)
+        ):
             msg = "_make takes a str, a tuple and a tuple"
             raise TypeError(msg)
+        # A str subclass's own methods must not become the record's.
+        text = exact(text)
+        consts = tuple(consts)
         if len(spans) % 2:
             msg = "spans: two numbers per slot"
             raise ValueError(msg)
@@ -114,6 +133,13 @@ class Record:
 _R = TypeVar("_R", bound=Record)
 
 _new = object.__new__
+
+
+def exact(text: str) -> str:
+    """``text`` as an exact ``str`` (a copy of a subclass's characters)."""
+    return text if type(text) is str else str.__str__(text)
+
+
 # The slot's own setter: Record.__setattr__ refuses every assignment.
 _set_state = Record.__dict__["_state_"].__set__
 

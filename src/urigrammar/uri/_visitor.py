@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from ..engine import RAW_MAKERS
+from ..engine import RAW_MAKERS, exact
 from ._components import FIELDS, PYTHON_RECORDS, Components, RefT, trusted
 
 __all__ = ["CAPTURES", "LEAVES", "READS", "ComponentVisitor", "plan", "reader", "to_reference"]
@@ -175,7 +175,14 @@ def reader(groups: Sequence[tuple[str, int]], cls: type[RefT]) -> Callable[[re.M
 
     if PYTHON_RECORDS:
         values = ", ".join(pick(field, spans=False) for field in FIELDS)
-        make = f"    r = new(cls)\n    put(r, (match.string, (), None, {values}))\n    return r\n"
+        make = (
+            "    t = match.string\n"
+            "    if t.__class__ is not str:\n"
+            "        t = exact(t)\n"
+            "    r = new(cls)\n"
+            f"    put(r, (t, (), None, {values}))\n"
+            "    return r\n"
+        )
     else:
         spans = ", ".join(f"*{pick(field, spans=True)}" for field in FIELDS)
         make = f"    span = match.span\n    return make(match.string, consts, ({spans}))\n"
@@ -189,6 +196,7 @@ def reader(groups: Sequence[tuple[str, int]], cls: type[RefT]) -> Callable[[re.M
         "put": put,
         "make": cls._make,
         "consts": tuple(consts),
+        "exact": exact,
     }
     # The code is built above from READS and group numbers only.
     exec(code, namespace)

@@ -9,7 +9,10 @@
  * and int64 beyond (ob_size counts int32 words, so a slot takes two words
  * or four).  Nothing is sliced until a Field reads its slot.  A Record is
  * immutable and refers to a str and a tuple only, so it cannot be part of
- * a reference cycle and is not tracked by the garbage collector.
+ * a reference cycle unless its constants hold one; a subclass made by a
+ * class statement has the garbage collector, and Record_traverse lets it
+ * see the text and constants.  The only constructors are _make and the
+ * Tagger: a record always has its text.
  */
 
 #include "native.h"
@@ -124,6 +127,17 @@ record_make(PyTypeObject *cls, PyObject *text, PyObject *consts, const Py_ssize_
     if (length < 0) {
         return NULL;
     }
+    if (PyTuple_Size(consts) >= NARROW_LIMIT - 2) {
+        /* -2 - k must fit the narrow words. */
+        PyErr_SetString(PyExc_ValueError, "consts: too many constants");
+        return NULL;
+    }
+    /* A str subclass's own methods (__hash__, __eq__) must not become the
+       record's: keep an exact str. */
+    PyObject *exact = PyUnicode_CheckExact(text) ? Py_NewRef(text) : PyUnicode_FromObject(text);
+    if (exact == NULL) {
+        return NULL;
+    }
     int wide = length >= NARROW_LIMIT;
     if (nslots > PY_SSIZE_T_MAX / 8) {
         return PyErr_NoMemory();
@@ -131,16 +145,17 @@ record_make(PyTypeObject *cls, PyObject *text, PyObject *consts, const Py_ssize_
     allocfunc alloc = (allocfunc)PyType_GetSlot(cls, Py_tp_alloc);
     Record *r = (Record *)alloc(cls, nslots * (wide ? 4 : 2));
     if (r == NULL) {
+        Py_DECREF(exact);
         return NULL;
     }
-    if (untrack) {
+    if (untrack && (PyType_GetFlags(cls) & Py_TPFLAGS_HAVE_GC)) {
         /* A class statement gives every heap type the collector; a record
            of a class that adds no attribute holds a str and a tuple of
            constants, so it can be in no cycle, and tracking it would only
            make the collector visit each kept parse. */
         PyObject_GC_UnTrack(r);
     }
-    r->text = Py_NewRef(text);
+    r->text = exact;
     r->consts = Py_NewRef(consts);
     for (Py_ssize_t i = 0; i < 2 * nslots; i++) {
         if (wide) {
@@ -195,6 +210,10 @@ Record_make(PyObject *cls, PyObject *const *args, Py_ssize_t nargs)
     for (Py_ssize_t i = 0; i < count; i++) {
         spans[i] = PyLong_AsSsize_t(PyTuple_GetItem(spans_obj, i));
         if (spans[i] == -1 && PyErr_Occurred()) {
+            if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+                PyErr_Clear();
+                PyErr_SetString(PyExc_ValueError, "spans: a number out of range");
+            }
             goto done;
         }
     }
@@ -281,6 +300,31 @@ Record_str(PyObject *self)
     return Py_NewRef(((Record *)self)->text);
 }
 
+/* What a subclass with the collector (any class statement's) visits
+   besides its own attributes. */
+static int
+Record_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    Record *r = (Record *)self;
+    Py_VISIT(r->text);
+    Py_VISIT(r->consts);
+    return 0;
+}
+
+static PyObject *
+Record_new(PyTypeObject *Py_UNUSED(type), PyObject *Py_UNUSED(args), PyObject *Py_UNUSED(kwds))
+{
+    PyErr_SetString(PyExc_TypeError, "a Record is made by _make or by a parse");
+    return NULL;
+}
+
+static int
+Record_setattro(PyObject *Py_UNUSED(self), PyObject *Py_UNUSED(name), PyObject *Py_UNUSED(value))
+{
+    PyErr_SetString(PyExc_AttributeError, "the value is immutable");
+    return -1;
+}
+
 static void
 Record_dealloc(PyObject *obj)
 {
@@ -311,7 +355,10 @@ PyDoc_STRVAR(Record_doc,
 "Made by _make or by a Tagger; str() is the text.");
 
 static PyType_Slot Record_slots[] = {
+    {Py_tp_new, Record_new},
     {Py_tp_dealloc, Record_dealloc},
+    {Py_tp_traverse, Record_traverse},
+    {Py_tp_setattro, Record_setattro},
     {Py_tp_str, Record_str},
     {Py_tp_methods, Record_methods},
     {Py_tp_getset, Record_getset},
