@@ -447,7 +447,7 @@ class Grammar:
         self._abnf: dict[bool, Any] = {}
         self._text_nodes: dict[str, tuple[Any, ...]] | None = None
         self._defaults: dict[str, tuple[str, ...]] = {}
-        self._parsers: dict[object, Callable[[str], RuleMatch]] = {}
+        self._parsers: dict[object, tuple[str, Callable[[str], RuleMatch | None]]] = {}
         self._validators: dict[object, Callable[[str], bool]] = {}
         if not lazy:
             self._refuse_large(self._table())
@@ -780,30 +780,37 @@ class Grammar:
         as ``_match`` says, in linear time and memory for a regular rule.
         A rule that reaches itself goes through ``abnf``'s tree, at most
         ``ABNF_MAX_LENGTH`` characters."""
-        if isinstance(captures, str):
-            msg = "captures must be a sequence of rule names, not one str"
-            raise TypeError(msg)
+        key: object = rule  # the common call: default captures and back end
         if captures is not None:
+            if isinstance(captures, str):
+                msg = "captures must be a sequence of rule names, not one str"
+                raise TypeError(msg)
             captures = tuple(captures)  # an iterator is read once, here
-        key = (rule, captures, backend)
+            key = (rule, captures, backend)
+        elif backend is not None:
+            key = (rule, None, backend)
         try:
-            run = self._parsers.get(key)
+            found = self._parsers.get(key)
         except TypeError:  # an unhashable name: refused by canonical below
-            run = None
-        if run is None:
-            run = self._parser(rule, captures, backend)
+            found = None
+        if found is None:
+            found = self._parser(rule, captures, backend)
             if len(self._parsers) < _MAX_PARSERS:
-                self._parsers[key] = run
+                self._parsers[key] = found
         if not isinstance(text, str):
             msg = f"text must be str, not {type(text).__name__}"
             raise TypeError(msg)
-        return run(text)
+        canonical, run = found
+        made = run(text)
+        if made is None:
+            raise self.syntax_error(canonical, text)
+        return made
 
     def _parser(
         self, rule: str, captures: Sequence[str] | None, backend: Backend | None
-    ) -> Callable[[str], RuleMatch]:
+    ) -> tuple[str, Callable[[str], RuleMatch | None]]:
         """``parse``'s work for one rule and set of captures, prepared
-        (``_match.reader``)."""
+        (``_match.reader``): the rule's canonical name, and the reader."""
         from ._match import reader
 
         _check_backend(backend)
@@ -812,13 +819,9 @@ class Grammar:
         names = self.default_captures(canonical) if captures is None else captures
         kept = tuple(dict.fromkeys(self.canonical(n) for n in names))
         program = self.program(canonical, frozenset(kept) - {canonical})
-
-        def fail(text: str) -> RuleMatchError:
-            return self.syntax_error(canonical, text)
-
         if program.regular:
-            return reader(program, kept, fail, backend=backend or default_backend())
-        return reader(program, kept, fail, tree=lambda text: self.abnf_parse(canonical, text))
+            return canonical, reader(program, kept, backend=backend or default_backend())
+        return canonical, reader(program, kept, tree=lambda text: self.abnf_parse(canonical, text))
 
     def viable_prefix(self, name: str, text: str) -> int:
         """The length of the longest prefix of ``text`` that some string the

@@ -28,6 +28,7 @@ opening and closing tags into spans.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from .._errors import UnknownRuleError
@@ -50,6 +51,8 @@ __all__ = [
 ]
 
 Span = tuple[int, int]
+#: The most spellings of names a reader remembers (``_Reading.keys``).
+_SPELLINGS = 256
 #: The spans of every occurrence of each captured rule, by folded name.
 History = dict[str, tuple[Span, ...]]
 #: (position, tags set there), from the end of the text backwards.
@@ -61,7 +64,7 @@ class _Reading:
     capture's slots (by folded name), and the tagged DFA to find every
     occurrence with (``None`` when a match is made with its history)."""
 
-    __slots__ = ("captures", "index", "rule", "tables")
+    __slots__ = ("captures", "index", "keys", "rule", "tables")
 
     def __init__(
         self,
@@ -74,6 +77,8 @@ class _Reading:
         self.captures = captures
         self.index = index
         self.tables = tables
+        #: Spellings of names asked for, to their folded key (a cache).
+        self.keys: dict[str, str] = {}
 
 
 if TYPE_CHECKING:
@@ -124,14 +129,19 @@ class RuleMatch(Record):
         """The captured rules, as the grammar spells them."""
         return self._reading.captures
 
-    def _key(self, name: str) -> str:
+    def _key(self, name: str, reading: _Reading) -> str:
+        try:
+            return reading.keys[name]
+        except (KeyError, TypeError):  # a new spelling, or no str at all
+            pass
         if not isinstance(name, str):
             msg = f"rule name must be str, not {type(name).__name__}"
             raise TypeError(msg)
-        reading = self._reading
         # RFC 5234 section 2.1: names are ASCII, compared without case.
         folded = name.casefold() if name.isascii() else ""
         if folded in reading.index or (folded and folded == reading.rule.casefold()):
+            if len(reading.keys) < _SPELLINGS and type(name) is str:
+                reading.keys[name] = folded
             return folded
         msg = (
             f"{name!r} is not captured by this match of {reading.rule!r}; "
@@ -143,19 +153,17 @@ class RuleMatch(Record):
     def span(self, name: str) -> Span | None:
         """The (start, end) of the last occurrence of rule ``name``, or
         ``None`` when it took no part in the match."""
-        key = self._key(name)
-        numbers = self._reading.index.get(key)
+        reading: _Reading = self._consts[0]
+        numbers = reading.index.get(self._key(name, reading))
         if numbers is None:
             return (0, len(self._text))  # the matched rule itself
-        spans = self._spans()
-        assert spans is not None, "a match is made from its spans"
         # Of a name captured at several places, the occurrence that starts
         # last (one rule's occurrences never overlap).
         found = None
         for number in numbers:
-            opened, closed = spans[2 * number], spans[2 * number + 1]
-            if opened >= 0 and (found is None or found <= (opened, closed)):
-                found = (opened, closed)
+            span = self._slot(number)
+            if span[0] >= 0 and (found is None or found <= span):
+                found = span
         return found
 
     def group(self, name: str) -> str | None:
@@ -166,9 +174,10 @@ class RuleMatch(Record):
     def spans(self, name: str) -> tuple[Span, ...]:
         """Every occurrence of rule ``name``, in order (empty when it took
         no part)."""
-        key = self._key(name)
+        reading: _Reading = self._consts[0]
+        key = self._key(name, reading)
         found = self._history().get(key, ())
-        if not found and key not in self._reading.index:
+        if not found and key not in reading.index:
             return ((0, len(self._text)),)  # the matched rule itself
         return found
 
@@ -377,34 +386,33 @@ def tree_spans(tree: Any, keys: frozenset[str]) -> History:
 def reader(
     program: Program,
     kept: tuple[str, ...],
-    fail: Callable[[str], Exception],
     *,
     backend: Backend | None = None,
     tree: Callable[[str], Any] | None = None,
-) -> Callable[[str], RuleMatch]:
+) -> Callable[[str], RuleMatch | None]:
     """A function from a text to its ``RuleMatch`` under ``program``, whose
-    captures are ``kept`` (the matched rule may be among them), raising
-    ``fail(text)`` for a text the rule does not match.  A regular rule runs
+    captures are ``kept`` (the matched rule may be among them), or ``None``
+    for a text the rule does not match.  A regular rule runs
     on ``backend``; a rule that reaches itself is read from ``tree(text)``
     (``abnf``'s tree, or ``None``)."""
     rule = program.rule
     others = tuple(name for name in kept if name != rule)
     if not program.regular:
         assert tree is not None
-        return _by_tree(rule, kept, others, fail, tree)
+        return _by_tree(rule, kept, others, tree)
     assert backend is not None
     if not program.captures:
         matches = backend.matcher(program)
 
-        def whole(text: str) -> RuleMatch:
+        def whole(text: str) -> RuleMatch | None:
             if matches(text) is None:
-                raise fail(text)
+                return None
             return _made(rule, text, kept, others, {}, {})
 
         return whole
     tables = program.tagged
     if tables is None:
-        return _by_pike(program, kept, others, fail)
+        return _by_pike(program, kept, others)
     names = tables.names
     # One reading per program and captures, kept with the program, so that
     # the tagger made for it (keyed by its plan) is made once.
@@ -419,23 +427,13 @@ def reader(
     plan = (*_slots(len(names)), (reading, ()))
     made = backend.tagger(program, plan, RuleMatch)
     if made is not None:
-        parse = made
-
-        def by_tagger(text: str) -> RuleMatch:
-            found: RuleMatch | None = parse(text)
-            if found is None:
-                raise fail(text)
-            return found
-
-        return by_tagger
-    tags = _regex_tags(backend, program) if _regex_agrees(program) else tables.tags
+        return made  # the tagger's parse: a RuleMatch made in C, or None
+    spans_of = _regex_spans(program) if _regex_agrees(program) else _table_spans(tables)
     make = RuleMatch._make
 
-    def by_tables(text: str) -> RuleMatch:
-        values = tags(text)
-        if values is None:
-            raise fail(text)
-        return make(text, consts, (*_pairs(values), -2, 0))
+    def by_tables(text: str) -> RuleMatch | None:
+        spans = spans_of(text)
+        return None if spans is None else make(text, consts, spans)
 
     return by_tables
 
@@ -445,31 +443,42 @@ def _slots(count: int) -> tuple[tuple[None, tuple[tuple[int, None], ...]], ...]:
     return tuple((None, ((number, None),)) for number in range(count))
 
 
-def _pairs(values: list[int]) -> list[int]:
-    """Tag positions as a record's spans: a capture whose tags are not both
-    set took no part, (-1, -1)."""
-    spans: list[int] = []
-    for number in range(len(values) // 2):
-        opened, closed = values[2 * number], values[2 * number + 1]
-        spans.extend((opened, closed) if opened >= 0 and closed >= 0 else (-1, -1))
-    return spans
+def _table_spans(tables: TaggedTables) -> Callable[[str], tuple[int, ...] | None]:
+    """A match's spans from the tagged DFA run in Python: a capture whose
+    tags are not both set took no part, (-1, -1); then the reading's
+    constant, (-2, 0)."""
+    tags = tables.tags
+
+    def table_spans(text: str) -> tuple[int, ...] | None:
+        values = tags(text)
+        if values is None:
+            return None
+        return (
+            *chain.from_iterable(
+                (opened, closed) if opened >= 0 and closed >= 0 else (-1, -1)
+                for opened, closed in zip(values[::2], values[1::2], strict=True)
+            ),
+            -2,
+            0,
+        )
+
+    return table_spans
 
 
 def _by_tree(
     rule: str,
     kept: tuple[str, ...],
     others: tuple[str, ...],
-    fail: Callable[[str], Exception],
     tree: Callable[[str], Any],
-) -> Callable[[str], RuleMatch]:
+) -> Callable[[str], RuleMatch | None]:
     # The rule itself too: a rule that reaches itself may hold occurrences
     # of itself (a comment in a comment).
     keys = frozenset(name.casefold() for name in (*kept, rule))
 
-    def by_tree(text: str) -> RuleMatch:
+    def by_tree(text: str) -> RuleMatch | None:
         found = tree(text)
         if found is None:
-            raise fail(text)
+            return None
         history = tree_spans(found, keys)
         # The last to close, as a regex's group is set when it closes.
         last = {k: max(v, key=lambda s: (s[1], -s[0])) for k, v in history.items()}
@@ -482,8 +491,7 @@ def _by_pike(
     program: Program,
     kept: tuple[str, ...],
     others: tuple[str, ...],
-    fail: Callable[[str], Exception],
-) -> Callable[[str], RuleMatch]:
+) -> Callable[[str], RuleMatch | None]:
     # Over the tagged DFA's caps: a Pike VM over the same automaton.
     from ._tagged import _Automaton
 
@@ -493,10 +501,10 @@ def _by_pike(
         automaton = program.made.setdefault("pike", _Automaton(program.body))
     names = tuple(automaton.names)
 
-    def by_pike(text: str) -> RuleMatch:
+    def by_pike(text: str) -> RuleMatch | None:
         events = pike_events(automaton, text)
         if events is None:
-            raise fail(text)
+            return None
         history = occurrences(events, names)
         last = {k: v[-1] for k, v in history.items()}
         return _made(program.rule, text, kept, others, last, history)
@@ -504,22 +512,19 @@ def _by_pike(
     return by_pike
 
 
-def _regex_tags(backend: Backend, program: Program) -> Callable[[str], list[int] | None]:
-    """Each tag's position from the regex's groups (-1: not set), which
-    number the captures as the tagged DFA does."""
+def _regex_spans(program: Program) -> Callable[[str], tuple[int, ...] | None]:
+    """A match's spans from the regex's groups, which number the captures
+    as the tagged DFA does ((-1, -1) for a group that took no part), then
+    the reading's constant, (-2, 0)."""
     fullmatch = program.pattern().fullmatch
-    count = len(program.groups)
 
-    def regex_tags(text: str) -> list[int] | None:
+    def regex_spans(text: str) -> tuple[int, ...] | None:
         found = fullmatch(text)
         if found is None:
             return None
-        values: list[int] = []
-        for group in range(1, count + 1):
-            values.extend(found.span(group))
-        return values
+        return (*chain.from_iterable(found.regs[1:]), -2, 0)
 
-    return regex_tags
+    return regex_spans
 
 
 def _regex_agrees(program: Program) -> bool:

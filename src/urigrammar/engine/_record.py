@@ -113,6 +113,15 @@ class Record:
         spans: tuple[int, ...] | None = self._state_[2]
         return spans
 
+    def _slot(self, index: int) -> tuple[int, int]:
+        """Slot ``index``'s two numbers, as ``_make`` took them."""
+        spans = self._state_[2]
+        if spans is None or not 0 <= index < len(spans) // 2:
+            msg = "the record has no such slot"
+            raise IndexError(msg)
+        found: tuple[int, int] = spans[2 * index : 2 * index + 2]
+        return found
+
     def _values(self) -> tuple[Any, ...]:
         """Every slot's value, in order."""
         return self._state_[3:]

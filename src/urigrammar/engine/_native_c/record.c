@@ -258,6 +258,27 @@ Record_spans(PyObject *self, PyObject *Py_UNUSED(ignored))
     return out;
 }
 
+PyDoc_STRVAR(slot_doc,
+"_slot(index, /)\n--\n\n"
+"Slot index's two numbers, as _make took them.");
+
+static PyObject *
+Record_slot(PyObject *self, PyObject *arg)
+{
+    const Record *r = (const Record *)self;
+    Py_ssize_t index = PyLong_AsSsize_t(arg);
+    if (index == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (index < 0 || index >= record_nslots(r)) {
+        PyErr_SetString(PyExc_IndexError, "the record has no such slot");
+        return NULL;
+    }
+    Py_ssize_t start, end;
+    record_span(r, index, &start, &end);
+    return Py_BuildValue("(nn)", start, end);
+}
+
 PyDoc_STRVAR(values_doc,
 "_values()\n--\n\n"
 "Every slot's value, in order, as a tuple.");
@@ -341,6 +362,7 @@ static PyMethodDef Record_methods[] = {
     {"_make", (PyCFunction)(void (*)(void))Record_make, METH_FASTCALL | METH_CLASS, make_doc},
     {"_spans", Record_spans, METH_NOARGS, spans_doc},
     {"_values", Record_values, METH_NOARGS, values_doc},
+    {"_slot", Record_slot, METH_O, slot_doc},
     {NULL, NULL, 0, NULL},
 };
 
