@@ -444,23 +444,15 @@ def _slots(count: int) -> tuple[tuple[None, tuple[tuple[int, None], ...]], ...]:
 
 
 def _table_spans(tables: TaggedTables) -> Callable[[str], tuple[int, ...] | None]:
-    """A match's spans from the tagged DFA run in Python: a capture whose
-    tags are not both set took no part, (-1, -1); then the reading's
-    constant, (-2, 0)."""
+    """A match's spans from the tagged DFA run in Python, then the reading's
+    constant, (-2, 0).  A capture's two tags are set together or not at all
+    (the accepting path that opens a capture closes it), so its tags are its
+    span, (-1, -1) when it took no part."""
     tags = tables.tags
 
     def table_spans(text: str) -> tuple[int, ...] | None:
         values = tags(text)
-        if values is None:
-            return None
-        return (
-            *chain.from_iterable(
-                (opened, closed) if opened >= 0 and closed >= 0 else (-1, -1)
-                for opened, closed in zip(values[::2], values[1::2], strict=True)
-            ),
-            -2,
-            0,
-        )
+        return None if values is None else (*values, -2, 0)
 
     return table_spans
 
