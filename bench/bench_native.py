@@ -87,10 +87,11 @@ def per_url_parse(urls: list[str], repeats: int) -> None:
         "Appendix B fullmatch": re.compile(APPENDIX_B).fullmatch,
     }
     # The floor of a parse that returns a URIReference: making one from its
-    # fields, already split, as the tagger does (tuple.__new__).
-    fields = {url: tuple(urigrammar.parse(url)) for url in valid}
-    make = functools.partial(tuple.__new__, urigrammar.URIReference)
-    runs["URIReference from its fields"] = lambda url: make(fields[url])
+    # spans, already found, as the tagger does (a record, engine.Record).
+    found = {url: urigrammar.parse(url) for url in valid}
+    spans = {url: (ref._consts, ref._spans()) for url, ref in found.items()}
+    make = urigrammar.URIReference._make
+    runs["URIReference from its spans"] = lambda url: make(url, *spans[url])
     if importlib.util.find_spec("uritools"):
         import uritools
 
