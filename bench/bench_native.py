@@ -36,6 +36,7 @@ from urigrammar.engine._dfa import build_tables
 from urigrammar.engine._tagged import build_tagged
 from urigrammar.shipped import shipped_rule
 from urigrammar.uri._api import api
+from urigrammar.uri._components import layout
 from urigrammar.uri._visitor import CAPTURES, LEAVES
 
 
@@ -88,8 +89,9 @@ def per_url_parse(urls: list[str], repeats: int) -> None:
     }
     # The floor of a parse that returns a URIReference: making one from its
     # spans, already found, as the tagger does (a record, engine.Record).
+    # (A Python record, under URIGRAMMAR_PURE, keeps values, not spans.)
     found = {url: urigrammar.parse(url) for url in valid}
-    spans = {url: (ref._consts, ref._spans()) for url, ref in found.items()}
+    spans = {url: layout(*ref._values())[1:] for url, ref in found.items()}
     make = urigrammar.URIReference._make
     runs["URIReference from its spans"] = lambda url: make(url, *spans[url])
     if importlib.util.find_spec("uritools"):
