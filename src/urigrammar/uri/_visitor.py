@@ -165,12 +165,17 @@ def reader(groups: Sequence[tuple[str, int]], cls: type[RefT]) -> Callable[[re.M
         default = _DEFAULTS.get(field)
         absent = repr((-1, -1)) if default is None else const(default)
         expr = absent if spans else repr(default)
-        for index, constant in reversed(sources[field]):
+        for at, (index, constant) in enumerate(reversed(sources[field])):
             if constant is not None:
                 value = const(constant) if spans else repr(constant)
             else:
                 value = f"span({index + 1})" if spans else f"v[{index}]"
-            expr = f"({value} if v[{index}] is not None else {expr})"
+            if at == 0 and constant is None and default is None:
+                # A group that took no part reads None (its span (-1, -1)),
+                # which is the field's default: no test needed.
+                expr = value
+            else:
+                expr = f"({value} if v[{index}] is not None else {expr})"
         return expr
 
     if PYTHON_RECORDS:
