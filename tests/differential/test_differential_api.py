@@ -141,6 +141,64 @@ def test_agreed_host_ignores_a_difference_in_the_path() -> None:
     assert u.differential.agreed_host("file:///C:/../x") is None
 
 
+@WHATWG
+@pytest.mark.parametrize(
+    ("text", "base", "host"),
+    [
+        ("http://xn--bcher-kva.de/", None, "xn--bcher-kva.de"),
+        ("http://XN--BCHER-KVA.de/", None, "xn--bcher-kva.de"),
+        ("http://b%C3%BCcher.xn--p1ai/", None, "xn--bcher-kva.xn--p1ai"),
+        ("http://xn--bcher-kva%2Ede/", None, "xn--bcher-kva.de"),
+        ("/x", "https://xn--mnchen-3ya.de/", "xn--mnchen-3ya.de"),
+    ],
+)
+def test_an_a_label_is_the_same_host_to_both(text: str, base: str | None, host: str) -> None:
+    # RFC 3986 keeps an A-label as written, the URL Standard serializes
+    # one: both are compared in one form, so diff and agreed_host agree.
+    assert u.differential.diff(text, base) == []
+    assert u.differential.agreed_host(text, base) == host
+
+
+@WHATWG
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        ("http://127%2E0%2E0%2E1/", {"ipv4-number", "percent-encoded-host"}),
+        ("http://\u2460\u2461\u2466.\u24ea.\u24ea.\u2460/", {"idna-mapped-host"}),
+        ("http://xn--bcher-kva.de%2Eevil.com/", None),
+    ],
+)
+def test_a_genuine_host_difference_stays_a_finding(text: str, kinds: set[str] | None) -> None:
+    found = u.differential.diff(text)
+    if kinds is None:  # both read the same name: no finding, one host
+        assert found == []
+        assert u.differential.agreed_host(text) == "xn--bcher-kva.de.evil.com"
+        return
+    assert kinds <= {f.kind for f in found}
+    with pytest.raises(u.differential.HostDisagreementError):
+        u.differential.agreed_host(text)
+
+
+@WHATWG
+@pytest.mark.parametrize(
+    "text",
+    ["http://h:" + "9" * 4301 + "/", "http://h:" + "0" * 5000 + "99999/", "http://h:65536/"],
+)
+def test_a_port_of_any_length_over_65535_is_a_port_range_finding(text: str) -> None:
+    found = u.differential.diff(text)
+    assert [f.kind for f in found] == ["port-range"]
+    assert found[0].offset == len("http://h:")
+    with pytest.raises(u.differential.HostDisagreementError, match="port-range"):
+        u.differential.agreed_host(text)
+
+
+@WHATWG
+def test_a_port_of_65535_with_any_number_of_leading_zeros_is_in_range() -> None:
+    text = "http://h:" + "0" * 5000 + "65535/"
+    assert u.differential.diff(text) == []
+    assert u.differential.agreed_host(text) == "h"
+
+
 # --- findings as values -----------------------------------------------------
 
 

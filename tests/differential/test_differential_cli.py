@@ -90,3 +90,13 @@ def test_without_the_extra_exit_2_naming_it(monkeypatch: pytest.MonkeyPatch) -> 
     status, out, err = run("diff", "http://a/", monkeypatch=monkeypatch)
     assert (status, out) == (2, "")
     assert "pip install 'urigrammar[whatwg]'" in err
+
+
+@pytest.mark.usefixtures("whatwg")
+def test_a_port_too_long_for_int_is_a_finding_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = "http://h:" + "9" * 4301 + "/"
+    status, out, err = run("diff", text, monkeypatch=monkeypatch)
+    assert (status, err) == (1, "")
+    assert [f["kind"] for f in _records(out)[0]["findings"]] == ["port-range"]

@@ -8,8 +8,10 @@ the text as written:
 * host: an IP address as an address (``ipaddress``: ``[::FFFF:1.2.3.4]``
   and ``[::ffff:102:304]`` are one); in a special URL a reg-name
   percent-decoded (6.2.2.2) and lowercased (6.2.2.1) beside the URL
-  Standard's domain with its A-labels decoded (3.2.2 asks a name to be
-  converted to IDNA before lookup), in any other its normal form (6.2.2);
+  Standard's domain, each with its A-labels decoded alike (3.2.2 asks a
+  name to be converted to IDNA before lookup, so ``xn--bcher-kva`` and
+  ``bücher`` are one label; an A-label that does not decode is compared
+  as its lowercase ASCII), in any other its normal form (6.2.2);
   no host, an empty host and file's ``localhost`` alike (3.2.2);
 * port: its value, with the special scheme's default port the same as no
   port (3.2.3, 6.2.3);
@@ -30,7 +32,6 @@ them.
 
 from __future__ import annotations
 
-import contextlib
 import ipaddress
 import re
 import socket
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
 __all__ = [
     "NO_HOST",
     "HostKey",
+    "decoded_domain",
     "normal_reg_name",
     "path_key",
     "port_key",
@@ -122,7 +124,7 @@ def rfc_host_key(ref: URIReference, scheme: str, special: bool) -> HostKey:
     name = "" if name is None else name.lower()
     if not name or (scheme == "file" and name == "localhost"):
         return NO_HOST
-    return ("name", name)
+    return ("name", decoded_domain(name))
 
 
 def whatwg_host_key(url: URL, special: bool) -> HostKey:
@@ -137,10 +139,29 @@ def whatwg_host_key(url: URL, special: bool) -> HostKey:
         return ("name", normal_reg_name(host)) if address is None else ("ip", address)
     if IPV4_SERIALIZED.fullmatch(host):
         return ("ip", ipaddress.IPv4Address(host))
-    if "xn--" in host:
-        with contextlib.suppress(UnicodeError, ValueError):
-            host = ada().idna_decode(host.encode("ascii"))
-    return ("name", host)
+    return ("name", decoded_domain(host))
+
+
+def decoded_domain(name: str) -> str:
+    """A lowercase domain with each A-label decoded to its U-label: the
+    one form both readings' hosts are compared in, since RFC 3986 keeps
+    the labels as written (A-labels, or percent-encoded UTF-8) and the URL
+    Standard serializes A-labels.  A label that does not decode, or whose
+    decoding does not encode back to it (Ada decodes ``xn--a`` to
+    U+0080 without complaint), stays as it is, on both sides alike."""
+    if "xn--" not in name:
+        return name
+    module = ada()
+    labels = name.split(".")
+    for index, label in enumerate(labels):
+        if label.startswith("xn--") and label.isascii():
+            try:
+                unicode = module.idna_decode(label.encode("ascii"))
+                if unicode and module.idna_encode(unicode) == label.encode("ascii"):
+                    labels[index] = unicode
+            except (UnicodeError, ValueError, TypeError):
+                pass
+    return ".".join(labels)
 
 
 # What inet_aton may read as a number: a digit first, then digits, hex

@@ -221,8 +221,9 @@ def _differences(target: URIReference, url: URL) -> set[str]:
     rfc_host = rfc_host_key(target, scheme, special)
     if rfc_host != whatwg_host_key(url, special):
         differs.add("host")
-        name = rfc_host[1] if rfc_host[0] == "name" else ""
-        if isinstance(name, str) and not name.isascii():
+        # The name as the text writes it, percent-decoded: the key's has
+        # its A-labels decoded, which is no mapping the URL Standard made.
+        if rfc_host[0] == "name" and not (target.hostname or "").isascii():
             differs.add("idna")
     if port_key(target.port_text, scheme) != port_key(url.port, scheme):
         differs.add("port")

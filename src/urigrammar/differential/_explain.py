@@ -318,7 +318,7 @@ def explain(
         found += _host_kinds(lay, "whatwg", (), -1, None)
         if lay.port is not None:
             digits = lay.clean[lay.port[0] : lay.port[1]]
-            if digits.isascii() and digits.isdigit() and int(digits) > 65535:
+            if digits.isascii() and digits.isdigit() and _over_65535(digits):
                 found.append(("port-range", lay.at(lay.port[0])))
         if not rfc_host and ((lay.special and lay.scheme != "file") or lay.ats):
             # A special URL needs a host; any URL with credentials does.
@@ -336,6 +336,14 @@ def explain(
             if part in differs and part not in covered:
                 found.append((kind, _component_offset(lay, part)))
     return sorted(set(found), key=lambda item: (item[1], item[0]))
+
+
+def _over_65535(digits: str) -> bool:
+    """Whether a port's ASCII digits name a number over 65535, compared as
+    text: ``int()`` refuses more than 4300 digits, and a port may have
+    any number (RFC 3986 section 3.2.3: ``*DIGIT``)."""
+    significant = digits.lstrip("0")
+    return len(significant) > 5 or (len(significant) == 5 and significant > "65535")
 
 
 _DIFFERS: dict[str, Kind] = {
