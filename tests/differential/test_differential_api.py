@@ -251,6 +251,77 @@ def test_no_reading_shows_a_password(text: str) -> None:
     assert "s3cr" not in str(caught.value)
 
 
+@WHATWG
+@pytest.mark.parametrize(
+    ("text", "host", "error"),
+    [
+        ("http://u:1@127.1/", "127.1", None),
+        ("http://u:e@example.com:99999/path", "example.com", None),
+        ("http://u:pass@evil.com\\@good.com/", None, "unexpected '\\\\' at offset 22"),
+    ],
+)
+def test_a_password_is_masked_where_it_is_not_elsewhere(
+    text: str, host: str | None, error: str | None
+) -> None:
+    # A short password is no reason to rewrite a host, a path or an error
+    # that does not hold it; the backslash a finding is about stays shown.
+    (first, *_) = u.differential.diff(text)
+    assert "<hidden>" not in json.dumps(first.to_json())
+    assert first.rfc.host == host
+    if host is not None:
+        assert first.rfc.path == ("/path" if "path" in text else "/")
+    if error is not None:
+        assert first.rfc.error is not None
+        assert error in first.rfc.error
+
+
+@WHATWG
+def test_the_excerpt_masks_only_the_url_standards_password() -> None:
+    text = "http://u:pass@evil.com\\@good.com/"
+    with pytest.raises(u.differential.HostDisagreementError) as caught:
+        u.differential.agreed_host(text)
+    shown = str(caught.value)
+    assert "pass" not in shown.replace("password", "")
+    assert "http://u:<hidden>@evil.com\\@good.com/" in shown
+    line, caret = shown.splitlines()[-2:]
+    assert line[caret.index("^")] == "\\"
+
+
+@WHATWG
+@pytest.mark.parametrize(
+    ("text", "base"),
+    [
+        ("\\\\u:SECRETPW@h/", "https://good.com/"),
+        ("/\\u:SECRETPW@h/", "https://good.com/"),
+        ("\\/u:SECRETPW@h/", "wss://good.com/"),
+        ("x", "http:\\\\u:SECRETPW@h/"),
+        ("http:\\\\u:SECRETPW@h:99999/", None),
+        ("ftp:/\t/:SECRETPW@", None),
+        ("http:u:SECRETPW@h/", None),
+        ("http:/u:SECRETPW@h/", None),
+        ("http://u:SECRETPW@good.com@evil.com/", None),
+        ("http://u:SECRETPW@h:99999/", None),
+        ("http://u:SECR/ETPW@h/", None),
+        ("http://u:SECRETPW@evil.com\\@good.com/", None),
+    ],
+)
+def test_a_password_never_shows_in_a_finding_or_an_error(text: str, base: str | None) -> None:
+    shown = []
+    try:
+        found = u.differential.diff(text, base)
+    except URIError as exc:
+        shown.append(str(exc) + repr(exc))
+        shown.append(str(pickle.loads(pickle.dumps(exc))))
+    else:
+        shown.append(json.dumps([f.to_json() for f in found]) + repr(found))
+    try:
+        u.differential.agreed_host(text, base)
+    except URIError as exc:
+        shown.append(str(exc) + repr(exc))
+        shown.append(str(pickle.loads(pickle.dumps(exc))))
+    assert "SECR" not in "".join(shown)
+
+
 # --- the base ---------------------------------------------------------------
 
 

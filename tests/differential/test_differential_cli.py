@@ -100,3 +100,11 @@ def test_a_port_too_long_for_int_is_a_finding_not_a_traceback(
     status, out, err = run("diff", text, monkeypatch=monkeypatch)
     assert (status, err) == (1, "")
     assert [f["kind"] for f in _records(out)[0]["findings"]] == ["port-range"]
+
+
+@pytest.mark.usefixtures("whatwg")
+def test_a_base_that_fails_shows_no_password(monkeypatch: pytest.MonkeyPatch) -> None:
+    status, out, err = run("diff", "--base", "http:\\\\u:SECRETPW@h/", "x", monkeypatch=monkeypatch)
+    assert status == 2
+    assert "<hidden>" in err
+    assert "SECRETPW" not in out + err

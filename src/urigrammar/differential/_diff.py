@@ -10,7 +10,9 @@ the text, the kinds) is computed only for a text whose readings differ.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import urigrammar
@@ -37,7 +39,7 @@ if TYPE_CHECKING:
 
     from urigrammar import URIReference
 
-__all__ = ["agreed_host", "diff", "secret_span"]
+__all__ = ["SecretSpan", "agreed_host", "diff", "secret_span"]
 
 _parse = urigrammar.parse
 _resolve = urigrammar.resolve
@@ -50,22 +52,78 @@ _NO_BASE = (
 )
 
 
-def secret_span(text: str, rule: str | None = None) -> tuple[int, int, int] | None:
-    """Where ``text``'s password is (``urigrammar._errors.SecretFinder``):
-    RFC 3986's userinfo (section 3.2.1), or else what the URL Standard's
-    authority state takes as one, so that ``http:user:pass@host`` (no
-    slashes; the URL Standard reads credentials there) shows neither."""
-    found = userinfo_secret(text, rule)
-    if found is not None:
-        return found
-    lay = layout(text, None)
-    if not lay.ats or lay.authority is None:
-        return None
-    start, at = lay.authority[0], lay.ats[-1]
-    colon = lay.clean.find(":", start, at)
-    if colon < 0 or colon + 1 == at:
-        return None
-    return lay.at(start), lay.at(colon + 1), lay.at(at - 1) + 1
+#: Rules whose text is a part of a URI, not a whole one: their password is
+#: found as RFC 3986's userinfo reads it.
+_PART_RULES = frozenset({"userinfo", "iuserinfo", "authority", "iauthority"})
+
+
+@dataclass(frozen=True, slots=True)
+class SecretSpan:
+    """Where a text's password is (``urigrammar._errors.SecretFinder``),
+    for a text read against ``base`` (``None``: no base).
+
+    Where the URL Standard reads credentials, the password is its own:
+    after the first ``:`` of the authority, up to its last ``@``, the
+    authority laid out as the URL Standard walks it, so that ``\\`` after
+    a special base's scheme, tabs and newlines, or ``http:user:pass@host``
+    (no slashes) hide it too, and a backslash ends it in a special URL
+    (``pass`` in ``http://u:pass@evil.com\\@good.com/``: the host and the
+    backslash a finding is about stay shown).  Where it reads none, RFC
+    3986's userinfo (section 3.2.1, read loosely as ``userinfo_secret``
+    does) is the password; where it fails, either one's, so that a text
+    neither reads (``http://u:p/ss@h/``) shows none.  A frozen value, so
+    that an error holding it still pickles."""
+
+    base: str | None = None
+
+    def __call__(self, text: str, rule: str | None = None) -> tuple[int, int, int] | None:
+        loose = userinfo_secret(text, rule)
+        if rule in _PART_RULES:
+            return loose
+        try:
+            base_url = None if self.base is None else _base(self.base)[1]
+            url = whatwg_parse(text, base_url)
+        except URIError:  # no can_ada (an error unpickled elsewhere): assume failure
+            base_url = url = None
+        lay = layout(text, None if base_url is None else base_url.protocol[:-1])
+        own = None
+        if lay.ats and lay.authority is not None:
+            start, at = lay.authority[0], lay.ats[-1]
+            colon = lay.clean.find(":", start, at)
+            if 0 <= colon < at - 1:
+                own = lay.at(start), lay.at(colon + 1), lay.at(at - 1) + 1
+        if url is not None:
+            return own if lay.ats else loose
+        if own is None or loose is None:
+            return own or loose
+        return min(own[0], loose[0]), min(own[1], loose[1]), max(own[2], loose[2])
+
+
+#: The finder for a text read without a base.
+secret_span = SecretSpan()
+
+
+def _rebuilt(error: URIError, secrets: SecretSpan) -> URIError:
+    """RFC 3986's ``error`` with its message and excerpt masked by
+    ``secrets`` rather than by the URI layer's own finder, which knows
+    neither the base's scheme nor where the URL Standard ends a password:
+    the same class, rule, text and offset."""
+    message, text, offset = error.message, error.text, error.offset
+    if text is not None and offset is not None and 0 <= offset < len(text):
+        stop = f" at offset {offset}"
+        end = message.find(stop)
+        found = secrets(text, error.rule)
+        if found is not None and found[1] <= offset < found[2]:
+            # The character is the password's: no hint after the offset
+            # may tell it (URIError masks the character itself).
+            if end >= 0:
+                message = message[: end + len(stop)]
+        else:
+            # Masked by the URI layer's looser finder, and no password's.
+            message = message.replace(
+                f"unexpected {HIDDEN}{stop}", f"unexpected {text[offset]!r}{stop}"
+            )
+    return type(error)(message, rule=error.rule, text=text, offset=offset, secrets=secrets)
 
 
 def _not_text(function: str, value: object) -> TypeError:
@@ -80,7 +138,10 @@ def _base(base: str) -> tuple[URIReference, URL]:
     if not isinstance(base, str):
         raise _not_text("the base of diff", base)
     ada()
-    ref = _parse(base)
+    try:
+        ref = _parse(base)
+    except URIError as exc:
+        raise _rebuilt(exc, secret_span) from None
     if ref.scheme is None:
         msg = "the base must be a URI, with a scheme (RFC 3986 section 5.1)"
         raise URIError(msg, rule="URI", text=base, offset=0, secrets=secret_span)
@@ -184,11 +245,12 @@ def diff(text: str, base: str | None = None) -> list[Finding]:
             return []
     elif url is not None and _agree(target, url):
         return []
-    return _findings(text, target, error, url, base_scheme)
+    return _findings(text, base, target, error, url, base_scheme)
 
 
 def _findings(
     text: str,
+    base: str | None,
     target: URIReference | None,
     error: URIError | None,
     url: URL | None,
@@ -205,7 +267,10 @@ def _findings(
         if resolver is not None:
             differs.add("resolver")
         kinds = _explain(text, base_scheme, url, rfc_offset=None, differs=differs)
-    secrets = _secrets(text, url)
+    finder = SecretSpan(base)
+    if error is not None:
+        error = _rebuilt(error, finder)
+    secrets = _secrets(text, url, finder)
     rfc = _masked(_rfc_reading(target, error), secrets)
     whatwg = _masked(whatwg_reading(url), secrets)
     shown = None if resolver is None else str(resolver)
@@ -244,11 +309,11 @@ def _rfc_reading(target: URIReference | None, error: URIError | None) -> Reading
     )
 
 
-def _secrets(text: str, url: URL | None) -> tuple[str, ...]:
+def _secrets(text: str, url: URL | None, finder: SecretSpan) -> tuple[str, ...]:
     """The password as the text writes it and as the URL Standard
     serializes it: what no reading may show."""
     found = {url.password} if url is not None and url.password else set()
-    span = secret_span(text)
+    span = finder(text, None)
     if span is not None:
         found.add(text[span[1] : span[2]])
     found.discard("")
@@ -256,23 +321,19 @@ def _secrets(text: str, url: URL | None) -> tuple[str, ...]:
 
 
 def _masked(reading: Reading, secrets: tuple[str, ...]) -> Reading:
-    if not secrets:
+    """``reading`` with no password in it.  The scheme, host and port a
+    parser reads are never where either parser reads the password, and
+    the error is already masked by its span (``_rebuilt``); only a path
+    can hold one, where RFC 3986 reads as a path what the URL Standard
+    reads as credentials (``http:u:pw@h/``).  There the password sits
+    between the userinfo's ``:`` and ``@``, and only that is masked: a
+    short password replaced everywhere would garble the path."""
+    path = reading.path
+    if not secrets or not path or ":" not in path:
         return reading
-    fields = {}
-    for name in ("host", "path", "error"):
-        value = getattr(reading, name)
-        if value is not None:
-            for secret in secrets:
-                value = value.replace(secret, HIDDEN)
-        fields[name] = value
-    return Reading(
-        scheme=reading.scheme,
-        host=fields["host"],
-        host_kind=reading.host_kind,
-        port=reading.port,
-        path=fields["path"],
-        error=fields["error"],
-    )
+    for secret in secrets:
+        path = path.replace(f":{secret}@", f":{HIDDEN}@")
+    return dataclasses.replace(reading, path=path)
 
 
 def agreed_host(text: str, base: str | None = None) -> str | None:
@@ -290,10 +351,11 @@ def agreed_host(text: str, base: str | None = None) -> str | None:
         raise _not_text("agreed_host", text)
     ada()
     target, error, url, base_scheme = _readings(text, base)
+    finder = SecretSpan(base)
     if target is None and url is None:
         if error is not None:
-            raise error
-        raise URIError(_NO_BASE, rule="URI", text=text, offset=0, secrets=secret_span)
+            raise _rebuilt(error, finder) from None
+        raise URIError(_NO_BASE, rule="URI", text=text, offset=0, secrets=finder)
     if target is not None and url is not None:
         scheme = url.protocol[:-1]
         special = scheme in SPECIAL_SCHEMES
@@ -302,9 +364,9 @@ def agreed_host(text: str, base: str | None = None) -> str | None:
             if key == NO_HOST:
                 return None
             return url.hostname if special else normal_reg_name(url.hostname)
-    found = _findings(text, target, error, url, base_scheme)
+    found = _findings(text, base, target, error, url, base_scheme)
     about = [f for f in found if target is None or url is None or _about_host(f.kind)]
-    raise _disagreement(text, tuple(about or found))
+    raise _disagreement(text, tuple(about or found), finder)
 
 
 def _about_host(kind: str) -> bool:
@@ -318,7 +380,9 @@ def _host_words(reading: Reading) -> str:
     return "no host" if not reading.host else f"{reading.host_kind} {reading.host!r}"
 
 
-def _disagreement(text: str, found: tuple[Finding, ...]) -> HostDisagreementError:
+def _disagreement(
+    text: str, found: tuple[Finding, ...], finder: SecretSpan
+) -> HostDisagreementError:
     first = found[0]
     rfc, whatwg = _host_words(first.rfc), _host_words(first.whatwg)
     resolver = "" if first.resolver is None else f"; the numeric resolver: {first.resolver}"
@@ -327,8 +391,6 @@ def _disagreement(text: str, found: tuple[Finding, ...]) -> HostDisagreementErro
         f"RFC 3986, the URL Standard and the numeric resolver read no one host ({kinds}) "
         f"at offset {first.offset}: RFC 3986: {rfc}; the URL Standard: {whatwg}{resolver}"
     )
-    error = HostDisagreementError(
-        msg, rule="host", text=text, offset=first.offset, secrets=secret_span
-    )
+    error = HostDisagreementError(msg, rule="host", text=text, offset=first.offset, secrets=finder)
     error.findings = found
     return error
