@@ -364,3 +364,32 @@ def test_a_text_that_is_no_str_is_a_type_error(call: Any, value: object) -> None
         call(value)
     with pytest.raises(TypeError, match="takes a str"):
         call("a", value or b"")
+
+
+# --- long texts -------------------------------------------------------------
+
+
+@WHATWG
+@pytest.mark.parametrize("text", [" http://a\tb/\nc ", "http://a\r\n/b"])
+def test_the_layout_maps_clean_positions_to_offsets_past_tabs_and_newlines(text: str) -> None:
+    from urigrammar.differential._explain import layout
+
+    lay = layout(text, None)
+    assert "".join(text[lay.at(i)] for i in range(len(lay.clean))) == lay.clean
+    assert lay.at(len(lay.clean)) == len(text.rstrip(" "))
+
+
+@WHATWG
+def test_explaining_a_long_text_takes_memory_of_the_order_of_the_text() -> None:
+    import tracemalloc
+
+    text = "http://127.1/" + "a" * 1_000_000
+    tracemalloc.start()
+    try:
+        found = u.differential.diff(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [f.kind for f in found] == ["ipv4-number"]
+    # A list of Python ints a character costs tens of bytes each.
+    assert peak < 16 * len(text)

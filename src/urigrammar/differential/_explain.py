@@ -11,7 +11,8 @@ parsers themselves.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection
+from array import array
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,7 @@ __all__ = ["COVERS", "Layout", "explain", "layout"]
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _TAB_OR_NEWLINE = "\t\n\r"
+_TAB_OR_NEWLINE_RE = re.compile("[\t\n\r]")
 
 # The URL code points of ASCII (URL Standard section 4.4, "URL code
 # points"); every non-ASCII character but surrogates and noncharacters is
@@ -58,7 +60,7 @@ class Layout:
 
     text: str
     clean: str
-    positions: tuple[int, ...]
+    positions: Sequence[int]
     scheme: str | None
     special: bool
     colon: int
@@ -86,9 +88,17 @@ def layout(text: str, base_scheme: str | None) -> Layout:
         start += 1
     while end > start and text[end - 1] <= " ":
         end -= 1
-    kept = [i for i in range(start, end) if text[i] not in _TAB_OR_NEWLINE]
-    clean = "".join(text[i] for i in kept)
-    positions = (*kept, end)
+    clean = text[start:end]
+    positions: Sequence[int]
+    if _TAB_OR_NEWLINE_RE.search(clean) is None:
+        # The common case: a position in clean is an offset shifted, and a
+        # range holds that in constant memory, where a list of ints costs
+        # tens of bytes a character of a long text.
+        positions = range(start, end + 1)
+    else:
+        positions = array("q", (i for i in range(start, end) if text[i] not in _TAB_OR_NEWLINE))
+        positions.append(end)
+        clean = _TAB_OR_NEWLINE_RE.sub("", clean)
     found = _SCHEME.match(clean)
     scheme = None if found is None else clean[: found.end() - 1].lower()
     colon = -1 if found is None else found.end() - 1
