@@ -37,10 +37,10 @@ _IPV6 = st.builds(
     st.integers(0, 2**128 - 1),
     st.booleans(),
 )
-_CASED = st.builds(
-    lambda text, upper: "".join(c.upper() if up else c for c, up in zip(text, upper, strict=False)),
-    _NAME,
-    st.lists(st.booleans(), min_size=20, max_size=20),
+_CASED = _NAME.flatmap(
+    lambda name: st.lists(st.booleans(), min_size=len(name), max_size=len(name)).map(
+        lambda upper: "".join(c.upper() if up else c for c, up in zip(name, upper, strict=True))
+    )
 )
 _HOST = st.one_of(_NAME, _CASED, _IPV4, _IPV6)
 _PCHAR = st.one_of(
