@@ -1,9 +1,9 @@
 // Runs java.util.regex over patterns and texts read from standard input,
 // for tests/columns/test_regex_engines.py: one JVM for every pattern.
 //
-// Input, one record a line: "P <hex>" starts a pattern (its UTF-8 bytes in
-// hex), "T <code points>" is a text (hex code points, comma-separated, so
-// that a lone surrogate survives), "E" ends the pattern's texts.  Output:
+// Input, one record a line: "P <hex>" starts a pattern, "T <hex>" is a text,
+// each its UTF-16 code units in hex, four digits a unit (so that a lone
+// surrogate survives), "E" ends the pattern's texts.  Output:
 // per pattern one line of 1 (find() succeeded) and 0, one per text, or
 // "! <exception>" when the pattern does not compile or a match throws.
 import java.io.BufferedReader;
@@ -24,7 +24,7 @@ public class RegexCheck {
                 row.setLength(0);
                 failure = null;
                 try {
-                    pattern = Pattern.compile(new String(unhex(line.substring(2)), StandardCharsets.UTF_8));
+                    pattern = Pattern.compile(units(line.substring(2)));
                 } catch (RuntimeException e) {
                     failure = e.toString();
                 }
@@ -32,7 +32,7 @@ public class RegexCheck {
                 if (failure != null) {
                     continue;
                 }
-                String text = text(line.length() > 2 ? line.substring(2) : "");
+                String text = units(line.length() > 2 ? line.substring(2) : "");
                 try {
                     row.append(pattern.matcher(text).find() ? '1' : '0');
                 } catch (RuntimeException | StackOverflowError e) {
@@ -45,23 +45,11 @@ public class RegexCheck {
         System.out.print(out);
     }
 
-    static byte[] unhex(String hex) {
-        byte[] bytes = new byte[hex.length() / 2];
-        for (int i = 0; i < bytes.length; i++) {
-            bytes[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
+    static String units(String hex) {
+        char[] chars = new char[hex.length() / 4];
+        for (int i = 0; i < chars.length; i++) {
+            chars[i] = (char) Integer.parseInt(hex, 4 * i, 4 * i + 4, 16);
         }
-        return bytes;
-    }
-
-    static String text(String codes) {
-        if (codes.isEmpty()) {
-            return "";
-        }
-        String[] parts = codes.split(",");
-        StringBuilder text = new StringBuilder();
-        for (String part : parts) {
-            text.appendCodePoint(Integer.parseInt(part, 16));
-        }
-        return text.toString();
+        return new String(chars);
     }
 }
