@@ -47,7 +47,9 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from .._errors import RegexExportError
@@ -104,60 +106,62 @@ class Dialect:
 
 
 #: The dialects ``export`` writes, by name.
-DIALECTS: dict[str, Dialect] = {
-    "python": Dialect(
-        "python",
-        possessive=_POSSESSIVE,
-        scalars_only=False,
-        braced_escapes=False,
-        group_open="(?P<",
-        underscores=True,
-        end="\\Z",
-        max_repeat=None,
-        max_depth=None,
-        max_size=None,
-        backtracks=True,
-    ),
-    "re2": Dialect(
-        "re2",
-        possessive=False,
-        scalars_only=True,
-        braced_escapes=True,
-        group_open="(?P<",
-        underscores=True,
-        end="\\z",
-        max_repeat=1000,
-        max_depth=1000,
-        max_size=200_000,
-        backtracks=False,
-    ),
-    "rust": Dialect(
-        "rust",
-        possessive=False,
-        scalars_only=True,
-        braced_escapes=True,
-        group_open="(?P<",
-        underscores=True,
-        end="\\z",
-        max_repeat=None,
-        max_depth=120,
-        max_size=50_000,
-        backtracks=False,
-    ),
-    "java": Dialect(
-        "java",
-        possessive=True,
-        scalars_only=False,
-        braced_escapes=True,
-        group_open="(?<",
-        underscores=False,
-        end="\\z",
-        max_repeat=None,
-        max_depth=None,
-        max_size=None,
-        backtracks=True,
-    ),
-}
+DIALECTS: Mapping[str, Dialect] = MappingProxyType(
+    {
+        "python": Dialect(
+            "python",
+            possessive=_POSSESSIVE,
+            scalars_only=False,
+            braced_escapes=False,
+            group_open="(?P<",
+            underscores=True,
+            end="\\Z",
+            max_repeat=None,
+            max_depth=None,
+            max_size=None,
+            backtracks=True,
+        ),
+        "re2": Dialect(
+            "re2",
+            possessive=False,
+            scalars_only=True,
+            braced_escapes=True,
+            group_open="(?P<",
+            underscores=True,
+            end="\\z",
+            max_repeat=1000,
+            max_depth=1000,
+            max_size=200_000,
+            backtracks=False,
+        ),
+        "rust": Dialect(
+            "rust",
+            possessive=False,
+            scalars_only=True,
+            braced_escapes=True,
+            group_open="(?P<",
+            underscores=True,
+            end="\\z",
+            max_repeat=None,
+            max_depth=120,
+            max_size=50_000,
+            backtracks=False,
+        ),
+        "java": Dialect(
+            "java",
+            possessive=True,
+            scalars_only=False,
+            braced_escapes=True,
+            group_open="(?<",
+            underscores=False,
+            end="\\z",
+            max_repeat=None,
+            max_depth=None,
+            max_size=None,
+            backtracks=True,
+        ),
+    }
+)
 
 
 @dataclass(frozen=True)
