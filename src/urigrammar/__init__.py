@@ -21,6 +21,7 @@ from ._errors import (
     InputTooLongError,
     MissingExtraError,
     PortTooLargeError,
+    RegexExportError,
     RuleMatchError,
     UnknownRuleError,
     URIError,
@@ -31,7 +32,15 @@ from ._version import VERSION as __version__
 
 if TYPE_CHECKING:
     from . import differential
-    from .engine import Grammar, RuleMatch, cache_dir, cache_problem, clear_cache, load_grammar
+    from .engine import (
+        Grammar,
+        Regex,
+        RuleMatch,
+        cache_dir,
+        cache_problem,
+        clear_cache,
+        load_grammar,
+    )
     from .shipped import RFC3986, RFC3987, RFC6570, RFC6570_PUBLISHED
     from .template import ExpansionError, ReservedOperatorError, TemplateError, URITemplate
     from .uri._api import (
@@ -62,6 +71,7 @@ if TYPE_CHECKING:
         to_iri,
         to_uri,
     )
+    from .uri._regex import FieldRegex, field_regex, regex
     from .uri._resolve import remove_dot_segments
 
 # Everything but the errors is imported on first use (PEP 562): a run of
@@ -69,6 +79,7 @@ if TYPE_CHECKING:
 # parse model, never the templates, normalization or the compiler.
 _LAZY: dict[str, tuple[str, str]] = {
     "Grammar": (".engine", "Grammar"),
+    "Regex": (".engine", "Regex"),
     "RuleMatch": (".engine", "RuleMatch"),
     "cache_dir": (".engine", "cache_dir"),
     "cache_problem": (".engine", "cache_problem"),
@@ -113,6 +124,9 @@ _LAZY: dict[str, tuple[str, str]] = {
     "to_iri": (".uri._reference", "to_iri"),
     "to_uri": (".uri._reference", "to_uri"),
     "remove_dot_segments": (".uri._resolve", "remove_dot_segments"),
+    "FieldRegex": (".uri._regex", "FieldRegex"),
+    "field_regex": (".uri._regex", "field_regex"),
+    "regex": (".uri._regex", "regex"),
 }
 
 __all__ = [
@@ -133,6 +147,7 @@ __all__ = [
     "SCHEME_RULES",
     "Engine",
     "ExpansionError",
+    "FieldRegex",
     "Grammar",
     "GrammarError",
     "IRIReference",
@@ -142,6 +157,8 @@ __all__ = [
     "Origin",
     "PortTooLargeError",
     "Reference",
+    "Regex",
+    "RegexExportError",
     "ReservedOperatorError",
     "RuleMatch",
     "RuleMatchError",
@@ -162,6 +179,7 @@ __all__ = [
     "differential",
     "display_width",
     "equivalent",
+    "field_regex",
     "grammar_of",
     "load_grammar",
     "normalize",
@@ -171,6 +189,7 @@ __all__ = [
     "percent_decode",
     "percent_decode_bytes",
     "percent_encode",
+    "regex",
     "relativize",
     "remove_dot_segments",
     "resolve",

@@ -19,6 +19,7 @@ __all__ = [
     "InputTooLongError",
     "MissingExtraError",
     "PortTooLargeError",
+    "RegexExportError",
     "RuleMatchError",
     "SecretFinder",
     "URIError",
@@ -233,6 +234,24 @@ class GrammarError(URIError):
     """A grammar cannot be loaded: it is not RFC 5234 ABNF, or it uses a
     rule that neither it nor its imports define (``rule`` names the rule,
     the message where it is used)."""
+
+
+class RegexExportError(GrammarError):
+    """A rule has no regex in a dialect (``Grammar.regex``): it is not
+    regular, or its regex would pass the dialect engine's limits, or would
+    backtrack there more than a bounded number of times per character.
+    ``rule`` and ``dialect`` name them; the message says which limit."""
+
+    def __init__(self, message: str, *, rule: str | None = None, dialect: str = "") -> None:
+        super().__init__(message, rule=rule)
+        self.dialect = dialect
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_export, (self.message, self.rule, self.dialect))
+
+
+def _rebuild_export(message: str, rule: str | None, dialect: str) -> RegexExportError:
+    return RegexExportError(message, rule=rule, dialect=dialect)
 
 
 class MissingExtraError(URIError, ImportError):

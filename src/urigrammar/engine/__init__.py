@@ -12,6 +12,7 @@ This layer knows nothing of URIs.  Data flow::
       -> _artifact (a grammar's rules and programs as JSON data) kept by
          _cache (package data built with the wheel, or the per-user cache)
       -> _backend: PURE (re, Python) or NATIVE (_native, C tables) runs them.
+      -> _dialect: a rule as a regex for another engine (RE2, Rust, Java).
       -> _record: what a parse makes, a text and the spans of its slots.
 
 ``abnf`` itself is the reference engine and the one for non-regular rules.
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from ._cache import PackageStore, Store
     from ._charset import CharSet
     from ._compile import END, Emitter, compile_body, inline_rule, merge_alternatives
+    from ._dialect import DIALECTS, Regex
     from ._grammar import ABNF_MAX_LENGTH, Grammar
     from ._ir import Alt, Cap, Chars, Expr, Ref, Rep, Seq, refs
     from ._match import RuleMatch
@@ -62,6 +64,8 @@ _LAZY: dict[str, str] = {
     "compile_body": "_compile",
     "inline_rule": "_compile",
     "merge_alternatives": "_compile",
+    "DIALECTS": "_dialect",
+    "Regex": "_dialect",
     "ABNF_MAX_LENGTH": "_grammar",
     "Grammar": "_grammar",
     "RuleMatch": "_match",
@@ -98,6 +102,7 @@ def __getattr__(name: str) -> object:
 __all__ = [
     "ABNF_MAX_LENGTH",
     "BACKENDS",
+    "DIALECTS",
     "END",
     "NATIVE",
     "PURE",
@@ -116,6 +121,7 @@ __all__ = [
     "Program",
     "Record",
     "Ref",
+    "Regex",
     "Rep",
     "RuleMatch",
     "Seq",

@@ -341,15 +341,26 @@ class Emitter:
             and self.deterministic(node.item, first | follow)
         )
 
+    def char_class(self, chars: CharSet) -> str:
+        """The regex of one character of ``chars`` (a dialect's emitter
+        spells it its own way: ``_dialect``)."""
+        return chars.regex()
+
+    def group_opening(self, rule: str) -> str:
+        """What opens the capturing group of rule ``rule``, called in the
+        order the groups open (a dialect's emitter names it)."""
+        return "("
+
     def emit(self, node: Expr, follow: CharSet) -> str:
         if isinstance(node, Chars):
-            return node.chars.regex()
+            return self.char_class(node.chars)
         if isinstance(node, Cap):
             self.groups.append((node.name, self._open[-1]))
+            opening = self.group_opening(node.name)
             self._open.append(len(self.groups))
             body = self.emit(node.expr, follow)
             self._open.pop()
-            return f"({body})"
+            return f"{opening}{body})"
         if isinstance(node, Seq):
             follows = self._follows(node.items, follow)
             return "".join(
@@ -387,12 +398,14 @@ class Emitter:
         possessive = self.possessive and lo != hi and self.deterministic(node, follow)
         item = node.item
         runs = [b for b in item.items if isinstance(b, Chars)] if isinstance(item, Alt) else []
-        if possessive and hi is None and lo <= 1 and runs:
+        if possessive and hi is None and lo <= 1 and runs and (lo == 0 or not _has_capture(item)):
             # (c|o)* is c*(oc*)*: the class c is taken a run at a time, in C,
             # and the loop turns once per other element (a `%XX`), not once
-            # per character.  (c|o)+ is one (c+|o) and then the same.
+            # per character.  (c|o)+ is one (c+|o) and then the same, which
+            # writes o twice: not when o holds a group, whose copies would
+            # be groups that ``groups`` does not list.
             assert isinstance(item, Alt)
-            run = runs[0].chars.regex()
+            run = self.char_class(runs[0].chars)
             others = "|".join(self.emit(b, inner_follow) for b in item.items if b is not runs[0])
             star = f"{run}*+(?:(?:{others}){run}*+)*+"
             return star if lo == 0 else f"(?:{run}++|{others}){star}"

@@ -63,6 +63,7 @@ from ._reader import RuleText, core_rules, read_rules
 
 if TYPE_CHECKING:
     from ._compile import CompiledRule
+    from ._dialect import Regex
     from ._match import RuleMatch
     from ._tables import TaggedTables
 
@@ -449,6 +450,7 @@ class Grammar:
         self._defaults: dict[str, tuple[str, ...]] = {}
         self._parsers: dict[object, tuple[str, Callable[[str], RuleMatch | None]]] = {}
         self._validators: dict[object, Callable[[str], bool]] = {}
+        self._regexes: dict[tuple[str, str, tuple[str, ...]], Regex] = {}
         if not lazy:
             self._refuse_large(self._table())
 
@@ -525,6 +527,7 @@ class Grammar:
             self._programs.clear()
             self._parsers.clear()
             self._validators.clear()
+            self._regexes.clear()
             if self._store is None or not self._store.writable:
                 self._pieces.clear()
 
@@ -682,6 +685,43 @@ class Grammar:
         ``compiled(name, captures, leaves)``'s groups; ``None`` when it is
         over the caps."""
         return self.program(name, captures, leaves).tagged
+
+    def regex(self, rule: str, dialect: str = "python", *, captures: Sequence[str] = ()) -> Regex:
+        """The rule as a regex of ``dialect`` (``"python"``, ``"re2"``,
+        ``"rust"`` or ``"java"``; see ``_dialect``) matching exactly the
+        rule's strings, in time linear in the text on that dialect's engine;
+        each occurrence of a rule of ``captures`` is a named group
+        (``Regex.groups``).  ``RegexExportError`` (naming the rule and the
+        dialect) for a rule the dialect cannot hold so: not regular, past
+        the engine's limits, or able to backtrack without bound."""
+        from ._compile import inline_rule
+        from ._dialect import dialect_of, export
+
+        if isinstance(captures, str):
+            msg = "captures must be a sequence of rule names, not one str"
+            raise TypeError(msg)
+        chosen = dialect_of(dialect)
+        canonical = self.canonical(rule)
+        kept = frozenset(self.canonical(name) for name in captures) - {canonical}
+        key = (canonical, chosen.name, tuple(sorted(kept)))
+        found = self._regexes.get(key)
+        if found is not None:
+            return found
+        if not self.is_regular(canonical):
+            from .._errors import RegexExportError
+
+            msg = (
+                f"rule {canonical!r} has no {chosen.name} regex: it reaches itself "
+                "through its references, so its language is not regular"
+            )
+            raise RegexExportError(msg, rule=canonical, dialect=chosen.name)
+        body = self.program(canonical).body if not kept else inline_rule(self, canonical, kept)
+        assert body is not None
+        found = export(self, canonical, body, chosen)
+        with self._lock:
+            if len(self._regexes) < _MAX_PARSERS:
+                self._regexes[key] = found
+        return found
 
     # --- matching ---------------------------------------------------------
 
