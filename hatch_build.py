@@ -37,7 +37,15 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 # The extension's sources: one file per type, and the class map they share
 # (src/urigrammar/engine/_native_c/native.h says which file holds what).
 SOURCES = Path("src/urigrammar/engine/_native_c")
-SOURCE_FILES = ("classmap.c", "runner.c", "tagger.c", "record.c", "entry.c", "module.c")
+SOURCE_FILES = (
+    "classmap.c",
+    "runner.c",
+    "tagger.c",
+    "record.c",
+    "entry.c",
+    "columns.c",
+    "module.c",
+)
 NAME = "urigrammar.engine._native"
 # The stable ABI's file suffix on POSIX; Windows uses .pyd.
 SUFFIX = ".pyd" if sys.platform == "win32" else ".abi3.so"

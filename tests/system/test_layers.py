@@ -195,3 +195,27 @@ def test_nothing_imports_the_integrations() -> None:
     # They import pydantic, jsonschema or cattrs: only users import them.
     users = {m: sorted(GRAPH[m] & set(INTEGRATIONS)) for m in GRAPH if GRAPH[m] & set(INTEGRATIONS)}
     assert not users
+
+
+#: The Arrow columns and the polars namespace: a top layer over the public
+#: package, the engine's internal API (its ``__init__``) for the C jobs, and
+#: the URI model's column plans.
+COLUMNS = sorted(m for m in GRAPH if m.startswith("urigrammar.arrow") or m == "urigrammar.polars")
+
+
+@pytest.mark.parametrize("module", COLUMNS)
+def test_columns_use_the_public_package_and_the_column_plans(module: str) -> None:
+    allowed = {"urigrammar", "urigrammar._errors", "urigrammar.engine", "urigrammar.uri._columns"}
+    private = {
+        t
+        for t in GRAPH[module] - allowed
+        if not t.startswith(("urigrammar.arrow", "urigrammar.polars"))
+    }
+    assert not private, f"{module} imports {sorted(private)}"
+
+
+def test_nothing_imports_the_columns() -> None:
+    # They reach pyarrow and polars: only users import them.
+    users = {m for m in GRAPH if m not in COLUMNS and GRAPH[m] & set(COLUMNS)}
+    assert COLUMNS
+    assert not users

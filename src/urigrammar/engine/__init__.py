@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from ._backend import BACKENDS, NATIVE, PURE, Backend, Plan, default_backend, pure_reason
     from ._cache import PackageStore, Store
     from ._charset import CharSet
+    from ._columns import ColumnJob, array_stream, column_array, column_job, column_stream
     from ._compile import END, Emitter, compile_body, inline_rule, merge_alternatives
     from ._dialect import DIALECTS, Regex
     from ._grammar import ABNF_MAX_LENGTH, Grammar
@@ -59,6 +60,11 @@ _LAZY: dict[str, str] = {
     "PackageStore": "_cache",
     "Store": "_cache",
     "CharSet": "_charset",
+    "ColumnJob": "_columns",
+    "array_stream": "_columns",
+    "column_array": "_columns",
+    "column_job": "_columns",
+    "column_stream": "_columns",
     "END": "_compile",
     "Emitter": "_compile",
     "compile_body": "_compile",
@@ -112,6 +118,7 @@ __all__ = [
     "Cap",
     "CharSet",
     "Chars",
+    "ColumnJob",
     "Emitter",
     "Expr",
     "Field",
@@ -126,9 +133,13 @@ __all__ = [
     "RuleMatch",
     "Seq",
     "Store",
+    "array_stream",
     "cache_dir",
     "cache_problem",
     "clear_cache",
+    "column_array",
+    "column_job",
+    "column_stream",
     "compile_body",
     "default_backend",
     "exact",

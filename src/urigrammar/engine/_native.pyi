@@ -1,8 +1,9 @@
 """Types of the optional C extension (its sources: ``_native_c/``): a DFA
 runner and a tagged DFA over classes of code points, from ``_dfa``'s and
 ``_tagged``'s tables (see ``_backend.pack`` and ``pack_tagged``), the C
-entry in front of validate and parse, and the records parse makes
-(``_record`` is their Python twin)."""
+entry in front of validate and parse, the records parse makes
+(``_record`` is their Python twin), and both DFAs run over Arrow string
+columns (``_columns``; the capsules are the Arrow PyCapsule interface's)."""
 
 from collections.abc import Callable
 from typing import Any, Generic, Literal, TypeVar, final, overload
@@ -85,3 +86,14 @@ class Entry:
         default: str | None = None,
     ) -> Entry: ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+
+def column_job(
+    runner: Runner,
+    tagger: Tagger | None,
+    fields: tuple[tuple[str, int], ...],
+    forbidden: str,
+    /,
+) -> object: ...
+def column_array(job: object, schema: object, array: object, /) -> tuple[object, object]: ...
+def column_stream(job: object, stream: object, /) -> object: ...
+def array_stream(schema: object, array: object, /) -> object: ...

@@ -91,6 +91,113 @@ read_chunk(PyObject *text, Py_ssize_t at, Py_ssize_t n, Py_ssize_t length, Py_UC
     return got == NULL ? -1 : 0;
 }
 
+/* Where a run reads its code points from: a str (a chunk at a time, with
+   read_chunk), or a buffer of UTF-8 (an Arrow string column's row),
+   decoded here a chunk at a time.  Ill-formed UTF-8 (RFC 3629: overlong
+   forms, surrogates, code points past U+10FFFF, truncated sequences) ends
+   the source where it starts, with ill_formed set: the caller treats the
+   row as one that does not match, the text read so far as its prefix. */
+typedef struct {
+    PyObject *text;              /* the str, or NULL for UTF-8 */
+    Py_ssize_t length;           /* the str's length in code points */
+    const unsigned char *p;      /* UTF-8: the next byte to decode */
+    const unsigned char *stop;   /* UTF-8: the end of the bytes */
+    Py_ssize_t at;               /* code points delivered so far */
+    int ill_formed;
+} Source;
+
+static inline void
+source_str(Source *s, PyObject *text, Py_ssize_t length)
+{
+    s->text = text;
+    s->length = length;
+    s->p = s->stop = NULL;
+    s->at = 0;
+    s->ill_formed = 0;
+}
+
+static inline void
+source_utf8(Source *s, const unsigned char *bytes, size_t nbytes)
+{
+    s->text = NULL;
+    s->length = -1;
+    s->p = bytes;
+    s->stop = bytes + nbytes;
+    s->at = 0;
+    s->ill_formed = 0;
+}
+
+/* Whether every code point has been delivered. */
+static inline int
+source_done(const Source *s)
+{
+    return s->text != NULL ? s->at == s->length : s->p == s->stop;
+}
+
+/* The next code points, up to CHUNK, into buf: how many (0 at the end),
+   or -1 with an exception set. */
+static inline Py_ssize_t
+source_next(Source *s, Py_UCS4 *buf)
+{
+    if (s->text != NULL) {
+        Py_ssize_t n = s->length - s->at < CHUNK ? s->length - s->at : CHUNK;
+        if (n > 0 && read_chunk(s->text, s->at, n, s->length, buf) < 0) {
+            return -1;
+        }
+        s->at += n;
+        return n;
+    }
+    const unsigned char *p = s->p, *stop = s->stop;
+    Py_ssize_t n = 0;
+    while (n < CHUNK && p < stop) {
+        unsigned c = *p;
+        if (c < 0x80) {
+            buf[n++] = c;
+            p++;
+            continue;
+        }
+        /* RFC 3629 section 4's table: the lead byte says the length and
+           the range the code point must fall in (no overlong forms, no
+           surrogates, nothing past U+10FFFF). */
+        Py_UCS4 code, least;
+        int len;
+        if (c >= 0xC2 && c <= 0xDF) {
+            len = 2, code = c & 0x1F, least = 0x80;
+        }
+        else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3, code = c & 0x0F, least = 0x800;
+        }
+        else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4, code = c & 0x07, least = 0x10000;
+        }
+        else {
+            goto ill_formed;
+        }
+        if (stop - p < len) {
+            goto ill_formed;
+        }
+        for (int k = 1; k < len; k++) {
+            if ((p[k] & 0xC0) != 0x80) {
+                goto ill_formed;
+            }
+            code = (code << 6) | (p[k] & 0x3F);
+        }
+        if (code < least || code > MAX_CODE || (code >= 0xD800 && code <= 0xDFFF)) {
+            goto ill_formed;
+        }
+        buf[n++] = code;
+        p += len;
+    }
+    s->p = p;
+    s->at += n;
+    return n;
+ill_formed:
+    s->ill_formed = 1;
+    s->p = s->stop = p;
+    s->at += n;
+    return n;
+}
+
 /* arg when it is a str, else NULL with TypeError set. */
 static inline PyObject *
 check_str(PyObject *arg)

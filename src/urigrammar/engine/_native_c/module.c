@@ -119,6 +119,7 @@ static struct PyModuleDef native_module = {
     .m_name = "urigrammar.engine._native",
     .m_doc = "A generic DFA runner over classes of code points (see engine/_dfa.py).",
     .m_size = sizeof(module_state),
+    .m_methods = columns_methods,
     .m_slots = native_slots,
     .m_traverse = native_traverse,
     .m_clear = native_clear,

@@ -15,6 +15,8 @@
  *   entry.c        Entry: a C-level front for a Python function that looks
  *                  matchers up by name (urigrammar.validate, parse), which
  *                  runs a Runner or a Tagger right there;
+ *   columns.c      a Runner or a Tagger over each row of an Arrow string
+ *                  column (the C data interface), decoding its UTF-8;
  *   module.c       the module: its state, and the types' creation.
  *
  * This header declares what the files share beyond the class map; all the
@@ -58,6 +60,29 @@ typedef struct {
    with an exception set. */
 NATIVE_SHARED int
 run(const Runner *r, PyObject *text, Py_ssize_t *end);
+
+/* run() over a Source (classmap.h): a str or a row of UTF-8. */
+NATIVE_SHARED int
+run_source(const Runner *r, Source *src, Py_ssize_t *end);
+
+/* What columns.c reads of a Tagger (tagger.c), given a Tagger object:
+   the tags' positions for the text of src (1 when the DFA accepts it, 0
+   when not, -1 with an exception set; values holds MAX_TAGS numbers);
+   the number of output slots; their spans from the tags' positions (two
+   numbers a slot, as Tagger.spans gives them); and the constants those
+   spans index (a borrowed tuple). */
+#define MAX_TAGS 256
+NATIVE_SHARED int
+tagger_run_source(PyObject *tagger, Source *src, Py_ssize_t *values);
+NATIVE_SHARED Py_ssize_t
+tagger_nslots(PyObject *tagger);
+NATIVE_SHARED void
+tagger_slot_spans(PyObject *tagger, const Py_ssize_t *values, Py_ssize_t *out);
+NATIVE_SHARED PyObject *
+tagger_consts(PyObject *tagger);
+
+/* The module's functions over Arrow columns (columns.c). */
+NATIVE_SHARED extern PyMethodDef columns_methods[];
 
 /* The methods Entry recognizes in its table (by their C function), and
    calls without a Python call. */

@@ -59,11 +59,21 @@ period_at(const uint32_t *hist, Py_ssize_t pos)
 int
 run(const Runner *r, PyObject *text, Py_ssize_t *end)
 {
-    Py_UCS4 buf[CHUNK];
     Py_ssize_t length = PyUnicode_GetLength(text);
     if (length < 0) {
         return -1;
     }
+    Source src;
+    source_str(&src, text, length);
+    return run_source(r, &src, end);
+}
+
+/* run() over any source (a str, or a row of UTF-8): at an ill-formed
+   sequence the source ends, and *end is at most where it starts. */
+int
+run_source(const Runner *r, Source *src, Py_ssize_t *end)
+{
+    Py_UCS4 buf[CHUNK];
     const uint32_t *moves = r->moves;
     uint32_t off = r->start;
     uint32_t hist[HIST];
@@ -74,13 +84,17 @@ run(const Runner *r, PyObject *text, Py_ssize_t *end)
         *end = 0;
         return 0;
     }
-    for (Py_ssize_t at = 0; at < length; at += CHUNK) {
-        Py_ssize_t n = length - at < CHUNK ? length - at : CHUNK;
-        if (read_chunk(text, at, n, length, buf) < 0) {
-            return -1;
+    for (;;) {
+        Py_ssize_t at = src->at;
+        Py_ssize_t n = source_next(src, buf);
+        if (n <= 0) {
+            if (n < 0) {
+                return -1;
+            }
+            break;
         }
         Py_ssize_t i = 0;
-        if (n == length) {
+        if (at == 0 && source_done(src)) {
             /* A text of one chunk (a URL, say): loops skipped, no watch
                for periods, whose bookkeeping would cost short texts more
                than it could save them. */
@@ -187,7 +201,7 @@ run(const Runner *r, PyObject *text, Py_ssize_t *end)
             }
         }
     }
-    *end = length;
+    *end = src->at;
     return (int)((off >> r->shift) * r->inverse);
 }
 

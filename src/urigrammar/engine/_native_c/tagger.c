@@ -52,7 +52,6 @@ typedef struct {
     int untrack;               /* records of cls need no garbage collection */
 } Tagger;
 
-#define MAX_TAGS 256
 
 /* loop_rec of a transition that leaves its state: no record is 0xFFFF,
    since there are at most UINT16_MAX records. */
@@ -297,13 +296,9 @@ follow_cycle(const Tagger *t, const Py_UCS4 *buf, Py_ssize_t i, Py_ssize_t n, Py
 /* The forward pass: 1 with the final state's number in *final when the
    DFA accepts text, 0 when it does not, -1 with an exception set. */
 static int
-tag_forward(const Tagger *t, PyObject *text, Events *ev, Py_ssize_t *final)
+tag_forward(const Tagger *t, Source *src, Events *ev, Py_ssize_t *final)
 {
     Py_UCS4 buf[CHUNK];
-    Py_ssize_t length = PyUnicode_GetLength(text);
-    if (length < 0) {
-        return -1;
-    }
     const uint32_t *moves = t->moves;
     const uint16_t *recs = t->recs;
     uint32_t off = t->start;
@@ -313,10 +308,14 @@ tag_forward(const Tagger *t, PyObject *text, Events *ev, Py_ssize_t *final)
     uint16_t rec1 = 0, rec2 = 0;
     BlockMemo memo;
     memset(&memo, 0, sizeof memo); /* len 0: no entry matches a block */
-    for (Py_ssize_t at = 0; at < length; at += CHUNK) {
-        Py_ssize_t n = length - at < CHUNK ? length - at : CHUNK;
-        if (read_chunk(text, at, n, length, buf) < 0) {
-            return -1;
+    for (;;) {
+        Py_ssize_t at = src->at;
+        Py_ssize_t n = source_next(src, buf);
+        if (n <= 0) {
+            if (n < 0) {
+                return -1;
+            }
+            break;
         }
         Py_ssize_t i = 0;
         while (i < n) {
@@ -376,7 +375,7 @@ tag_forward(const Tagger *t, PyObject *text, Events *ev, Py_ssize_t *final)
         }
     }
     Py_ssize_t state = (Py_ssize_t)(off / (uint32_t)t->nclasses);
-    if (t->finals[state] < 0) {
+    if (src->ill_formed || t->finals[state] < 0) {
         return 0;
     }
     *final = state;
@@ -428,7 +427,7 @@ tag_backward(const Tagger *t, const Events *ev, Py_ssize_t final, Py_ssize_t *va
 
 /* 1 with values filled when text matches, 0 when not, -1 on error. */
 static int
-tag_run(const Tagger *t, PyObject *text, Py_ssize_t *values)
+tag_run_source(const Tagger *t, Source *src, Py_ssize_t *values)
 {
     Events ev;
     ev.n = 0;
@@ -436,12 +435,43 @@ tag_run(const Tagger *t, PyObject *text, Py_ssize_t *values)
     ev.pos = ev.pos_stack;
     ev.rec = ev.rec_stack;
     Py_ssize_t final = 0;
-    int found = tag_forward(t, text, &ev, &final);
+    int found = tag_forward(t, src, &ev, &final);
     if (found == 1 && tag_backward(t, &ev, final, values) < 0) {
         found = -1;
     }
     events_free(&ev);
     return found;
+}
+
+static int
+tag_run(const Tagger *t, PyObject *text, Py_ssize_t *values)
+{
+    Py_ssize_t length = PyUnicode_GetLength(text);
+    if (length < 0) {
+        return -1;
+    }
+    Source src;
+    source_str(&src, text, length);
+    return tag_run_source(t, &src, values);
+}
+
+/* What columns.c reads of a Tagger (declared in native.h). */
+int
+tagger_run_source(PyObject *tagger, Source *src, Py_ssize_t *values)
+{
+    return tag_run_source((const Tagger *)tagger, src, values);
+}
+
+Py_ssize_t
+tagger_nslots(PyObject *tagger)
+{
+    return ((const Tagger *)tagger)->nslots;
+}
+
+PyObject *
+tagger_consts(PyObject *tagger)
+{
+    return ((const Tagger *)tagger)->consts;
 }
 
 /* tag_run on a method's argument: 1 with values filled when it is a str
@@ -488,6 +518,15 @@ Tagger_tags(PyObject *self, PyObject *arg)
 /* The record of cls for text, from the tags' positions: each slot the
    first candidate that took part, as a span or a constant's index, else
    its default; no string is made. */
+static void
+tagger_spans(const Tagger *t, const Py_ssize_t *values, Py_ssize_t *out);
+
+void
+tagger_slot_spans(PyObject *tagger, const Py_ssize_t *values, Py_ssize_t *out)
+{
+    tagger_spans((const Tagger *)tagger, values, out);
+}
+
 static void
 tagger_spans(const Tagger *t, const Py_ssize_t *values, Py_ssize_t *out)
 {

@@ -1,0 +1,126 @@
+"""Whole Arrow columns of texts validated and parsed: ``validate_array``
+and ``parse_array``.
+
+A column is anything that offers the Arrow PyCapsule interface
+(``__arrow_c_array__`` or ``__arrow_c_stream__``): a pyarrow array or
+chunked array, a polars Series, a DuckDB relation or result of one
+column, a nanoarrow array or stream; of strings (utf8, large_utf8 or
+utf8_view), or a struct of one such column.  What comes back offers the
+same interface, so ``pyarrow.array(...)``, ``polars.Series(...)`` and
+DuckDB take it without a copy.
+
+On the native back end the rows are read from the column's UTF-8 buffers
+in C, with no Python object per row (``engine.column_job``); a stream
+goes batch by batch, each made as the consumer pulls it.  On the pure
+back end (or for a rule C does not run) the rows go through Python one by
+one, which needs pyarrow (``pip install 'urigrammar[arrow]'``), and a
+stream is read whole.  Either way, each row's answer is what
+``validate``, ``parse`` or ``parse_iri`` gives for its text; a row whose
+UTF-8 is ill-formed is a text that does not match.
+
+Importing this module imports neither pyarrow nor polars.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._errors import URIError
+from ..engine import Backend, Grammar, array_stream, column_array, column_stream, default_backend
+from ..uri._columns import PARSED_FIELDS, parse_plan, validate_plan
+from . import _pure
+from ._result import ArrowColumn, ArrowStream
+
+__all__ = ["PARSED_FIELDS", "ArrowColumn", "ArrowStream", "parse_array", "validate_array"]
+
+ArrowData = ArrowColumn | ArrowStream
+
+
+def _is_column(column: object) -> None:
+    if not (hasattr(column, "__arrow_c_array__") or hasattr(column, "__arrow_c_stream__")):
+        msg = (
+            "column must offer the Arrow PyCapsule interface (__arrow_c_array__ or "
+            f"__arrow_c_stream__), not {type(column).__name__}"
+        )
+        raise TypeError(msg)
+
+
+def _native(job: Any, column: Any) -> ArrowData:
+    if hasattr(column, "__arrow_c_array__"):
+        return ArrowColumn(
+            lambda: column_array(job, *column.__arrow_c_array__()),
+            lambda made: array_stream(*made),
+        )
+    return ArrowStream(lambda: column_stream(job, column.__arrow_c_stream__()))
+
+
+def _through_pyarrow(why: str, column: object, run: Any) -> ArrowData:
+    pa = _pure.pyarrow(why)
+    made = [run(pa, chunk) for chunk in _pure.chunks(pa, column)]
+    if hasattr(column, "__arrow_c_array__"):
+        (array,) = made
+        stream = pa.chunked_array([array])
+        return ArrowColumn(array.__arrow_c_array__, lambda _made: stream.__arrow_c_stream__())
+    result = pa.chunked_array(made, type=made[0].type) if made else None
+    if result is None:
+        msg = "an empty stream (no batch) has no type to give its output"
+        raise URIError(msg)
+    return ArrowStream(result.__arrow_c_stream__)
+
+
+def validate_array(
+    column: object,
+    rule: str = "URI-reference",
+    *,
+    grammar: Grammar | None = None,
+    backend: Backend | None = None,
+) -> ArrowData:
+    """A bool column: whether each row's text matches ``rule`` (as
+    ``validate(rule, text)``), null where the row is null.  ``rule`` is a
+    rule of the shipped grammars (any case), or of ``grammar`` when given;
+    a regular rule (``URIError`` otherwise).  ``backend``: the back end
+    that runs it (``urigrammar.engine.NATIVE`` or ``PURE``), by default
+    the library's."""
+    _is_column(column)
+    plan = validate_plan(rule, backend or default_backend(), grammar)
+    if plan.job is not None:
+        return _native(plan.job, column)
+    return _through_pyarrow(
+        f"validate_array on the {(backend or default_backend()).name} back end",
+        column,
+        lambda pa, chunk: _pure.validate_chunk(pa, chunk, plan.row),
+    )
+
+
+def parse_array(
+    column: object, rule: str = "URI-reference", *, backend: Backend | None = None
+) -> ArrowData:
+    """Each row's components under ``rule``, a rule ``parse`` takes
+    (``URI-reference``, ``URI``, ``absolute-URI``, ``relative-ref``) or
+    one ``parse_iri`` takes (their ``IRI`` counterparts), as a struct
+    column::
+
+        struct<reference: struct<scheme, userinfo, host, port, path, query,
+                                 fragment: utf8>,
+               error_offset: int64>
+
+    ``reference`` holds the components, a null where one is absent
+    (``""`` where it is there and empty), the port as its digits (``port
+    = *DIGIT`` has no bound, so no integer type holds every port); it is
+    null where the text does not parse, and ``error_offset`` is then where
+    it stops matching, in code points, as ``check`` (or ``parse_iri``)
+    reports it.  A null row has neither.  The struct itself is never null,
+    so that a stream of it reads as a table (DuckDB, pyarrow's
+    ``RecordBatchReader``).  The strings are utf8 for a
+    utf8 column, large_utf8 otherwise.  Other rules raise ``URIError``:
+    their captures repeat and nest, which no fixed struct holds."""
+    _is_column(column)
+    chosen = backend or default_backend()
+    plan = parse_plan(rule, chosen)
+    if plan.job is not None:
+        return _native(plan.job, column)
+    return _through_pyarrow(
+        f"parse_array on the {chosen.name} back end",
+        column,
+        lambda pa, chunk: _pure.parse_chunk(pa, chunk, PARSED_FIELDS, plan.row, plan.viable),
+    )

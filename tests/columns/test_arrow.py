@@ -1,0 +1,178 @@
+"""``urigrammar.arrow``: each row of a column gives what ``validate`` and
+``parse`` give for its text, on both back ends, whatever the column's
+layout (nulls, offsets, chunks, large and view strings, streams) and
+whoever made it (pyarrow, polars, DuckDB, nanoarrow)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from _oracle import parsed, validated
+from hypothesis import given
+from hypothesis import strategies as st
+
+from urigrammar import URIError
+from urigrammar.arrow import parse_array, validate_array
+from urigrammar.engine import Backend, load_grammar
+from urigrammar.strategies import from_rule
+
+pa = pytest.importorskip("pyarrow")
+
+TEXTS: list[str | None] = [
+    "http://example.com/a?b#c",
+    None,
+    "",
+    "ht tp://x",
+    "//user:pw@[::1]:8080/p",
+    "http://h:/",  # a port there and empty
+    "http://h:000000000000000000000080/",  # a port no int64 holds
+    "mailto:a@b",
+    "http://é.example/ü?q=ß#ñ",  # not a URI; an IRI
+    "http://\u200eexample/",  # an IRI's grammar admits it; parse_iri does not
+    "?#",
+    "a:" + "%41" * 1500,  # longer than the C runner's read chunk
+    "http://例え.テスト/" + "パス" * 1200 + "/#x",
+    "\U0001f600",
+    "http://a/%zz",
+]
+RULES = ("URI-reference", "URI", "absolute-URI", "relative-ref", "IRI-reference", "IRI")
+
+
+def rows(result: Any) -> list[Any]:
+    if hasattr(result, "__arrow_c_array__"):
+        return pa.array(result).to_pylist()  # type: ignore[no-any-return]
+    return pa.chunked_array(result).to_pylist()  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("rule", RULES)
+@pytest.mark.parametrize("kind", ["string", "large_string", "string_view"])
+def test_rows_agree_with_validate_and_parse(backend: Backend, rule: str, kind: str) -> None:
+    column = pa.array(TEXTS, getattr(pa, kind)())
+    assert rows(validate_array(column, rule, backend=backend)) == validated(backend, rule, TEXTS)
+    assert rows(parse_array(column, rule, backend=backend)) == parsed(backend, rule, TEXTS)
+
+
+def test_the_parsed_type(backend: Backend) -> None:
+    fields = [("scheme", "userinfo", "host", "port", "path", "query", "fragment")]
+    made = pa.array(parse_array(pa.array(["a:b"]), backend=backend))
+    assert made.type.names == ["reference", "error_offset"]
+    assert made.type.field("reference").type.names == list(fields[0])
+    assert made.type.field("error_offset").type == pa.int64()
+    assert all(f.type == pa.string() for f in made.type.field("reference").type)
+    large = pa.array(parse_array(pa.array(["a:b"], pa.large_string()), backend=backend))
+    assert all(f.type == pa.large_string() for f in large.type.field("reference").type)
+    assert pa.array(validate_array(pa.array(["a:b"]), backend=backend)).type == pa.bool_()
+
+
+@pytest.mark.parametrize(
+    ("start", "stop"), [(0, 0), (1, 1), (3, 9), (5, len(TEXTS)), (0, len(TEXTS))]
+)
+def test_sliced_arrays(backend: Backend, start: int, stop: int) -> None:
+    column = pa.array(TEXTS).slice(start, stop - start)
+    texts = TEXTS[start:stop]
+    assert rows(validate_array(column, backend=backend)) == validated(
+        backend, "URI-reference", texts
+    )
+    assert rows(parse_array(column, "IRI-reference", backend=backend)) == parsed(
+        backend, "IRI-reference", texts
+    )
+
+
+def test_chunked_arrays_and_streams(backend: Backend) -> None:
+    chunked = pa.chunked_array([TEXTS[:4], [], TEXTS[4:9], TEXTS[9:]], pa.string())
+    made = validate_array(chunked, backend=backend)
+    assert not hasattr(made, "__arrow_c_array__")
+    assert rows(made) == validated(backend, "URI-reference", TEXTS)
+    # A stream made anew from the column each time it is read.
+    assert rows(made) == validated(backend, "URI-reference", TEXTS)
+    batches = [pa.record_batch({"u": pa.array(TEXTS[i : i + 3])}) for i in range(0, 15, 3)]
+    reader = pa.RecordBatchReader.from_batches(batches[0].schema, batches)
+    out = pa.RecordBatchReader.from_stream(parse_array(reader, "URI", backend=backend))
+    got = [row for batch in out for row in batch.to_struct_array().to_pylist()]
+    assert got == parsed(backend, "URI", TEXTS)
+
+
+def test_a_table_of_one_column_and_its_nulls(backend: Backend) -> None:
+    inner = pa.array(["a:b", "::", None, "c:d"])
+    table = pa.StructArray.from_arrays(
+        [inner], names=["u"], mask=pa.array([False, False, False, True])
+    )
+    assert rows(validate_array(table.slice(1), backend=backend)) == [False, None, None]
+    two = pa.StructArray.from_arrays([inner, inner], names=["u", "v"])
+    with pytest.raises(TypeError, match="strings"):
+        validate_array(two, backend=backend)
+
+
+ILL_FORMED = [
+    (b"http://a/\xff", 9),  # a byte no UTF-8 has
+    (b"a:\xc0\xaf", 2),  # an overlong "/"
+    (b"a:\xed\xa0\x80", 2),  # a surrogate
+    (b"a:b\xe2\x82", 3),  # cut short
+    (b"\xf4\x90\x80\x80", 0),  # past U+10FFFF
+    (b":a\xff", 0),  # stops matching before the ill-formed byte
+]
+
+
+@pytest.mark.parametrize(("raw", "offset"), ILL_FORMED)
+def test_ill_formed_utf8_is_a_row_that_does_not_match(
+    backend: Backend, raw: bytes, offset: int
+) -> None:
+    column = pa.array([raw, b"a:b"], pa.binary()).view(pa.string())
+    assert rows(validate_array(column, backend=backend)) == [False, True]
+    got = rows(parse_array(column, backend=backend))
+    assert got[0] == {"reference": None, "error_offset": offset}
+    assert got[1]["reference"]["scheme"] == "a"
+
+
+def test_other_types_and_rules_are_refused(backend: Backend) -> None:
+    with pytest.raises(TypeError, match="strings"):
+        validate_array(pa.array([1, 2]), backend=backend)
+    with pytest.raises(TypeError, match="PyCapsule"):
+        validate_array(["a:b"], backend=backend)  # type: ignore[arg-type]
+    with pytest.raises(URIError, match="parse_array takes a rule among"):
+        parse_array(pa.array(["a"]), "host", backend=backend)
+    nested = load_grammar('nested = "(" *( "a" / nested ) ")"\n')
+    with pytest.raises(URIError, match="regular"):
+        validate_array(pa.array(["(a)"]), "nested", grammar=nested, backend=backend)
+
+
+def test_any_grammar_validates(backend: Backend) -> None:
+    grammar = load_grammar('word = 1*ALPHA "!"\n')
+    made = validate_array(
+        pa.array(["ab!", "a", None, "é!"]), "word", grammar=grammar, backend=backend
+    )
+    assert rows(made) == [True, False, None, False]
+
+
+def test_an_array_result_is_read_more_than_once(backend: Backend) -> None:
+    made = validate_array(pa.array(["a:b", "::"]), backend=backend)
+    assert rows(made) == rows(made) == [True, False]
+    assert pa.chunked_array(made).to_pylist() == [True, False]  # as a stream
+
+
+@given(
+    st.lists(st.one_of(st.none(), from_rule("URI-reference"), st.text(max_size=30)), max_size=20)
+)
+def test_property_uri_reference(texts: list[str | None]) -> None:
+    from urigrammar.engine import BACKENDS
+
+    column = pa.array(texts, pa.string())
+    for backend in BACKENDS:
+        assert rows(validate_array(column, backend=backend)) == validated(
+            backend, "URI-reference", texts
+        )
+        assert rows(parse_array(column, backend=backend)) == parsed(backend, "URI-reference", texts)
+
+
+@given(st.lists(st.one_of(from_rule("IRI"), st.text(max_size=30)), max_size=20))
+def test_property_iri(texts: list[str | None]) -> None:
+    from urigrammar.engine import BACKENDS
+
+    texts = [t.encode("utf-8", "surrogatepass").decode("utf-8", "replace") for t in texts if t]
+    column = pa.array(texts, pa.large_string())
+    for backend in BACKENDS:
+        assert rows(validate_array(column, "IRI", backend=backend)) == validated(
+            backend, "IRI", texts
+        )
+        assert rows(parse_array(column, "IRI", backend=backend)) == parsed(backend, "IRI", texts)
