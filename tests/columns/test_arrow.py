@@ -176,3 +176,21 @@ def test_property_iri(texts: list[str | None]) -> None:
             backend, "IRI", texts
         )
         assert rows(parse_array(column, "IRI", backend=backend)) == parsed(backend, "IRI", texts)
+
+
+def test_the_corpus_and_its_damaged_copies(backend: Backend) -> None:
+    from pathlib import Path
+
+    corpus = (Path(__file__).parents[1] / "data" / "real-urls.txt").read_text(encoding="utf-8")
+    texts: list[str | None] = []
+    for n, line in enumerate(corpus.splitlines()[:600]):
+        texts.append(line)
+        texts.append(line[: n % (len(line) + 1)] + " é[]%"[n % 5] + line[n % (len(line) + 1) :])
+        if n % 7 == 0:
+            texts.append(None)
+    column = pa.array(texts, pa.large_string())
+    for rule in ("URI-reference", "IRI-reference", "absolute-URI"):
+        assert rows(validate_array(column, rule, backend=backend)) == validated(
+            backend, rule, texts
+        )
+    assert rows(parse_array(column, backend=backend)) == parsed(backend, "URI-reference", texts)

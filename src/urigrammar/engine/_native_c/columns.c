@@ -609,6 +609,127 @@ row_accepted(const Runner *runner, const unsigned char *p, size_t n)
     return state > 0 && !src.ill_formed && runner->accepting[state];
 }
 
+/* Rows validated LANES at a time.  A DFA's run is a chain of dependent
+   loads (each transition's row comes from the one before), so one row
+   runs at the latency of a load a character; rows are independent, so
+   stepping several in turn overlaps their chains.  The lanes read bytes:
+   a row that turns out to hold a byte past ASCII (seen & 0x80) is run
+   again through run_source, which decodes it; its lane's answer, read
+   through a class table that gives such bytes class 0, is discarded. */
+#define LANES 8
+/* Characters a lane steps through per visit. */
+#define STEPS 4
+
+typedef struct {
+    const Strings *in;
+    int64_t next;     /* the next row to hand a lane */
+    uint8_t *values;
+    uint8_t *valid;
+    int64_t nulls;
+} Rows;
+
+/* The next row with bytes (nulls and unreadable rows are settled here):
+   1 with its bytes and number, 0 when there is none. */
+static int
+next_row(Rows *rows, const unsigned char **p, size_t *n, int64_t *row)
+{
+    while (rows->next < rows->in->length) {
+        int64_t i = rows->next++;
+        int got = row_at(rows->in, i, p, n);
+        if (got == 1) {
+            rows->nulls++;
+            continue;
+        }
+        set_bit(rows->valid, i);
+        if (got < 0) {
+            continue; /* unreadable: false */
+        }
+        *row = i;
+        return 1;
+    }
+    return 0;
+}
+
+static void
+validate_lanes(const Runner *runner, Rows *rows)
+{
+    const uint32_t *moves = runner->moves;
+    uint8_t classes[256];
+    memcpy(classes, runner->map.ascii, 128);
+    memset(classes + 128, 0, 128);
+    const unsigned char *start[LANES], *cur[LANES], *end[LANES];
+    uint32_t off[LANES];
+    unsigned seen[LANES];
+    int64_t row[LANES];
+    int active = 0;
+    for (int k = 0; k < LANES; k++) {
+        size_t n;
+        if (next_row(rows, &start[k], &n, &row[k])) {
+            cur[k] = start[k];
+            end[k] = start[k] + n;
+            off[k] = runner->start;
+            seen[k] = 0;
+            active++;
+        }
+        else {
+            row[k] = -1;
+            cur[k] = end[k] = start[k] = NULL;
+            off[k] = 0;
+            seen[k] = 0;
+        }
+    }
+    while (active > 0) {
+        for (int k = 0; k < LANES; k++) {
+            if (end[k] - cur[k] >= STEPS) {
+                /* STEPS characters a visit: the lane's state stays in a
+                   register across them. */
+                const unsigned char *q = cur[k];
+                uint32_t o = off[k];
+                unsigned any = 0;
+                for (int j = 0; j < STEPS; j++) {
+                    any |= q[j];
+                    o = moves[o + classes[q[j]]];
+                }
+                seen[k] |= any;
+                off[k] = o;
+                cur[k] = q + STEPS;
+                continue;
+            }
+            if (cur[k] < end[k]) {
+                unsigned c = *cur[k]++;
+                seen[k] |= c;
+                off[k] = moves[off[k] + classes[c]];
+                continue;
+            }
+            if (row[k] < 0) {
+                continue;
+            }
+            int accepted;
+            if (seen[k] & 0x80) {
+                accepted = row_accepted(runner, start[k], (size_t)(end[k] - start[k]));
+            }
+            else {
+                uint32_t state = (off[k] >> runner->shift) * runner->inverse;
+                accepted = off[k] != 0 && runner->accepting[state];
+            }
+            if (accepted) {
+                set_bit(rows->values, row[k]);
+            }
+            size_t n;
+            if (next_row(rows, &start[k], &n, &row[k])) {
+                cur[k] = start[k];
+                end[k] = start[k] + n;
+                off[k] = runner->start;
+                seen[k] = 0;
+            }
+            else {
+                row[k] = -1;
+                active--;
+            }
+        }
+    }
+}
+
 static int
 validate_rows(const Job *job, const Strings *in, struct ArrowArray *out)
 {
@@ -622,24 +743,13 @@ validate_rows(const Job *job, const Strings *in, struct ArrowArray *out)
         PyErr_NoMemory();
         return -1;
     }
-    int64_t nulls = 0;
+    Rows rows = {in, 0, values, valid, 0};
     /* A UTF-8 source calls nothing of Python's: the rows run without the
        GIL, and the input stays alive in the caller's capsules. */
     Py_BEGIN_ALLOW_THREADS
-    for (int64_t i = 0; i < length; i++) {
-        const unsigned char *p;
-        size_t n;
-        int got = row_at(in, i, &p, &n);
-        if (got == 1) {
-            nulls++;
-            continue;
-        }
-        set_bit(valid, i);
-        if (got == 0 && row_accepted(runner, p, n)) {
-            set_bit(values, i);
-        }
-    }
+    validate_lanes(runner, &rows);
     Py_END_ALLOW_THREADS
+    int64_t nulls = rows.nulls;
     ArrayPrivate *pv = out->private_data;
     if (nulls == 0) {
         free(valid);
