@@ -775,14 +775,17 @@ typedef struct {
     int64_t nulls;
 } Column;
 
+/* reserve: the bytes the column may need (a component is part of its
+   row, so at most the input's bytes): reserved, not touched, so memory
+   holds the pages written; column_export gives the rest back. */
 static int
-column_init(Column *c, int64_t length, int wide)
+column_init(Column *c, int64_t length, int wide, size_t reserve)
 {
     memset(c, 0, sizeof *c);
     c->wide = wide;
     c->offsets = calloc((size_t)length + 1, wide ? 8 : 4);
     c->valid = calloc(bitmap_size(length), 1);
-    c->cap = 64;
+    c->cap = reserve > 64 ? reserve : 64;
     c->data = malloc(c->cap);
     return c->offsets == NULL || c->valid == NULL || c->data == NULL ? -1 : 0;
 }
@@ -859,7 +862,8 @@ column_export(Column *c, struct ArrowArray *out)
         free(c->valid);
     }
     pv->buffers[1] = c->offsets;
-    pv->buffers[2] = c->data;
+    unsigned char *fitted = c->size + 1 < c->cap ? realloc(c->data, c->size + 1) : NULL;
+    pv->buffers[2] = fitted != NULL ? fitted : c->data;
     out->null_count = c->nulls;
     c->valid = NULL;
     c->offsets = NULL;
@@ -1034,9 +1038,25 @@ parse_rows(const Job *job, const Strings *in, struct ArrowArray *out)
     memset(&parsed, 0, sizeof parsed);
     parsed.length = length;
     int ok = 1;
+    /* The input's bytes, where its offsets say (not for views), capped:
+       a larger column grows as it needs. */
+    size_t reserve = 0;
+    if (length > 0 && in->kind == 'u') {
+        const int32_t *offsets = in->offsets;
+        int64_t size = (int64_t)offsets[in->offset + length] - offsets[in->offset];
+        reserve = size > 0 ? (size_t)size : 0;
+    }
+    else if (length > 0 && in->kind == 'U') {
+        const int64_t *offsets = in->offsets;
+        int64_t size = offsets[in->offset + length] - offsets[in->offset];
+        reserve = size > 0 ? (size_t)size : 0;
+    }
+    if (reserve > ((size_t)1 << 30)) {
+        reserve = (size_t)1 << 30;
+    }
     for (Py_ssize_t f = 0; f < job->nfields; f++) {
         parsed.fields[f].length = length;
-        ok &= column_init(&parsed.fields[f], length, wide) == 0;
+        ok &= column_init(&parsed.fields[f], length, wide, reserve) == 0;
         parsed.fields[f].length = length;
     }
     parsed.outer_valid = calloc(bitmap_size(length), 1);
