@@ -1,0 +1,107 @@
+"""The C columns on what could crash them: empty arrays and streams, huge
+offsets, capsules used twice or of the wrong kind, and memory over many
+columns (what a release callback forgets to free stays in the process)."""
+
+from __future__ import annotations
+
+import gc
+import os
+from pathlib import Path
+
+import pytest
+
+from urigrammar.arrow import parse_array, validate_array
+from urigrammar.engine import NATIVE, Backend, column_array, column_job, column_stream
+
+pa = pytest.importorskip("pyarrow")
+
+pytestmark = pytest.mark.skipif(NATIVE is None, reason="the C extension was not built")
+
+
+def _rows(made: object) -> list[object]:
+    if hasattr(made, "__arrow_c_array__"):
+        return pa.array(made).to_pylist()  # type: ignore[no-any-return]
+    return pa.chunked_array(made).to_pylist()  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("kind", ["string", "large_string", "string_view"])
+def test_empty_arrays_and_streams(backend: Backend, kind: str) -> None:
+    empty = pa.array([], getattr(pa, kind)())
+    assert _rows(validate_array(empty, backend=backend)) == []
+    assert _rows(parse_array(empty, backend=backend)) == []
+    nothing = pa.chunked_array([], getattr(pa, kind)())
+    assert _rows(validate_array(nothing, backend=NATIVE)) == []
+    nulls = pa.array([None, None], getattr(pa, kind)())
+    assert _rows(validate_array(nulls, backend=backend)) == [None, None]
+
+
+def test_offsets_past_two_to_the_31(tmp_path: Path) -> None:
+    # A sparse file: 2 GiB of data buffer that costs neither memory nor disk.
+    at = 2**31 + 5
+    path = tmp_path / "sparse"
+    with path.open("wb") as file:
+        file.seek(at)
+        file.write(b"http://h:1/\xc3\xa9")
+    data = pa.memory_map(str(path)).read_buffer()
+    offsets = pa.py_buffer(
+        pa.array([at, at + 11, at + 13, at + 13], pa.int64()).buffers()[1].to_pybytes()
+    )
+    column = pa.Array.from_buffers(pa.large_string(), 3, [None, offsets, data])
+    assert _rows(validate_array(column, backend=NATIVE)) == [True, False, True]
+    assert _rows(validate_array(column, "IRI-reference", backend=NATIVE)) == [True, True, True]
+    got = _rows(parse_array(column, "IRI-reference", backend=NATIVE))
+    assert got[0]["reference"]["port"] == "1"  # type: ignore[index]
+    assert got[1]["reference"]["path"] == "é"  # type: ignore[index]
+
+
+def test_capsules_of_the_wrong_kind_and_used_twice() -> None:
+    assert NATIVE is not None
+    from urigrammar.shipped import RFC3986
+
+    job = column_job(NATIVE, RFC3986.program("URI"))
+    assert job is not None
+    column = pa.array(["a:b"])
+    schema, array = column.__arrow_c_array__()
+    with pytest.raises(ValueError, match="incorrect name"):
+        column_array(job, array, array)
+    with pytest.raises(ValueError, match="incorrect name"):
+        column_array(schema, schema, array)
+    stream = pa.chunked_array([column]).__arrow_c_stream__()
+    made = column_stream(job, stream)
+    with pytest.raises(ValueError, match="taken"):
+        column_stream(job, stream)
+    del made  # released unread
+
+
+def test_a_stream_read_in_part_then_dropped() -> None:
+    chunks = [pa.array(["a:b"] * 10) for _ in range(5)]
+    reader = pa.RecordBatchReader.from_stream(parse_array(pa.chunked_array(chunks), backend=NATIVE))
+    assert reader.read_next_batch().num_rows == 10
+    del reader
+
+
+def _rss() -> int:
+    with open(f"/proc/{os.getpid()}/statm") as file:
+        return int(file.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="reads /proc")
+def test_no_memory_kept_over_many_columns() -> None:
+    column = pa.array(["http://example.com/a/b?c=d#e", "x y", None, "//é"] * 5_000)
+    chunked = pa.chunked_array([column] * 3)
+
+    def once() -> None:
+        pa.array(validate_array(column, backend=NATIVE))
+        pa.array(parse_array(column, "IRI-reference", backend=NATIVE))
+        pa.chunked_array(parse_array(chunked, backend=NATIVE))
+        validate_array(column, backend=NATIVE)  # made, never read
+
+    for _ in range(5):
+        once()
+    gc.collect()
+    before = _rss()
+    for _ in range(40):
+        once()
+    gc.collect()
+    # Each round makes about 5 MB of Arrow buffers: a leak shows as 200 MB.
+    assert _rss() - before < 20 * 2**20
