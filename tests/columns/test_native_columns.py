@@ -105,3 +105,13 @@ def test_no_memory_kept_over_many_columns() -> None:
     gc.collect()
     # Each round makes about 5 MB of Arrow buffers: a leak shows as 200 MB.
     assert _rss() - before < 20 * 2**20
+
+
+def test_the_stream_of_an_array_gives_its_schema_each_time() -> None:
+    na = pytest.importorskip("nanoarrow")
+    made = parse_array(pa.array(["a:b", None]), backend=NATIVE)
+    stream = na.c_array_stream(made)
+    first, second = stream.get_schema(), stream.get_schema()
+    assert first.format == second.format == "+s"
+    assert [child.name for child in second.child(0).children][3] == "port"
+    assert sum(batch.length for batch in stream) == 2

@@ -499,6 +499,7 @@ new_array(struct ArrowArray *a, int64_t length, int64_t n_buffers, int64_t n_chi
 typedef struct {
     char *format;
     char *name;
+    char *metadata;
     struct ArrowSchema *children[];
 } SchemaPrivate;
 
@@ -515,8 +516,15 @@ release_schema(struct ArrowSchema *s)
             free(child);
         }
     }
+    if (s->dictionary != NULL) {
+        if (s->dictionary->release != NULL) {
+            s->dictionary->release(s->dictionary);
+        }
+        free(s->dictionary);
+    }
     free(pv->format);
     free(pv->name);
+    free(pv->metadata);
     free(pv);
     s->release = NULL;
 }
@@ -558,6 +566,61 @@ new_schema(struct ArrowSchema *s, const char *format, const char *name, int64_t 
         pv->children[k] = calloc(1, sizeof(struct ArrowSchema));
         if (pv->children[k] == NULL) {
             release_schema(s);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The bytes of a schema's metadata (an int32 count, then each key and
+   value as an int32 length and its bytes), or 0 for none. */
+static size_t
+metadata_size(const char *metadata)
+{
+    if (metadata == NULL) {
+        return 0;
+    }
+    int32_t count, len;
+    size_t at = 4;
+    memcpy(&count, metadata, 4);
+    for (int32_t i = 0; i < 2 * count; i++) {
+        memcpy(&len, metadata + at, 4);
+        at += 4 + (size_t)(len > 0 ? len : 0);
+    }
+    return at;
+}
+
+/* A deep copy of src into dst, released with release_schema: 0, or -1
+   (out of memory, dst untouched). */
+static int
+copy_schema(const struct ArrowSchema *src, struct ArrowSchema *dst)
+{
+    if (new_schema(dst, src->format != NULL ? src->format : "", src->name != NULL ? src->name : "",
+                   src->n_children) < 0) {
+        return -1;
+    }
+    dst->flags = src->flags;
+    SchemaPrivate *pv = dst->private_data;
+    size_t size = metadata_size(src->metadata);
+    if (size > 0) {
+        pv->metadata = malloc(size);
+        if (pv->metadata == NULL) {
+            release_schema(dst);
+            return -1;
+        }
+        memcpy(pv->metadata, src->metadata, size);
+        dst->metadata = pv->metadata;
+    }
+    for (int64_t k = 0; k < src->n_children; k++) {
+        if (copy_schema(src->children[k], dst->children[k]) < 0) {
+            release_schema(dst);
+            return -1;
+        }
+    }
+    if (src->dictionary != NULL) {
+        dst->dictionary = calloc(1, sizeof(struct ArrowSchema));
+        if (dst->dictionary == NULL || copy_schema(src->dictionary, dst->dictionary) < 0) {
+            release_schema(dst);
             return -1;
         }
     }
@@ -1443,8 +1506,9 @@ column_stream(PyObject *module, PyObject *args)
     return capsule_of(out, "arrow_array_stream", stream_capsule_free, drop_stream);
 }
 
-/* One array as a stream of one batch, for a producer that offers only
-   __arrow_c_array__: its schema can be read once, which column_stream does. */
+/* One array as a stream of one batch: for a producer that offers only
+   __arrow_c_array__, and for an array made here, which a consumer of
+   streams (DuckDB) reads so.  Each get_schema gives a copy. */
 typedef struct {
     struct ArrowSchema schema;
     struct ArrowArray array;
@@ -1454,12 +1518,7 @@ static int
 one_get_schema(struct ArrowArrayStream *stream, struct ArrowSchema *out)
 {
     OnePrivate *pv = stream->private_data;
-    if (pv->schema.release == NULL) {
-        return EINVAL;
-    }
-    *out = pv->schema;
-    pv->schema.release = NULL;
-    return 0;
+    return copy_schema(&pv->schema, out) < 0 ? ENOMEM : 0;
 }
 
 static int
@@ -1475,7 +1534,7 @@ static const char *
 one_get_last_error(struct ArrowArrayStream *stream)
 {
     (void)stream;
-    return "the schema of a one-array stream is read once";
+    return "out of memory";
 }
 
 static void
@@ -1494,8 +1553,7 @@ one_release(struct ArrowArrayStream *stream)
 
 PyDoc_STRVAR(array_stream_doc,
 "array_stream(schema, array, /)\n--\n\n"
-"An Arrow array's capsules (which it takes) as a stream of one batch,\n"
-"whose schema column_stream reads once.");
+"An Arrow array's capsules (which it takes) as a stream of one batch.");
 
 static PyObject *
 array_stream(PyObject *module, PyObject *args)
