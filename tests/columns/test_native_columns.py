@@ -115,3 +115,23 @@ def test_the_stream_of_an_array_gives_its_schema_each_time() -> None:
     assert first.format == second.format == "+s"
     assert [child.name for child in second.child(0).children][3] == "port"
     assert sum(batch.length for batch in stream) == 2
+
+
+def test_threads_pulling_streams_at_once() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    texts = ["http://a/b", "x y", None, "//é", "a:" + "b" * 5000] * 200
+    chunked = pa.chunked_array([texts[i : i + 97] for i in range(0, len(texts), 97)])
+    expected = pa.chunked_array(parse_array(chunked, backend=NATIVE)).to_pylist()
+    verdicts = pa.chunked_array(validate_array(chunked, backend=NATIVE)).to_pylist()
+
+    def pull(_: int) -> tuple[list[object], list[object]]:
+        return (
+            pa.chunked_array(parse_array(chunked, backend=NATIVE)).to_pylist(),
+            pa.chunked_array(validate_array(chunked, backend=NATIVE)).to_pylist(),
+        )
+
+    with ThreadPoolExecutor(4) as pool:
+        for parsed_rows, valid_rows in pool.map(pull, range(16)):
+            assert parsed_rows == expected
+            assert valid_rows == verdicts
