@@ -194,3 +194,17 @@ def test_the_corpus_and_its_damaged_copies(backend: Backend) -> None:
             backend, rule, texts
         )
     assert rows(parse_array(column, backend=backend)) == parsed(backend, "URI-reference", texts)
+
+
+def test_a_column_long_enough_to_be_shared_among_threads(backend: Backend) -> None:
+    # Natively, a column of more than 65,536 rows is validated in shares of
+    # at least 32,768 rows on threads of their own; a share's first row is
+    # a multiple of 8 from the output's start, which a slice at an odd
+    # offset shifts against the input's validity bitmap.
+    texts = (TEXTS * 5_000)[3 : 3 + 140_001]
+    column = pa.array([None, *texts], pa.string()).slice(1)
+    answers = dict(zip(TEXTS, validated(backend, "URI-reference", TEXTS), strict=True))
+    expected = [answers[text] for text in texts]
+    assert rows(validate_array(column, backend=backend)) == expected
+    chunked = pa.chunked_array([column.slice(0, 70_001), column.slice(70_001)])
+    assert rows(validate_array(chunked, backend=backend)) == expected

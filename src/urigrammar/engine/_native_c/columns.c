@@ -38,6 +38,10 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#ifndef _WIN32
+#include <pthread.h>
+#include <unistd.h>
+#endif
 
 /* The Arrow C data interface (https://arrow.apache.org/docs/format/CDataInterface.html),
    as its specification defines it, guarded as it asks. */
@@ -686,6 +690,7 @@ row_accepted(const Runner *runner, const unsigned char *p, size_t n)
 typedef struct {
     const Strings *in;
     int64_t next;     /* the next row to hand a lane */
+    int64_t stop;     /* past the last row of this share */
     uint8_t *values;
     uint8_t *valid;
     int64_t nulls;
@@ -696,7 +701,7 @@ typedef struct {
 static int
 next_row(Rows *rows, const unsigned char **p, size_t *n, int64_t *row)
 {
-    while (rows->next < rows->in->length) {
+    while (rows->next < rows->stop) {
         int64_t i = rows->next++;
         int got = row_at(rows->in, i, p, n);
         if (got == 1) {
@@ -793,6 +798,87 @@ validate_lanes(const Runner *runner, Rows *rows)
     }
 }
 
+/* A long column is cut into shares, one per processor (at most
+   MAX_SHARES), each validated on a thread of its own: rows are
+   independent, and each share writes whole bytes of the bitmaps (its
+   rows start at a multiple of 8), so the threads share nothing but the
+   read-only tables and input.  A share is at least SHARE_ROWS rows,
+   which keeps a thread's start-up (tens of microseconds) small beside
+   its work; a thread that cannot start leaves its share to the caller. */
+#define MAX_SHARES 4
+#define SHARE_ROWS 32768
+
+typedef struct {
+    const Runner *runner;
+    Rows rows;
+} Share;
+
+#ifndef _WIN32
+static void *
+validate_share(void *arg)
+{
+    Share *share = arg;
+    validate_lanes(share->runner, &share->rows);
+    return NULL;
+}
+#endif
+
+static int
+processors(void)
+{
+#ifdef _WIN32
+    return 1;
+#else
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > MAX_SHARES ? MAX_SHARES : (int)n;
+#endif
+}
+
+/* Every row of `in` validated into the two bitmaps; the null rows'
+   count. */
+static int64_t
+validate_shared(const Runner *runner, const Strings *in, uint8_t *values, uint8_t *valid)
+{
+    int64_t length = in->length;
+    int shares = processors();
+    if (length / SHARE_ROWS < shares) {
+        shares = (int)(length / SHARE_ROWS);
+    }
+    if (shares < 1) {
+        shares = 1;
+    }
+    Share share[MAX_SHARES];
+    int64_t each = (length / shares + 7) & ~(int64_t)7;
+    for (int k = 0; k < shares; k++) {
+        int64_t first = each * k < length ? each * k : length;
+        int64_t stop = k == shares - 1 || each * (k + 1) > length ? length : each * (k + 1);
+        Rows rows = {in, first, stop, values, valid, 0};
+        share[k].runner = runner;
+        share[k].rows = rows;
+    }
+#ifndef _WIN32
+    pthread_t thread[MAX_SHARES];
+    int started[MAX_SHARES] = {0};
+    for (int k = 1; k < shares; k++) {
+        started[k] = pthread_create(&thread[k], NULL, validate_share, &share[k]) == 0;
+    }
+#endif
+    int64_t nulls = 0;
+    for (int k = 0; k < shares; k++) {
+#ifndef _WIN32
+        if (k > 0 && started[k]) {
+            pthread_join(thread[k], NULL);
+        }
+        else
+#endif
+        {
+            validate_lanes(runner, &share[k].rows);
+        }
+        nulls += share[k].rows.nulls;
+    }
+    return nulls;
+}
+
 static int
 validate_rows(const Job *job, const Strings *in, struct ArrowArray *out)
 {
@@ -806,13 +892,12 @@ validate_rows(const Job *job, const Strings *in, struct ArrowArray *out)
         PyErr_NoMemory();
         return -1;
     }
-    Rows rows = {in, 0, values, valid, 0};
     /* A UTF-8 source calls nothing of Python's: the rows run without the
        GIL, and the input stays alive in the caller's capsules. */
+    int64_t nulls;
     Py_BEGIN_ALLOW_THREADS
-    validate_lanes(runner, &rows);
+    nulls = validate_shared(runner, in, values, valid);
     Py_END_ALLOW_THREADS
-    int64_t nulls = rows.nulls;
     ArrayPrivate *pv = out->private_data;
     if (nulls == 0) {
         free(valid);
