@@ -8,13 +8,20 @@ catches ``URIError``, so ``URIReference`` objects and errors both travel
 back to this process by pickle.  The results must equal a plain loop here,
 in order.
 
-Needs ``dask[bag]`` and ``distributed`` (``tox -e dask``); the default
-environments skip it.
+The same texts, with nulls and empty strings, as a column of a Dask
+dataframe go through the README's recipe, ``with_uri_columns`` in
+``map_partitions`` (``validate_array`` and ``parse_array`` on each
+partition's column as a pyarrow array); each row must give what
+``validate`` and ``parse`` give for its text.
+
+Needs ``dask[bag,dataframe]`` and ``distributed`` (``tox -e dask``); the
+default environments skip it.
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
 import logging
 import os
 import sys
@@ -27,10 +34,17 @@ import pytest
 dask_bag = pytest.importorskip("dask.bag")
 distributed = pytest.importorskip("distributed")
 cloudpickle = pytest.importorskip("cloudpickle")
+dd = pytest.importorskip("dask.dataframe")
+
+# dask.dataframe requires both.
+import pandas as pd  # noqa: E402
+import pyarrow as pa  # noqa: E402
 
 import urigrammar as u  # noqa: E402
+from urigrammar.arrow import PARSED_FIELDS, parse_array, validate_array  # noqa: E402
 
-CORPUS = Path(__file__).resolve().parents[1] / "data" / "real-urls.txt"
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "tests" / "data" / "real-urls.txt"
 INVALID = [
     "http://a b/",
     "http://[::1",
@@ -56,6 +70,38 @@ def parse_or_error(text: str) -> Result:
 
 def worker_pid(_: str) -> int:
     return os.getpid()
+
+
+# The README's recipe, verbatim (a test holds the two to each other).
+def with_uri_columns(part: pd.DataFrame) -> pd.DataFrame:
+    urls = pa.array(part["url"])  # pandas' missing values become Arrow nulls
+    parsed = pa.array(parse_array(urls))
+    reference = parsed.field("reference")  # null where the text does not parse
+    added = pa.table(
+        {
+            "valid": pa.array(validate_array(urls)),
+            **{f.name: v for f, v in zip(reference.type, reference.flatten(), strict=True)},
+            "error_offset": parsed.field("error_offset"),
+        }
+    ).to_pandas(types_mapper=pd.ArrowDtype)
+    return part.join(added.set_axis(part.index))
+
+
+def expected_row(text: str | None) -> dict[str, Any]:
+    """What ``with_uri_columns`` must give for ``text``, from ``validate``
+    and ``parse``."""
+    row: dict[str, Any] = {"url": text, "valid": None, "error_offset": None}
+    row |= dict.fromkeys(PARSED_FIELDS)
+    if text is None:
+        return row
+    row["valid"] = u.validate("URI-reference", text)
+    try:
+        ref = u.parse(text)
+    except u.URISyntaxError as exc:
+        row["error_offset"] = exc.offset
+        return row
+    row |= {f: getattr(ref, "port_text" if f == "port" else f) for f in PARSED_FIELDS}
+    return row
 
 
 @pytest.fixture(scope="module")
@@ -128,3 +174,31 @@ def test_parse_on_workers_pickles_references_and_errors(
     assert all(isinstance(error, u.URISyntaxError) for error in errors)
     assert {error.text for error in errors} >= set(INVALID)
     assert all(isinstance(ref, u.URIReference) for _, ok, ref in parsed if ok)
+
+
+def test_readme_shows_the_dataframe_recipe_tested_here() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert inspect.getsource(with_uri_columns) in readme
+
+
+def test_dataframe_recipe_on_workers_matches_validate_and_parse(
+    client: Any, lines: list[str]
+) -> None:
+    # Arrow strings are UTF-8, which cannot carry a lone surrogate.
+    texts: list[str | None] = [
+        line for line in lines if not any("\ud800" <= c <= "\udfff" for c in line)
+    ]
+    # Nulls and empty strings spread through the partitions.
+    for at in range(0, len(texts), 150):
+        texts[at:at] = [None, ""]
+    frame = dd.from_pandas(pd.DataFrame({"url": texts}), npartitions=8)
+    assert frame.npartitions > 1
+    got = frame.map_partitions(with_uri_columns).compute()
+    assert list(got.columns) == ["url", "valid", *PARSED_FIELDS, "error_offset"]
+    assert got.index.tolist() == list(range(len(texts)))
+    rows = pa.Table.from_pandas(got, preserve_index=False).to_pylist()
+    assert [row["url"] for row in rows] == texts
+    wrong = [row for row, text in zip(rows, texts, strict=True) if row != expected_row(text)]
+    assert wrong[:5] == []
+    assert sum(row["valid"] is False for row in rows) >= len(INVALID) - 1
+    assert sum(row["url"] is None for row in rows) > 1
