@@ -194,3 +194,21 @@ def test_the_corpus_and_its_damaged_copies(backend: Backend) -> None:
             backend, rule, texts
         )
     assert rows(parse_array(column, backend=backend)) == parsed(backend, "URI-reference", texts)
+
+
+@pytest.mark.parametrize("kind", ["string", "large_string", "string_view"])
+def test_a_stream_of_no_batch(backend: Backend, kind: str) -> None:
+    # A chunked array of no chunk, a table of no batch: a valid stream,
+    # whose type is in its schema.
+    empty = pa.chunked_array([], getattr(pa, kind)())
+    assert rows(validate_array(empty, backend=backend)) == []
+    made = pa.chunked_array(parse_array(empty, backend=backend))
+    assert made.to_pylist() == []
+    wide = kind != "string"
+    assert made.type.field("reference").type.field("host").type == (
+        pa.large_string() if wide else pa.string()
+    )
+    table = pa.table({"u": pa.array([], getattr(pa, kind)())}).slice(0, 0)
+    assert rows(validate_array(table.combine_chunks().to_reader(), backend=backend)) == []
+    with pytest.raises(TypeError, match="strings"):
+        rows(validate_array(pa.chunked_array([], pa.int64()), backend=backend))
