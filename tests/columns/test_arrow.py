@@ -208,3 +208,21 @@ def test_a_column_long_enough_to_be_shared_among_threads(backend: Backend) -> No
     assert rows(validate_array(column, backend=backend)) == expected
     chunked = pa.chunked_array([column.slice(0, 70_001), column.slice(70_001)])
     assert rows(validate_array(chunked, backend=backend)) == expected
+
+
+@pytest.mark.parametrize("kind", ["string", "large_string", "string_view"])
+def test_a_stream_of_no_batch(backend: Backend, kind: str) -> None:
+    # A chunked array of no chunk, a table of no batch: a valid stream,
+    # whose type is in its schema.
+    empty = pa.chunked_array([], getattr(pa, kind)())
+    assert rows(validate_array(empty, backend=backend)) == []
+    made = pa.chunked_array(parse_array(empty, backend=backend))
+    assert made.to_pylist() == []
+    wide = kind != "string"
+    assert made.type.field("reference").type.field("host").type == (
+        pa.large_string() if wide else pa.string()
+    )
+    table = pa.table({"u": pa.array([], getattr(pa, kind)())}).slice(0, 0)
+    assert rows(validate_array(table.combine_chunks().to_reader(), backend=backend)) == []
+    with pytest.raises(TypeError, match="strings"):
+        rows(validate_array(pa.chunked_array([], pa.int64()), backend=backend))

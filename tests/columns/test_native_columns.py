@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import gc
 import os
+import struct
 from pathlib import Path
 
+import _crafted
 import pytest
 
 from urigrammar.arrow import parse_array, validate_array
@@ -135,3 +137,47 @@ def test_threads_pulling_streams_at_once() -> None:
         for parsed_rows, valid_rows in pool.map(pull, range(16)):
             assert parsed_rows == expected
             assert valid_rows == verdicts
+
+
+def _verdicts(made: object) -> list[object]:
+    return [
+        _rows(validate_array(made, backend=NATIVE)),
+        [row["error_offset"] for row in _rows(parse_array(made, backend=NATIVE))],  # type: ignore[index]
+    ]
+
+
+def test_a_view_past_its_buffer_is_a_row_that_does_not_match() -> None:
+    # The views' buffer sizes are the one length the interface carries:
+    # a view reaching past its buffer's is refused, not read.
+    views = struct.pack("<iIii", 2**30, 0, 0, 0) + struct.pack("<iIii", 20, 0, 5, 0)
+    column = pa.Array.from_buffers(
+        pa.string_view(), 2, [None, pa.py_buffer(views), pa.py_buffer(b"http://example.com/a/b")]
+    )
+    assert _verdicts(column) == [[False, False], [0, 0]]
+
+
+def test_struct_schema_without_its_child_is_refused() -> None:
+    child = _crafted.column(b"u", 1, [None, _crafted.int32s(0, 3), _crafted.raw(b"a:b")])
+    made = _crafted.column(b"+s", 1, [None], child=child, child_schema=False)
+    with pytest.raises(ValueError, match="without its one child"):
+        validate_array(made, backend=NATIVE)
+
+
+def test_offsets_where_no_buffer_is() -> None:
+    # A null data buffer under rows that are not empty, and offsets that
+    # decrease or are negative: ill-formed rows, never a read.
+    offsets = _crafted.int32s(0, 0, 4, 2, -5, 1)
+    made = _crafted.column(b"u", 5, [None, offsets, None])
+    assert _verdicts(made) == [[True, False, False, False, False], [None, 0, 0, 0, 0]]
+
+
+@pytest.mark.parametrize("offset", [2**63 - 1, 2**63 - 2])
+def test_an_offset_whose_sum_with_the_length_overflows(offset: int) -> None:
+    data = [None, _crafted.int32s(0, 1, 2), _crafted.raw(b"ab")]
+    with pytest.raises(ValueError, match="invalid length or offset"):
+        validate_array(_crafted.column(b"u", 2, data, offset=offset), backend=NATIVE)
+    outer = _crafted.column(
+        b"+s", 2**62, [None], offset=offset, child=_crafted.column(b"u", 2, data)
+    )
+    with pytest.raises(ValueError, match="invalid length or offset"):
+        parse_array(outer, backend=NATIVE)

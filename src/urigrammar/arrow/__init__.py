@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._errors import URIError
 from ..engine import Backend, Grammar, array_stream, column_array, column_stream, default_backend
 from ..uri._columns import PARSED_FIELDS, parse_plan, validate_plan
 from . import _pure
@@ -61,10 +60,7 @@ def _through_pyarrow(why: str, column: object, run: Any) -> ArrowData:
         (array,) = made
         stream = pa.chunked_array([array])
         return ArrowColumn(array.__arrow_c_array__, lambda _made: stream.__arrow_c_stream__())
-    result = pa.chunked_array(made, type=made[0].type) if made else None
-    if result is None:
-        msg = "an empty stream (no batch) has no type to give its output"
-        raise URIError(msg)
+    result = pa.chunked_array(made, type=made[0].type)
     return ArrowStream(result.__arrow_c_stream__)
 
 

@@ -33,7 +33,9 @@ def chunks(pa: Module, column: object) -> Iterator[Any]:
     if hasattr(column, "__arrow_c_array__"):
         arrays: Any = [pa.array(column)]
     elif hasattr(column, "__arrow_c_stream__"):
-        arrays = pa.chunked_array(column).chunks
+        whole = pa.chunked_array(column)
+        # A stream of no batch still has a type, which the output's follows.
+        arrays = whole.chunks or [pa.array([], whole.type)]
     else:
         arrays = [pa.array(column)]
     for array in arrays:

@@ -269,6 +269,7 @@ typedef struct {
     const void *offsets;          /* 'u': int32, 'U': int64, 'v': the views */
     const unsigned char *data;    /* 'u', 'U' */
     const unsigned char *const *vbufs; /* 'v': the data buffers */
+    const int64_t *vsizes;        /* 'v': their sizes in bytes, or NULL */
     int64_t nvbufs;
 } Strings;
 
@@ -316,6 +317,10 @@ string_schema(const struct ArrowSchema *schema, char *kind)
     if (schema->format != NULL && strcmp(schema->format, "+s") == 0 &&
         schema->n_children == 1 && schema->children != NULL) {
         found = schema->children[0];
+        if (found == NULL || found->release == NULL) {
+            PyErr_SetString(PyExc_ValueError, "an Arrow struct schema without its one child");
+            return NULL;
+        }
     }
     *kind = string_kind(found->format);
     if (*kind == 0 || found->dictionary != NULL) {
@@ -360,8 +365,11 @@ read_strings(const struct ArrowSchema *schema, const struct ArrowArray *array, S
         offset = array->offset;
         column = array->children[0];
     }
+    /* Each sum is checked before it is made: a row's index must not
+       overflow (an offset near 2**63 would wrap it below the buffers). */
     if (array->length < 0 || array->offset < 0 || column->offset < 0 ||
-        column->length < offset + array->length) {
+        offset > INT64_MAX - array->length || column->length < offset + array->length ||
+        column->offset > INT64_MAX - 1 - (offset + array->length)) {
         PyErr_SetString(PyExc_ValueError, "an Arrow array with an invalid length or offset");
         return -1;
     }
@@ -380,6 +388,9 @@ read_strings(const struct ArrowSchema *schema, const struct ArrowArray *array, S
         /* The views, the variadic data buffers, then their sizes. */
         out->vbufs = (const unsigned char *const *)(column->buffers + 2);
         out->nvbufs = column->n_buffers - 3;
+        /* The sizes are the only buffer lengths the interface carries:
+           a view reaching past its buffer's is read as ill-formed. */
+        out->vsizes = column->buffers[column->n_buffers - 1];
     }
     else {
         out->data = column->buffers[2];
@@ -394,7 +405,9 @@ read_strings(const struct ArrowSchema *schema, const struct ArrowArray *array, S
 static const unsigned char EMPTY[1] = {0};
 
 /* Row i: 1 when it is null, 0 with its bytes in *p and *n, -1 when its
-   offsets are out of order (read as ill-formed). */
+   offsets are out of order or point where no buffer is (read as
+   ill-formed).  Offsets past the end of the data buffer cannot be caught:
+   the C data interface gives no buffer's length but the views'. */
 static inline int
 row_at(const Strings *s, int64_t i, const unsigned char **p, size_t *n)
 {
@@ -430,17 +443,18 @@ row_at(const Strings *s, int64_t i, const unsigned char **p, size_t *n)
         }
         memcpy(&index, view + 8, 4);
         memcpy(&at, view + 12, 4);
-        if (index < 0 || index >= s->nvbufs || at < 0 || s->vbufs[index] == NULL) {
+        if (index < 0 || index >= s->nvbufs || at < 0 || s->vbufs[index] == NULL ||
+            (s->vsizes != NULL && (int64_t)at + len > s->vsizes[index])) {
             return -1;
         }
         *p = s->vbufs[index] + at;
         *n = (size_t)len;
         return 0;
     }
-    if (start < 0 || end < start) {
+    if (start < 0 || end < start || (s->data == NULL && end > start)) {
         return -1;
     }
-    *p = end == start || s->data == NULL ? EMPTY : s->data + start;
+    *p = end == start ? EMPTY : s->data + start;
     *n = (size_t)(end - start);
     return 0;
 }
