@@ -54,14 +54,16 @@ def test_plain_parse_refuses_iris() -> None:
     assert run("parse", "http://a/\u00e4")[0] == 1
 
 
-@given(NO_BIDI)
+# "-" names standard input, after "--" too (as in `cat -- -`), so the
+# command never reads it as the text "-".
+@given(NO_BIDI.filter(lambda t: t != "-"))
 def test_to_uri_is_the_library_function(text: str) -> None:
     status, out, _ = run("to-uri", "--", text)
     assert status == 0
     assert out == f"{u.to_uri(text)}\n"
 
 
-@given(from_rule("URI-reference"))
+@given(from_rule("URI-reference").filter(lambda t: t != "-"))
 def test_to_iri_is_the_library_function(text: str) -> None:
     status, out, _ = run("to-iri", "--", text)
     assert status == 0
