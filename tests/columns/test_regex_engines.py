@@ -14,7 +14,6 @@ them all); texts are batched, one array or process per rule.
 
 from __future__ import annotations
 
-import random
 import shutil
 import subprocess
 from collections.abc import Callable
@@ -23,11 +22,12 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import urigrammar as u
 from _budget import examples, stride
+from _edits import damaged, drawn
 from urigrammar.shipped import shipped_rule
 from urigrammar.strategies import from_rule
 
@@ -47,43 +47,6 @@ DAMAGE = (
 SURROGATES = "\ud800\udfff"
 
 
-def _generated(rule: str) -> list[str]:
-    """Strings of ``rule`` drawn by Hypothesis (derandomized: the same
-    strings on every run)."""
-    found: list[str] = []
-
-    @settings(
-        max_examples=examples(30),
-        derandomize=True,
-        database=None,
-        deadline=None,
-        suppress_health_check=list(HealthCheck),
-    )
-    @given(from_rule(rule))
-    def collect(text: str) -> None:
-        found.append(text)
-
-    collect()
-    return found
-
-
-def _damaged(texts: list[str], rule: str) -> list[str]:
-    """Each text with one character inserted, deleted or replaced, at a
-    place and with a character drawn from a generator seeded by the rule."""
-    draw = random.Random(rule)
-    out = []
-    for text in texts:
-        at = draw.randrange(len(text) + 1)
-        char = draw.choice(DAMAGE + SURROGATES)
-        how = draw.choice(("insert", "delete", "replace")) if text else "insert"
-        if how == "insert":
-            out.append(text[:at] + char + text[at:])
-        else:
-            at = min(at, len(text) - 1)
-            out.append(text[:at] + ("" if how == "delete" else char) + text[at + 1 :])
-    return out
-
-
 def _long(texts: list[str]) -> list[str]:
     """Long texts: the longest generated text repeated to some 20,000
     characters, alone and with a character that breaks it at the end."""
@@ -96,8 +59,9 @@ def _long(texts: list[str]) -> list[str]:
 
 @cache
 def texts(rule: str) -> tuple[str, ...]:
-    generated = _generated(rule)
-    return (*CORPUS, *generated, *_damaged(generated, rule), *_long(generated), "")
+    generated = drawn(rule, examples(30))
+    damage = damaged(generated, rule, DAMAGE + SURROGATES)
+    return (*CORPUS, *generated, *damage, *_long(generated), "")
 
 
 @cache

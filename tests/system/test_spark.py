@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import os
-import random
 import shutil
 import sys
 from collections.abc import Iterator
@@ -27,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
 
 pytest.importorskip("pyspark")
 pa = pytest.importorskip("pyarrow")
@@ -38,8 +36,8 @@ from pyspark.sql import functions as F  # noqa: E402
 from pyspark.sql.types import LongType, StringType, StructField, StructType  # noqa: E402
 
 import urigrammar  # noqa: E402
+from _edits import damaged, drawn  # noqa: E402
 from urigrammar.arrow import PARSED_FIELDS, parse_array, validate_array  # noqa: E402
-from urigrammar.strategies import from_rule  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")
 
@@ -134,46 +132,12 @@ def spark() -> Iterator[SparkSession]:
             cloudpickle.unregister_pickle_by_value(module)
 
 
-def _generated(rule: str) -> list[str]:
-    """Strings of ``rule`` drawn by Hypothesis, the same on every run."""
-    found: list[str] = []
-
-    @settings(
-        max_examples=60,
-        derandomize=True,
-        database=None,
-        deadline=None,
-        suppress_health_check=list(HealthCheck),
-    )
-    @given(from_rule(rule))
-    def collect(text: str) -> None:
-        found.append(text)
-
-    collect()
-    return found
-
-
-def _damaged(texts: list[str], rule: str) -> list[str]:
-    draw = random.Random(rule)
-    out = []
-    for text in texts:
-        at = draw.randrange(len(text) + 1)
-        char = draw.choice(DAMAGE)
-        how = draw.choice(("insert", "delete", "replace")) if text else "insert"
-        if how == "insert":
-            out.append(text[:at] + char + text[at:])
-        else:
-            at = min(at, len(text) - 1)
-            out.append(text[:at] + ("" if how == "delete" else char) + text[at + 1 :])
-    return out
-
-
 @functools.cache
 def texts(rule: str) -> tuple[str | None, ...]:
-    generated = _generated(rule)
-    drawn = [*CORPUS, *generated, *_damaged([*CORPUS[::10], *generated], rule), ""]
+    generated = drawn(rule, 60)
+    sample = [*CORPUS, *generated, *damaged([*CORPUS[::10], *generated], rule, DAMAGE), ""]
     # Spark's strings are UTF-8, which cannot carry a lone surrogate.
-    kept: list[str | None] = [t for t in drawn if not any("\ud800" <= c <= "\udfff" for c in t)]
+    kept: list[str | None] = [t for t in sample if not any("\ud800" <= c <= "\udfff" for c in t)]
     kept[::500] = [None] * len(kept[::500])
     return tuple(kept)
 
