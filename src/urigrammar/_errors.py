@@ -25,6 +25,7 @@ __all__ = [
     "URIError",
     "URISyntaxError",
     "UnknownRuleError",
+    "UnknownSchemeError",
     "caret_excerpt",
     "display_width",
 ]
@@ -218,6 +219,11 @@ class URISyntaxError(RuleMatchError):
 class UnknownRuleError(URIError, LookupError):
     """No rule of that name in the grammar (for the top-level functions:
     in the shipped grammars or RFC 5234's core rules)."""
+
+
+class UnknownSchemeError(URIError, LookupError):
+    """No scheme profile serves the text's scheme (``urigrammar.SCHEMES``);
+    ``register_scheme`` adds one."""
 
 
 class InputTooLongError(URIError):

@@ -6,17 +6,20 @@ carries what it writes as ``urigrammar/compiled/<grammar file>.json``
 (``engine._artifact``: data only, headed by the sha256 of the grammar
 texts).  Which programs: every rule of every shipped grammar as
 ``validate`` runs it, and whatever a first use of ``parse``,
-``parse_iri``, the templates and percent-encoding compiles, found by
-making those calls here rather than by listing their programs a second
-time.
+``parse_iri``, the templates, percent-encoding and the scheme profiles
+compile, found by making those calls here rather than by listing their
+programs a second time.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 
 from . import (
+    SCHEMES,
+    RuleMatchError,
     URITemplate,
     parse,
     parse_iri,
@@ -42,6 +45,11 @@ def _first_uses() -> None:
     template.match("http://example.com/a?q=1")
     for rule in encode_rules():
         percent_encode("a b", rule)
+    for scheme in SCHEMES:
+        profile = SCHEMES[scheme]
+        profile.validate(f"{scheme}:")  # its rule's matcher and parse programs
+        with contextlib.suppress(RuleMatchError):
+            profile.grammar.parse(profile.rule, "", captures=profile.captures)
 
 
 def precompute(directory: Path) -> list[Path]:

@@ -85,8 +85,9 @@ def copy(tmp_path: Path) -> Path:
     the returned directory."""
     target = tmp_path / "urigrammar"
     shutil.copytree(PACKAGE, target, ignore=shutil.ignore_patterns("__pycache__"))
+    (target / "grammar").mkdir()
     for _, file_name in GRAMMAR_FILES:
-        (target / file_name).write_text(grammar_text(file_name), encoding="utf-8")
+        (target / "grammar" / file_name).write_text(grammar_text(file_name), encoding="utf-8")
     return tmp_path
 
 
@@ -99,7 +100,7 @@ print("abnf" in sys.modules)
 
 
 def test_an_edited_shipped_grammar_is_compiled_again_and_takes_effect(copy: Path) -> None:
-    grammar = copy / "urigrammar" / "rfc3986.abnf"
+    grammar = copy / "urigrammar" / "grammar" / "rfc3986.abnf"
     text = grammar.read_text(encoding="utf-8")
     edited = text.replace('"+" / "-" / "." )', '"+" / "-" / "." / "_" )', 1)
     assert edited != text
@@ -194,13 +195,13 @@ def test_the_abnf_engine_reads_each_grammar_text_once(monkeypatch: pytest.Monkey
     # A grammar loaded from its compiled file has no abnf nodes: the abnf
     # engine's first use reads each grammar text again, once, not once a rule.
     from urigrammar.engine import _grammar
-    from urigrammar.shipped import FILES
+    from urigrammar.shipped import URI_FILES
 
     read: list[int] = []
     real = _grammar.read_rules
     monkeypatch.setattr(_grammar, "read_rules", lambda text: read.append(1) or real(text))
     copies = {}
-    for grammar, file_name in FILES:
+    for grammar, file_name in URI_FILES:
         imports = tuple(copies[g.name] for g in grammar.imports)
         copies[grammar.name] = Grammar(
             lambda f=file_name: grammar_text(f),
@@ -209,11 +210,11 @@ def test_the_abnf_engine_reads_each_grammar_text_once(monkeypatch: pytest.Monkey
             lazy=True,
             store=PackageStore(COMPILED / f"{file_name}.json"),
         )
-    top = copies[FILES[-1][0].name]
+    top = copies[URI_FILES[-1][0].name]
     assert top.validate(
         "literals",
         "a",
     )
     assert not read  # the compiled file answered
     assert top.abnf_parse("URI-Template", "a{b}") is not None
-    assert len(read) <= len(FILES)
+    assert len(read) <= len(URI_FILES)

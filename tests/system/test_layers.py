@@ -1,8 +1,9 @@
 """The package's layers: ``engine/`` (ABNF, knows no URI) below
 ``shipped/`` (the RFCs' grammars) below ``uri/`` (the model) below
-``template/`` (RFC 6570) below ``cli/`` (the command line), no import
-cycle among urigrammar's own modules, and a package's private modules
-imported only from inside it: its siblings go through its ``__init__``.
+``template/`` (RFC 6570) below ``schemes/`` (scheme profiles) below
+``cli/`` (the command line), no import cycle among urigrammar's own
+modules, and a package's private modules imported only from inside it:
+its siblings go through its ``__init__``.
 
 Read from the source with ``ast``, not by importing: every ``from .`` /
 ``from ..`` / ``import urigrammar...`` counts, at module level and inside
@@ -88,7 +89,7 @@ BASE = "urigrammar._errors"
 BASES = (BASE, "urigrammar._version")
 
 #: The layers, lowest first.
-LAYERS = ("engine", "shipped", "uri", "template", "cli")
+LAYERS = ("engine", "shipped", "uri", "template", "schemes", "cli")
 
 
 def _layer(module: str) -> str:
@@ -124,7 +125,8 @@ def test_no_import_cycle() -> None:
 
 
 @pytest.mark.parametrize(
-    "module", sorted(m for m in GRAPH if _layer(m) in ("engine", "shipped", "uri", "template"))
+    "module",
+    sorted(m for m in GRAPH if _layer(m) in ("engine", "shipped", "uri", "template", "schemes")),
 )
 def test_each_layer_imports_only_those_below(module: str) -> None:
     mine = LAYERS.index(_layer(module))

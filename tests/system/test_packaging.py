@@ -36,7 +36,7 @@ def test_wheel_installs_and_finds_its_grammar(tmp_path: Path) -> None:
     code = (
         "import urigrammar as u, pathlib; "
         "print(u.validate('IPv6address', '::ffff:1.2.3.4')); "
-        "print(pathlib.Path(u.__file__).parent.joinpath('rfc3986.abnf').is_file())"
+        "print(pathlib.Path(u.__file__).parent.joinpath('grammar', 'rfc3986.abnf').is_file())"
     )
     assert _run(python, "-c", code, cwd=elsewhere).split() == ["True", "True"]
     out = _run(bindir / "urigrammar", "parse", "foo://example.com:8042/over/there", cwd=elsewhere)

@@ -1,18 +1,19 @@
-"""The RFCs' grammars that urigrammar ships (``_grammars``), compiled with
-the wheel, and percent-encoding's mechanics over them (``_percent``): the
-layer between the engine, which knows no grammar, and the URI model."""
+"""The RFCs' grammars that urigrammar ships (``_grammars`` for the URI
+family, ``_schemes`` for URI schemes), compiled with the wheel, and
+percent-encoding's mechanics over them (``_percent``): the layer between
+the engine, which knows no grammar, and the URI model."""
 
 from __future__ import annotations
 
 from ._grammars import (
     COMPILED,
-    FILES,
     GRAMMAR,
     RFC3986,
     RFC3987,
     RFC6570,
     RFC6570_PUBLISHED,
     SHIPPED,
+    URI_FILES,
     grammar_path,
     grammar_text,
     shipped_names,
@@ -26,7 +27,11 @@ from ._percent import (
     percent_decode,
     percent_decode_bytes,
 )
+from ._schemes import RFC8141, SCHEME_FILES
 from ._secrets import password_span, userinfo_secret
+
+#: Every shipped grammar and its file, imports before what imports them.
+FILES = URI_FILES + SCHEME_FILES
 
 __all__ = [
     "COMPILED",
@@ -36,7 +41,10 @@ __all__ = [
     "RFC3987",
     "RFC6570",
     "RFC6570_PUBLISHED",
+    "RFC8141",
+    "SCHEME_FILES",
     "SHIPPED",
+    "URI_FILES",
     "check_errors",
     "decode_where",
     "encode_except",

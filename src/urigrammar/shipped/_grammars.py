@@ -5,7 +5,7 @@ and the lookup of a rule name across all of them.
 ``grammar/rfc3987.abnf`` RFC 3987 section 2.2 and ``grammar/rfc6570.abnf``
 RFC 6570 section 2 (with ``grammar/rfc6570-errata.abnf``, the overlay that
 applies erratum 6937).  Each is package data in a wheel
-(``urigrammar/<file>``); a source checkout without an install falls back
+(``urigrammar/grammar/<file>``); a source checkout without an install falls back
 to the file at the top of the repository.
 
 Each grammar's rules and programs are compiled when the wheel is built
@@ -35,15 +35,16 @@ from ._secrets import userinfo_secret
 
 __all__ = [
     "COMPILED",
-    "FILES",
     "GRAMMAR",
     "RFC3986",
     "RFC3987",
     "RFC6570",
     "RFC6570_PUBLISHED",
     "SHIPPED",
+    "URI_FILES",
     "grammar_path",
     "grammar_text",
+    "shipped",
     "shipped_names",
     "shipped_rule",
 ]
@@ -56,7 +57,7 @@ COMPILED = _PACKAGE / "compiled"
 
 def grammar_path(file_name: str) -> Path:
     """Where a shipped grammar file is: package data, or the source tree."""
-    packaged = _PACKAGE / file_name
+    packaged = _PACKAGE / "grammar" / file_name
     if packaged.is_file():
         return packaged
     # An editable install or a bare checkout: the file stays at the top of
@@ -69,7 +70,9 @@ def grammar_text(file_name: str = "rfc3986.abnf") -> str:
     return grammar_path(file_name).read_text(encoding="utf-8")
 
 
-def _shipped(file_name: str, name: str, *imports: Grammar, hints: bool = False) -> Grammar:
+def shipped(file_name: str, name: str, *imports: Grammar, hints: bool = False) -> Grammar:
+    """The shipped grammar of ``file_name``: read lazily, from its compiled
+    form when that matches the file (``PackageStore``)."""
     return Grammar(
         lambda: grammar_text(file_name),
         name=name,
@@ -86,28 +89,29 @@ def _shipped(file_name: str, name: str, *imports: Grammar, hints: bool = False) 
 #: RFC 3986 Appendix A.  Vetted: its regexes backtrack only at bounded
 #: choices outside repetitions (host, IPv6address, dec-octet), and
 #: bench/bench_length.py and the tests time every shape of long input.
-RFC3986 = _shipped("rfc3986.abnf", "RFC 3986", hints=True)
+RFC3986 = shipped("rfc3986.abnf", "RFC 3986", hints=True)
 
 #: The grammar the URI model (parse, build, encode, ...) works from.
 GRAMMAR = RFC3986
 
 #: RFC 3987 section 2.2.  Vetted like RFC 3986: the same shapes of regex,
 #: over wider classes (bench/bench_length.py times its long inputs).
-RFC3987 = _shipped("rfc3987.abnf", "RFC 3987")
+RFC3987 = shipped("rfc3987.abnf", "RFC 3987")
 
 #: RFC 6570 section 2 as published.  Its literals take ucschar and iprivate
 #: from RFC 3987 and pct-encoded (and the sets the expansion reads:
 #: unreserved, reserved) from RFC 3986.  Vetted: every rule is LL(1), its
 #: regexes never backtrack (the tests check ``deterministic``).
-RFC6570_PUBLISHED = _shipped("rfc6570.abnf", "RFC 6570 (as published)", RFC3986, RFC3987)
+RFC6570_PUBLISHED = shipped("rfc6570.abnf", "RFC 6570 (as published)", RFC3986, RFC3987)
 
 #: RFC 6570 with erratum 6937 (the apostrophe in literals): the overlay
 #: file defines only the corrected ``literals`` and imports the published
 #: grammar, which it overrides there.  The grammar urigrammar uses.
-RFC6570 = _shipped("rfc6570-errata.abnf", "RFC 6570", RFC6570_PUBLISHED)
+RFC6570 = shipped("rfc6570-errata.abnf", "RFC 6570", RFC6570_PUBLISHED)
 
-#: Every shipped grammar and its file, imports before what imports them.
-FILES: tuple[tuple[Grammar, str], ...] = (
+#: The URI family's grammars and their files, imports before what imports
+#: them (``FILES`` in ``shipped`` adds the schemes').
+URI_FILES: tuple[tuple[Grammar, str], ...] = (
     (RFC3986, "rfc3986.abnf"),
     (RFC3987, "rfc3987.abnf"),
     (RFC6570_PUBLISHED, "rfc6570.abnf"),

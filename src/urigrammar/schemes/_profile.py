@@ -1,0 +1,254 @@
+"""``Profile``: what one URI scheme's RFC says a URI of that scheme is.
+
+A profile is three things, each from the scheme's RFC:
+
+* a rule of the scheme's grammar (its ABNF, ``grammar/*.abnf``);
+* the requirements its prose adds, which the ABNF does not say
+  (``Requirement``: RFC 9110 section 4.2.1, "a sender MUST NOT generate an
+  http URI with an empty host identifier"), each a test on the parse that
+  names the section;
+* the fields of its typed value, read from the parse's captures
+  (``Grammar.parse``) by rule name.
+
+A text is a URI of the scheme when it is an RFC 3986 ``URI``, the rule
+matches all of it, and no requirement is broken.  A scheme whose RFC
+defines URIs that RFC 3986 rejects has ``within_uri=False``, and its own
+rule decides alone; the profile's documentation names such a case.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from .._errors import RuleMatchError, URISyntaxError
+from ..shipped import RFC3986, userinfo_secret
+
+if TYPE_CHECKING:
+    from ..engine import Backend, Grammar, RuleMatch
+    from ._value import SchemeURI
+
+__all__ = ["Profile", "Requirement"]
+
+V = TypeVar("V", bound="SchemeURI")
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """One requirement of a scheme RFC's prose that its ABNF does not say.
+
+    ``breaks`` reads the parse (the profile's captures, plus the rules in
+    ``needs``) and returns the offset where the text breaks the
+    requirement, or ``None`` when it keeps it.  ``rule`` is the rule the
+    error names, ``says`` what the requirement is ("the host is not
+    empty"), ``cite`` where the RFC says it ("RFC 9110 section 4.2.1")."""
+
+    cite: str
+    rule: str
+    says: str
+    breaks: Callable[[RuleMatch], int | None]
+    needs: tuple[str, ...] = ()
+
+
+class _Runs:
+    """A profile's prepared calls on one back end."""
+
+    __slots__ = ("rule", "uri")
+
+    def __init__(self, uri: Callable[[str], object | None], rule: Callable[[str], object | None]):
+        self.uri = uri
+        self.rule = rule
+
+
+class Profile(Generic[V]):
+    """A URI scheme: its RFC's rule, the requirements of its prose, and the
+    typed value a URI of it parses into.
+
+    ``schemes`` are the scheme names it serves (``("http", "https")``),
+    compared without case (RFC 3986 section 3.1).  ``grammar`` and ``rule``
+    name the scheme's ABNF rule; ``fields`` maps each field of the value to
+    the rule whose last occurrence it reads (``{"nid": "NID"}``);
+    ``requirements`` are the prose's ``Requirement``\\ s; ``value`` is the
+    class ``parse`` returns (a ``SchemeURI``).
+
+    ``validate(text)`` says whether ``text`` is a URI of the scheme;
+    ``check(text)`` raises ``URISyntaxError`` naming the rule, or the
+    requirement and its section, at an offset; ``parse(text)`` returns the
+    typed value.  Each runs in time linear in the text for a regular rule.
+    Immutable; build one for your own grammar and ``register_scheme`` it.
+    """
+
+    __slots__ = (
+        "_captures",
+        "_lock",
+        "_runs",
+        "cite",
+        "fields",
+        "grammar",
+        "requirements",
+        "rule",
+        "schemes",
+        "value",
+        "within_uri",
+    )
+
+    schemes: tuple[str, ...]
+    grammar: Grammar
+    rule: str
+    fields: Mapping[str, str]
+    requirements: tuple[Requirement, ...]
+    value: type[V]
+    within_uri: bool
+    cite: str
+    _captures: tuple[str, ...]
+    _runs: dict[Backend | None, _Runs]
+    _lock: threading.Lock
+
+    def __init__(
+        self,
+        schemes: str | Sequence[str],
+        grammar: Grammar,
+        rule: str,
+        *,
+        value: type[V],
+        fields: Mapping[str, str] | None = None,
+        requirements: Sequence[Requirement] = (),
+        within_uri: bool = True,
+        cite: str = "",
+    ) -> None:
+        names = (schemes,) if isinstance(schemes, str) else tuple(schemes)
+        if not names:
+            msg = "a profile serves at least one scheme"
+            raise ValueError(msg)
+        for name in names:
+            if not isinstance(name, str) or not RFC3986.validate("scheme", name):
+                msg = f"not a scheme name (RFC 3986 section 3.1): {name!r}"
+                raise ValueError(msg)
+        canonical = grammar.canonical(rule)
+        spelled = {key: grammar.canonical(name) for key, name in (fields or {}).items()}
+        needs = [grammar.canonical(name) for req in requirements for name in req.needs]
+        captures = tuple(dict.fromkeys([*spelled.values(), *needs]))
+        setattr_ = object.__setattr__
+        setattr_(self, "schemes", tuple(name.lower() for name in names))
+        setattr_(self, "grammar", grammar)
+        setattr_(self, "rule", canonical)
+        setattr_(self, "fields", _Frozen(spelled))
+        setattr_(self, "requirements", tuple(requirements))
+        setattr_(self, "value", value)
+        setattr_(self, "within_uri", within_uri)
+        setattr_(self, "cite", cite)
+        setattr_(self, "_captures", tuple(c for c in captures if c != canonical))
+        setattr_(self, "_runs", {})
+        setattr_(self, "_lock", threading.Lock())
+
+    def __setattr__(self, name: str, value: object) -> None:
+        msg = "a Profile is immutable"
+        raise AttributeError(msg)
+
+    def __repr__(self) -> str:
+        return f"<Profile {'/'.join(self.schemes)}: {self.grammar.name} {self.rule}>"
+
+    @property
+    def captures(self) -> tuple[str, ...]:
+        """The rules a parse captures: the fields' and the requirements'."""
+        return self._captures
+
+    def _on(self, backend: Backend | None) -> _Runs:
+        found = self._runs.get(backend)
+        if found is None:
+            uri = RFC3986.matcher("URI", backend=backend)
+            if self.grammar.is_regular(self.rule):
+                rule = self.grammar.matcher(self.rule, backend=backend)
+            else:
+                grammar, name = self.grammar, self.rule
+
+                def rule(text: str) -> object | None:
+                    return True if grammar.validate(name, text) else None
+
+            found = _Runs(uri, rule)
+            with self._lock:
+                self._runs[backend] = found
+        return found
+
+    def _match(self, text: str, backend: Backend | None) -> RuleMatch | None:
+        try:
+            return self.grammar.parse(self.rule, text, captures=self._captures, backend=backend)
+        except RuleMatchError:
+            return None
+
+    def validate(self, text: str, *, backend: Backend | None = None) -> bool:
+        """Whether ``text`` is a URI of this scheme: an RFC 3986 ``URI``
+        (unless ``within_uri`` is off), matched by the rule, keeping every
+        requirement."""
+        if not isinstance(text, str):
+            msg = f"text must be str, not {type(text).__name__}"
+            raise TypeError(msg)
+        runs = self._on(backend)
+        if self.within_uri and runs.uri(text) is None:
+            return False
+        if not self.requirements:
+            return runs.rule(text) is not None
+        match = self._match(text, backend)
+        return match is not None and all(req.breaks(match) is None for req in self.requirements)
+
+    def check(self, text: str, *, backend: Backend | None = None) -> RuleMatch:
+        """The parse of ``text``, or ``URISyntaxError``: naming RFC 3986's
+        ``URI``, the scheme's rule, or a requirement with its section, and
+        the offset where the text goes wrong."""
+        if not isinstance(text, str):
+            msg = f"text must be str, not {type(text).__name__}"
+            raise TypeError(msg)
+        if self.within_uri and self._on(backend).uri(text) is None:
+            raise RFC3986.syntax_error("URI", text)
+        match = self._match(text, backend)
+        if match is None:
+            raise _as_uri_error(self.grammar.syntax_error(self.rule, text))
+        for req in self.requirements:
+            offset = req.breaks(match)
+            if offset is not None:
+                msg = f"not a valid {self.rule}: {req.says} ({req.cite}), at offset {offset}"
+                raise URISyntaxError(
+                    msg, rule=req.rule, text=text, offset=offset, secrets=userinfo_secret
+                )
+        return match
+
+    def parse(self, text: str, *, backend: Backend | None = None) -> V:
+        """The typed value of ``text`` (``check``'s errors otherwise)."""
+        return self.value._from_match(self, self.check(text, backend=backend))
+
+
+def _as_uri_error(error: RuleMatchError) -> URISyntaxError:
+    """A user's grammar raises ``RuleMatchError``; a profile's verdict is
+    about a URI, so its error is a ``URISyntaxError``, the password masked."""
+    if isinstance(error, URISyntaxError):
+        return error
+    return URISyntaxError(
+        error.message,
+        rule=error.rule,
+        text=error.text,
+        offset=error.offset,
+        secrets=userinfo_secret,
+    )
+
+
+class _Frozen(Mapping[str, str]):
+    """A read-only mapping (a profile's fields)."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: dict[str, str]) -> None:
+        self._items = items
+
+    def __getitem__(self, key: str) -> str:
+        return self._items[key]
+
+    def __iter__(self) -> Any:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __repr__(self) -> str:
+        return repr(self._items)

@@ -1,0 +1,129 @@
+"""``SchemeURI``: the value a scheme profile parses a URI into.
+
+It holds the parse (``RuleMatch``: the text and the spans of the captured
+rules) and its profile; each field is sliced from the text when read.
+``str()`` is the text, exactly.  Equal, and hashed, by class and text; a
+scheme whose RFC defines equivalence (RFC 8141 section 3 for URNs)
+overrides ``_key``.  Immutable; pickles as its scheme and text, parsed
+again by the registered profile of that scheme.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..shipped import userinfo_secret
+
+if TYPE_CHECKING:
+    from ..engine import RuleMatch
+    from ._profile import Profile
+
+__all__ = ["SchemeURI"]
+
+HIDDEN = "****"
+
+_V = TypeVar("_V", bound="SchemeURI")
+
+
+class SchemeURI:
+    """A URI that a scheme profile accepted.
+
+    ``text`` (also ``str()``) is the URI as given; ``scheme`` its scheme as
+    written; ``field(name)`` the text of one of the profile's fields (the
+    last occurrence of its rule, ``None`` when it took no part), and
+    ``fields`` all of them by name.  Subclasses for the shipped schemes add
+    typed fields (``urigrammar.schemes``)."""
+
+    __slots__ = ("_match", "_profile")
+
+    _match: RuleMatch
+    _profile: Profile[Any]
+
+    def __init__(self) -> None:
+        msg = f"{type(self).__name__} values come from a profile's parse()"
+        raise TypeError(msg)
+
+    @classmethod
+    def _from_match(cls: type[_V], profile: Profile[Any], match: RuleMatch) -> _V:
+        made = object.__new__(cls)
+        object.__setattr__(made, "_match", match)
+        object.__setattr__(made, "_profile", profile)
+        return made
+
+    def __setattr__(self, name: str, value: object) -> None:
+        msg = f"a {type(self).__name__} is immutable"
+        raise AttributeError(msg)
+
+    def __delattr__(self, name: str) -> None:
+        msg = f"a {type(self).__name__} is immutable"
+        raise AttributeError(msg)
+
+    @property
+    def text(self) -> str:
+        """The URI, exactly as given."""
+        return self._match.text
+
+    @property
+    def scheme(self) -> str:
+        """The scheme as written (compare it with ``.lower()``)."""
+        text = self._match.text
+        return text[: text.index(":")]
+
+    @property
+    def profile(self) -> Profile[Any]:
+        return self._profile
+
+    def _group(self, rule: str) -> str | None:
+        return self._match.group(rule)
+
+    def _span(self, rule: str) -> tuple[int, int] | None:
+        return self._match.span(rule)
+
+    def field(self, name: str) -> str | None:
+        """The text of field ``name`` (``KeyError`` for a name the profile
+        does not map)."""
+        return self._match.group(self._profile.fields[name])
+
+    @property
+    def fields(self) -> dict[str, str | None]:
+        """Every field of the profile, by name, as text."""
+        group = self._match.group
+        return {name: group(rule) for name, rule in self._profile.fields.items()}
+
+    def __str__(self) -> str:
+        return self._match.text
+
+    def _key(self) -> object:
+        return self._match.text
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SchemeURI):
+            return NotImplemented
+        return type(self) is type(other) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._key()))
+
+    def __repr__(self) -> str:
+        text = self._match.text
+        found = userinfo_secret(text)
+        if found is not None:
+            _, start, end = found
+            text = text[:start] + HIDDEN + text[end:]
+        return f"{type(self).__name__}({text!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild, (self.scheme.lower(), self._match.text)
+
+    def __copy__(self: _V) -> _V:
+        return self
+
+    def __deepcopy__(self: _V, memo: object) -> _V:
+        return self
+
+
+def _rebuild(scheme: str, text: str) -> SchemeURI:
+    from ._registry import SCHEMES
+
+    value: SchemeURI = SCHEMES[scheme].parse(text)
+    return value
