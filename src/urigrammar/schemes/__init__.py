@@ -5,15 +5,21 @@ typed values.
 Layers, each importing those below: ``_value`` (``SchemeURI``, the value
 a profile returns), ``_profile`` (``Profile`` and ``Requirement``),
 ``_registry`` (``SCHEMES``, ``register_scheme``, ``parse_scheme``), then
-one module per scheme, which the registry imports on first lookup.  The
-grammars are the shipped layer's (``urigrammar.shipped``).
+one module per scheme, which the registry imports on first lookup, and
+so does a lookup of its value class here.  The grammars are the shipped
+layer's (``urigrammar.shipped``).
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._profile import Profile, Requirement
 from ._registry import SCHEMES, Schemes, parse_scheme, register_scheme
 from ._value import SchemeURI
+
+if TYPE_CHECKING:
+    from ._urn import URNValue
 
 __all__ = [
     "SCHEMES",
@@ -21,6 +27,25 @@ __all__ = [
     "Requirement",
     "SchemeURI",
     "Schemes",
+    "URNValue",
     "parse_scheme",
     "register_scheme",
 ]
+
+#: Each scheme's value class, to the module that defines it: imported on
+#: first use (PEP 562), as the registry imports the profile.
+_LAZY: dict[str, str] = {
+    "URNValue": "._urn",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        msg = f"module {__name__!r} has no attribute {name!r}"
+        raise AttributeError(msg)
+    import importlib
+
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
