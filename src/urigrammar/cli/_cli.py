@@ -32,6 +32,7 @@ from . import (
     _cmd_explain,
     _cmd_iri,
     _cmd_resolve,
+    _cmd_scheme,
     _cmd_template,
 )
 from ._cmd import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Command, UsageError
@@ -46,12 +47,13 @@ COMMANDS: dict[str, Command] = {
     **_cmd_iri.COMMANDS,
     **_cmd_template.COMMANDS,
     **_cmd_diff.COMMANDS,
+    **_cmd_scheme.COMMANDS,
     **_cmd_cache.COMMANDS,
 }
 
 _EPILOG = (
     "exit status: 0 every text valid (equivalent: the two are equivalent); "
-    "1 some text invalid (equivalent: not equivalent; diff: some finding); "
+    "1 some text invalid (equivalent: not equivalent; diff: some finding; scheme: invalid or no profile); "
     "2 usage error, input or output that cannot be read or written, "
     "or (equivalent) a text that is neither a URI-reference nor an IRI-reference; "
     "3 no text invalid but some undecided (too long for --engine abnf); "

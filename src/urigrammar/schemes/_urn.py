@@ -25,6 +25,8 @@ class URNValue(SchemeURI):
 
     __slots__ = ()
 
+    FIELDS = ("nid", "nss", "r_component", "q_component", "f_component")
+
     @property
     def nid(self) -> str:
         """The namespace identifier, as written (section 2.1: compare it

@@ -10,7 +10,7 @@ again by the registered profile of that scheme.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ..shipped import userinfo_secret
 
@@ -35,6 +35,10 @@ class SchemeURI:
     typed fields (``urigrammar.schemes``)."""
 
     __slots__ = ("_match", "_profile")
+
+    #: The typed fields ``as_dict`` reads, by property name; empty for the
+    #: profile's ``fields`` as text.
+    FIELDS: ClassVar[tuple[str, ...]] = ()
 
     _match: RuleMatch
     _profile: Profile[Any]
@@ -89,6 +93,13 @@ class SchemeURI:
         """Every field of the profile, by name, as text."""
         group = self._match.group
         return {name: group(rule) for name, rule in self._profile.fields.items()}
+
+    def as_dict(self) -> dict[str, Any]:
+        """The typed fields by name (``FIELDS``), or, for a class that
+        names none, ``fields``."""
+        if not self.FIELDS:
+            return dict(self.fields)
+        return {name: getattr(self, name) for name in self.FIELDS}
 
     def __str__(self) -> str:
         return self._match.text

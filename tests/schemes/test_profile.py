@@ -1,0 +1,226 @@
+"""What every scheme profile does, on a profile of a grammar written here
+(as a user registers one): the verdict (RFC 3986 ``URI``, the rule, the
+requirements), the errors, the registry and the typed value."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import urigrammar as u
+from urigrammar import (
+    SCHEMES,
+    Profile,
+    Requirement,
+    RuleMatch,
+    SchemeURI,
+    UnknownSchemeError,
+    URIError,
+    URISyntaxError,
+    load_grammar,
+    parse_scheme,
+    register_scheme,
+)
+from urigrammar.engine import Backend
+
+# A made-up scheme, "item:", with a shelf number and an optional secret.
+ITEM_ABNF = """\
+item-URI = "item:" shelf "/" code [ "?" ( secret / note ) ]
+shelf    = 1*DIGIT
+code     = 1*( ALPHA / DIGIT / "-" )
+secret   = "key=" 1*ALPHA
+note     = *pchar
+"""
+GRAMMAR = load_grammar(ITEM_ABNF, imports=[u.RFC3986], name="item")
+
+
+def _shelf_zero(match: RuleMatch) -> int | None:
+    found = match.span("shelf")
+    assert found is not None
+    return found[0] if match.text[found[0] : found[1]].lstrip("0") == "" else None
+
+
+SHELF_NOT_ZERO = Requirement(
+    "the item spec, section 1", "shelf", "shelf 0 does not exist", _shelf_zero, needs=("shelf",)
+)
+
+
+class ItemValue(SchemeURI):
+    __slots__ = ()
+
+    FIELDS = ("shelf", "code")
+
+    @property
+    def shelf(self) -> int:
+        return int(self.field("shelf") or 0)
+
+    @property
+    def code(self) -> str | None:
+        return self.field("code")
+
+
+ITEM = Profile(
+    ("item", "Item2"),
+    GRAMMAR,
+    "item-uri",
+    value=ItemValue,
+    fields={"shelf": "shelf", "code": "code"},
+    requirements=[SHELF_NOT_ZERO],
+)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def registered() -> None:
+    if "item" not in SCHEMES:
+        register_scheme(ITEM)
+
+
+def test_the_profile_names_its_rule_as_the_grammar_spells_it() -> None:
+    assert ITEM.rule == "item-URI"
+    assert ITEM.schemes == ("item", "item2")
+    assert set(ITEM.captures) == {"shelf", "code"}
+    assert "item-URI" in repr(ITEM)
+
+
+@pytest.mark.parametrize(
+    ("text", "valid"),
+    [
+        ("item:12/ab-3", True),
+        ("ITEM:12/ab-3", True),  # ABNF strings are case-insensitive (RFC 5234 2.3)
+        ("item:12/ab-3?note%20x", True),
+        ("item:0/ab", False),  # the requirement
+        ("item:00/ab", False),
+        ("item:/ab", False),  # the rule
+        ("item:12/ab?key=1", True),  # a note, "key=1" being no secret
+        ("item:12/a b", False),  # no URI
+        ("item2:12/ab", False),  # the rule spells "item:"
+        ("", False),
+    ],
+)
+def test_the_verdict(text: str, valid: bool, backend: Backend) -> None:
+    assert ITEM.validate(text, backend=backend) is valid
+    if valid:
+        assert str(ITEM.parse(text, backend=backend)) == text
+    else:
+        with pytest.raises(URISyntaxError):
+            ITEM.check(text, backend=backend)
+
+
+def test_each_error_names_its_rule_and_offset() -> None:
+    with pytest.raises(URISyntaxError) as raised:
+        ITEM.check("item:12/a b")
+    assert (raised.value.rule, raised.value.offset) == ("URI", 9)
+    with pytest.raises(URISyntaxError) as raised:
+        ITEM.check("item:x/ab")
+    assert (raised.value.rule, raised.value.offset) == ("item-URI", 5)
+    with pytest.raises(URISyntaxError) as raised:
+        ITEM.check("item:000/ab")
+    error = raised.value
+    assert (error.rule, error.offset) == ("shelf", 5)
+    assert "shelf 0 does not exist (the item spec, section 1)" in str(error)
+    assert str(error).splitlines()[-1].index("^") == 2 + 5
+
+
+def test_a_password_never_shows() -> None:
+    grammar = load_grammar('pw-URI = "pw://" userinfo "@" host', imports=[u.RFC3986])
+    profile = Profile("pw", grammar, "pw-URI", value=SchemeURI)
+    value = profile.parse("pw://me:hunter2@host")
+    assert "hunter2" not in repr(value)
+    assert str(value) == "pw://me:hunter2@host"
+    with pytest.raises(URISyntaxError) as raised:
+        profile.check("pw://me:hunter2@ho st")
+    assert "hunter2" not in str(raised.value)
+
+
+def test_the_value() -> None:
+    value = ITEM.parse("item:012/ab-3?note")
+    assert isinstance(value, ItemValue)
+    assert (value.scheme, value.shelf, value.code, value.text) == ("item", 12, "ab-3", value.text)
+    assert value.fields == {"shelf": "012", "code": "ab-3"}
+    assert value.as_dict() == {"shelf": 12, "code": "ab-3"}
+    assert value.profile is ITEM
+    assert value == ITEM.parse("item:012/ab-3?note")
+    assert value != ITEM.parse("item:12/ab-3?note")  # equal by exact text unless the RFC says
+    assert len({value, ITEM.parse("item:012/ab-3?note")}) == 1
+    with pytest.raises(AttributeError):
+        value.code = "x"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        ItemValue()
+    assert pickle.loads(pickle.dumps(value)) == value  # through SCHEMES
+
+
+def test_a_profile_is_immutable_and_checks_its_arguments() -> None:
+    with pytest.raises(AttributeError):
+        ITEM.rule = "x"  # type: ignore[misc]
+    with pytest.raises(ValueError, match="scheme name"):
+        Profile("1tem", GRAMMAR, "item-URI", value=SchemeURI)
+    with pytest.raises(ValueError, match="at least one"):
+        Profile((), GRAMMAR, "item-URI", value=SchemeURI)
+    with pytest.raises(u.UnknownRuleError):
+        Profile("item", GRAMMAR, "no-such-rule", value=SchemeURI)
+    with pytest.raises(u.UnknownRuleError):
+        Profile("item", GRAMMAR, "item-URI", value=SchemeURI, fields={"x": "nothing"})
+    with pytest.raises(TypeError):
+        ITEM.validate(b"item:1/a")  # type: ignore[arg-type]
+
+
+def test_the_registry() -> None:
+    assert SCHEMES["ITEM"] is ITEM
+    assert SCHEMES["item2"] is ITEM
+    assert "Item" in SCHEMES
+    assert "urn" in SCHEMES
+    assert list(SCHEMES) == sorted(SCHEMES)
+    assert len(SCHEMES) == len(list(SCHEMES))
+    assert 3 not in SCHEMES
+    with pytest.raises(KeyError):
+        SCHEMES["no-such-scheme"]
+    with pytest.raises(ValueError, match="has a profile already"):
+        register_scheme(ITEM)
+    with pytest.raises(ValueError, match="has a profile already"):
+        register_scheme(Profile("urn", GRAMMAR, "item-URI", value=SchemeURI))
+    with pytest.raises(TypeError):
+        register_scheme("item")  # type: ignore[arg-type]
+    register_scheme(ITEM, replace=True)
+    assert SCHEMES["item"] is ITEM
+
+
+def test_parse_scheme_dispatches_by_the_scheme() -> None:
+    assert isinstance(parse_scheme("Item:1/a"), ItemValue)
+    with pytest.raises(UnknownSchemeError) as raised:
+        parse_scheme("nothing:here")
+    assert isinstance(raised.value, URIError)
+    assert isinstance(raised.value, LookupError)
+    assert raised.value.offset == 0
+    with pytest.raises(URISyntaxError):
+        parse_scheme("no scheme")
+    with pytest.raises(URISyntaxError):
+        parse_scheme(":empty")
+    with pytest.raises(TypeError):
+        parse_scheme(None)  # type: ignore[arg-type]
+
+
+def test_a_scheme_may_decide_alone_where_its_rfc_defines_more_than_rfc_3986() -> None:
+    grammar = load_grammar('wide-URI = "wide:" 1*( ALPHA / SP )', imports=[u.RFC3986])
+    within = Profile("wide", grammar, "wide-URI", value=SchemeURI)
+    alone = Profile("wide", grammar, "wide-URI", value=SchemeURI, within_uri=False)
+    assert not within.validate("wide:a b")
+    assert alone.validate("wide:a b")
+
+
+@given(st.text(alphabet="item:0123/ab-?%key=", max_size=20))
+def test_the_verdict_is_uri_and_abnf_and_the_requirement(text: str) -> None:
+    by_abnf = GRAMMAR.abnf_parse("item-URI", text) is not None
+    expected = u.validate("URI", text) and by_abnf
+    if expected:
+        match = GRAMMAR.parse("item-URI", text, captures=["shelf"])
+        expected = _shelf_zero(match) is None
+    assert ITEM.validate(text) is expected
+    try:
+        ITEM.check(text)
+    except URISyntaxError:
+        assert not expected
+    else:
+        assert expected
