@@ -112,7 +112,7 @@ def test_the_verdict(text: str, valid: bool, backend: Backend) -> None:
 def test_each_error_names_its_rule_and_offset() -> None:
     with pytest.raises(URISyntaxError) as raised:
         ITEM.check("item:12/a b")
-    assert (raised.value.rule, raised.value.offset) == ("URI", 9)
+    assert (raised.value.rule, raised.value.offset) == ("item-URI", 9)
     with pytest.raises(URISyntaxError) as raised:
         ITEM.check("item:x/ab")
     assert (raised.value.rule, raised.value.offset) == ("item-URI", 5)

@@ -53,7 +53,8 @@ COMMANDS: dict[str, Command] = {
 
 _EPILOG = (
     "exit status: 0 every text valid (equivalent: the two are equivalent); "
-    "1 some text invalid (equivalent: not equivalent; diff: some finding; scheme: invalid or no profile); "
+    "1 some text invalid (equivalent: not equivalent; diff: some finding; "
+    "scheme: invalid or no profile); "
     "2 usage error, input or output that cannot be read or written, "
     "or (equivalent) a text that is neither a URI-reference nor an IRI-reference; "
     "3 no text invalid but some undecided (too long for --engine abnf); "

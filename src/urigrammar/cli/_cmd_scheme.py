@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any, TextIO
 
 import urigrammar
-from urigrammar import URIError, URISyntaxError, UnknownSchemeError
+from urigrammar import UnknownSchemeError, URIError, URISyntaxError
 
 from ._batch import run_texts, texts
 from ._cmd import Command, Outcome, add_text_input, message

@@ -610,6 +610,18 @@ class Grammar:
         at most ``ABNF_MAX_LENGTH`` characters."""
         return self._table().regular(self.canonical(name).casefold())
 
+    def within(self, name: str, other: Grammar, other_name: str) -> bool | None:
+        """Whether every string rule ``name`` matches, rule ``other_name`` of
+        ``other`` matches too (``_inclusion``, on their minimal DFAs);
+        ``None`` when either rule has no DFA (it is not regular, or too
+        large), so that nothing is known."""
+        from ._inclusion import included
+
+        inner, outer = self.program(name).dfa, other.program(other_name).dfa
+        if inner is None or outer is None:
+            return None
+        return included(inner, outer)
+
     # --- programs -----------------------------------------------------------
 
     def program(

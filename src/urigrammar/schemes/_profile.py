@@ -18,6 +18,7 @@ rule decides alone; the profile's documentation names such a case.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -53,13 +54,18 @@ class Requirement:
 
 
 class _Runs:
-    """A profile's prepared calls on one back end."""
+    """A profile's prepared calls on one back end: ``uri`` is RFC 3986's
+    ``URI`` matcher, or ``None`` where the rule's language lies inside
+    ``URI``'s (``Grammar.within``), which then says nothing more;
+    ``validate`` is the whole verdict."""
 
-    __slots__ = ("rule", "uri")
+    __slots__ = ("uri", "validate")
 
-    def __init__(self, uri: Callable[[str], object | None], rule: Callable[[str], object | None]):
+    def __init__(
+        self, uri: Callable[[str], object | None] | None, validate: Callable[[str], bool]
+    ) -> None:
         self.uri = uri
-        self.rule = rule
+        self.validate = validate
 
 
 class Profile(Generic[V]):
@@ -158,19 +164,47 @@ class Profile(Generic[V]):
     def _on(self, backend: Backend | None) -> _Runs:
         found = self._runs.get(backend)
         if found is None:
-            uri = RFC3986.matcher("URI", backend=backend)
-            if self.grammar.is_regular(self.rule):
-                rule = self.grammar.matcher(self.rule, backend=backend)
-            else:
-                grammar, name = self.grammar, self.rule
-
-                def rule(text: str) -> object | None:
-                    return True if grammar.validate(name, text) else None
-
-            found = _Runs(uri, rule)
+            found = self._prepare(backend)
             with self._lock:
-                self._runs[backend] = found
+                found = self._runs.setdefault(backend, found)
         return found
+
+    def _prepare(self, backend: Backend | None) -> _Runs:
+        grammar, name = self.grammar, self.rule
+        uri: Callable[[str], object | None] | None = None
+        if self.within_uri and not grammar.within(name, RFC3986, "URI"):
+            uri = RFC3986.matcher("URI", backend=backend)
+        if grammar.is_regular(name):
+            rule = grammar.matcher(name, backend=backend)
+        else:
+
+            def rule(text: str) -> object | None:
+                return True if grammar.validate(name, text) else None
+
+        requirements = self.requirements
+        if requirements:
+            match = functools.partial(self._match, backend=backend)
+
+            def validate(text: str) -> bool:
+                if not isinstance(text, str):
+                    msg = f"text must be str, not {type(text).__name__}"
+                    raise TypeError(msg)
+                if uri is not None and uri(text) is None:
+                    return False
+                found = match(text)
+                return found is not None and all(r.breaks(found) is None for r in requirements)
+
+        elif uri is None:
+
+            def validate(text: str) -> bool:
+                return rule(text) is not None
+
+        else:
+
+            def validate(text: str) -> bool:
+                return uri(text) is not None and rule(text) is not None
+
+        return _Runs(uri, validate)
 
     def _match(self, text: str, backend: Backend | None) -> RuleMatch | None:
         try:
@@ -182,16 +216,10 @@ class Profile(Generic[V]):
         """Whether ``text`` is a URI of this scheme: an RFC 3986 ``URI``
         (unless ``within_uri`` is off), matched by the rule, keeping every
         requirement."""
-        if not isinstance(text, str):
-            msg = f"text must be str, not {type(text).__name__}"
-            raise TypeError(msg)
-        runs = self._on(backend)
-        if self.within_uri and runs.uri(text) is None:
-            return False
-        if not self.requirements:
-            return runs.rule(text) is not None
-        match = self._match(text, backend)
-        return match is not None and all(req.breaks(match) is None for req in self.requirements)
+        runs = self._runs.get(backend)
+        if runs is None:
+            runs = self._on(backend)
+        return runs.validate(text)
 
     def check(self, text: str, *, backend: Backend | None = None) -> RuleMatch:
         """The parse of ``text``, or ``URISyntaxError``: naming RFC 3986's
@@ -200,7 +228,8 @@ class Profile(Generic[V]):
         if not isinstance(text, str):
             msg = f"text must be str, not {type(text).__name__}"
             raise TypeError(msg)
-        if self.within_uri and self._on(backend).uri(text) is None:
+        uri = self._on(backend).uri
+        if uri is not None and uri(text) is None:
             raise RFC3986.syntax_error("URI", text)
         match = self._match(text, backend)
         if match is None:
