@@ -48,6 +48,13 @@ try:
     u.check("URI", "http://a b/")
 except u.URISyntaxError as exc:
     assert exc.offset == 8, exc.offset
+for scheme in u.SCHEMES:
+    u.SCHEMES[scheme].validate(scheme + ":x")
+    try:
+        u.parse_scheme(scheme + ":x")
+    except u.URISyntaxError:
+        pass
+assert u.parse_scheme("urn:example:a").nid == "example"
 print("abnf" in sys.modules)
 """
 
