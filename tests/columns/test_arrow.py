@@ -226,3 +226,52 @@ def test_a_stream_of_no_batch(backend: Backend, kind: str) -> None:
     assert rows(validate_array(table.combine_chunks().to_reader(), backend=backend)) == []
     with pytest.raises(TypeError, match="strings"):
         rows(validate_array(pa.chunked_array([], pa.int64()), backend=backend))
+
+
+def test_a_stream_is_pulled_batch_by_batch(backend: Backend) -> None:
+    # Each output batch is made when the consumer asks for it, from one
+    # input batch pulled then: never the whole stream ahead.
+    pulled: list[int] = []
+
+    def batches() -> Any:
+        for number in range(4):
+            pulled.append(number)
+            yield pa.record_batch({"u": pa.array([f"http://h/{number}", "a b"])})
+
+    schema = pa.schema({"u": pa.string()})
+    for make in (validate_array, parse_array):
+        pulled.clear()
+        reader = pa.RecordBatchReader.from_batches(schema, batches())
+        capsule = make(reader, backend=backend).__arrow_c_stream__()
+        got = []
+        for chunk in _chunks(capsule):
+            got.append(chunk)
+            assert len(pulled) <= len(got) + 1
+        assert len(got) == 4
+        assert pulled == [0, 1, 2, 3]
+
+
+def _chunks(capsule: object) -> Any:
+    """The batches of a stream capsule, one at a time (nanoarrow reads a
+    stream of any type lazily; pyarrow only one of record batches)."""
+    na = pytest.importorskip("nanoarrow")
+
+    class Holder:
+        def __arrow_c_stream__(self, requested_schema: object = None) -> object:
+            return capsule
+
+    with na.ArrayStream(Holder()) as stream:
+        yield from stream
+
+
+def test_a_stream_released_unread_leaves_nothing_behind(backend: Backend) -> None:
+    from urigrammar.arrow import _cstream
+
+    column = pa.chunked_array([["a:b"], ["c d"]])
+    before = (len(_cstream._STATES), len(_cstream._STRUCTS))
+    stream = validate_array(column, backend=backend)
+    capsule = stream.__arrow_c_stream__()
+    del capsule
+    assert (len(_cstream._STATES), len(_cstream._STRUCTS)) == before
+    assert rows(validate_array(column, backend=backend)) == [True, False]
+    assert (len(_cstream._STATES), len(_cstream._STRUCTS)) == before

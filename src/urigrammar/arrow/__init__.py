@@ -14,7 +14,7 @@ in C, with no Python object per row (``engine.column_job``); a stream
 goes batch by batch, each made as the consumer pulls it.  On the pure
 back end (or for a rule C does not run) the rows go through Python one by
 one, which needs pyarrow (``pip install 'urigrammar[arrow]'``), and a
-stream is read whole.  Either way, each row's answer is what
+stream goes batch by batch too (``_cstream``).  Either way, each row's answer is what
 ``validate``, ``parse`` or ``parse_iri`` gives for its text; a row whose
 UTF-8 is ill-formed is a text that does not match.
 
@@ -27,7 +27,7 @@ from typing import Any
 
 from ..engine import Backend, Grammar, array_stream, column_array, column_stream, default_backend
 from ..uri._columns import PARSED_FIELDS, parse_plan, validate_plan
-from . import _pure
+from . import _cstream, _pure
 from ._result import ArrowColumn, ArrowStream
 
 __all__ = ["PARSED_FIELDS", "ArrowColumn", "ArrowStream", "parse_array", "validate_array"]
@@ -55,13 +55,20 @@ def _native(job: Any, column: Any) -> ArrowData:
 
 def _through_pyarrow(why: str, column: object, run: Any) -> ArrowData:
     pa = _pure.pyarrow(why)
-    made = [run(pa, chunk) for chunk in _pure.chunks(pa, column)]
-    if hasattr(column, "__arrow_c_array__"):
-        (array,) = made
+    if hasattr(column, "__arrow_c_array__") or not hasattr(column, "__arrow_c_stream__"):
+        (array,) = [run(pa, chunk) for chunk in _pure.chunks(pa, column)]
         stream = pa.chunked_array([array])
         return ArrowColumn(array.__arrow_c_array__, lambda _made: stream.__arrow_c_stream__())
-    result = pa.chunked_array(made, type=made[0].type)
-    return ArrowStream(result.__arrow_c_stream__)
+    make_stream: Any = column.__arrow_c_stream__
+
+    def make() -> object:
+        kind, batches = _cstream.read(pa, make_stream())
+        # The output's type, from a batch of no row (a column of no string
+        # type raises here, when the stream is asked for).
+        made = run(pa, _pure.strings(pa, pa.array([], kind)))
+        return _cstream.export(made.type, (run(pa, _pure.strings(pa, b)) for b in batches))
+
+    return ArrowStream(make)
 
 
 def validate_array(

@@ -10,7 +10,7 @@ from typing import Any
 
 from .._errors import MissingExtraError
 
-__all__ = ["chunks", "parse_chunk", "pyarrow", "validate_chunk"]
+__all__ = ["chunks", "parse_chunk", "pyarrow", "strings", "validate_chunk"]
 
 Module = Any
 
@@ -29,20 +29,14 @@ def pyarrow(why: str) -> Module:
 
 
 def chunks(pa: Module, column: object) -> Iterator[Any]:
-    """The column's arrays of strings (utf8 or large_utf8), batch by batch."""
-    if hasattr(column, "__arrow_c_array__"):
-        arrays: Any = [pa.array(column)]
-    elif hasattr(column, "__arrow_c_stream__"):
-        whole = pa.chunked_array(column)
-        # A stream of no batch still has a type, which the output's follows.
-        arrays = whole.chunks or [pa.array([], whole.type)]
-    else:
-        arrays = [pa.array(column)]
-    for array in arrays:
-        yield _strings(pa, array)
+    """The column's array of strings (utf8 or large_utf8), for a column
+    that is one array (a stream goes through ``_cstream``)."""
+    yield strings(pa, pa.array(column))
 
 
-def _strings(pa: Module, array: Any) -> Any:
+def strings(pa: Module, array: Any) -> Any:
+    """``array`` as a plain array of strings: a table of one column is its
+    column, utf8_view is large_utf8; ``TypeError`` for anything else."""
     kind = array.type
     if pa.types.is_struct(kind) and kind.num_fields == 1:
         array = array.flatten()[0]  # a table of one column; its nulls kept
