@@ -20,6 +20,7 @@ from ._value import SchemeURI
 
 if TYPE_CHECKING:
     from ._urn import URNValue
+    from ._mailto import MailtoValue
 
 __all__ = [
     "SCHEMES",
@@ -28,6 +29,7 @@ __all__ = [
     "SchemeURI",
     "Schemes",
     "URNValue",
+    "MailtoValue",
     "parse_scheme",
     "register_scheme",
 ]
@@ -36,6 +38,7 @@ __all__ = [
 #: first use (PEP 562), as the registry imports the profile.
 _LAZY: dict[str, str] = {
     "URNValue": "._urn",
+    "MailtoValue": "._mailto",
 }
 
 

@@ -27,7 +27,7 @@ from ._percent import (
     percent_decode,
     percent_decode_bytes,
 )
-from ._schemes import RFC8141, SCHEME_FILES
+from ._schemes import RFC5322, RFC5322_PUBLISHED, RFC6068, RFC6068_URI, RFC8141, SCHEME_FILES
 from ._secrets import password_span, userinfo_secret
 
 #: Every shipped grammar and its file, imports before what imports them.
@@ -41,6 +41,10 @@ __all__ = [
     "RFC3987",
     "RFC6570",
     "RFC6570_PUBLISHED",
+    "RFC5322",
+    "RFC5322_PUBLISHED",
+    "RFC6068",
+    "RFC6068_URI",
     "RFC8141",
     "SCHEME_FILES",
     "SHIPPED",
