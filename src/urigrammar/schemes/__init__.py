@@ -19,17 +19,17 @@ from ._registry import SCHEMES, Schemes, parse_scheme, register_scheme
 from ._value import SchemeURI
 
 if TYPE_CHECKING:
-    from ._urn import URNValue
     from ._mailto import MailtoValue
+    from ._urn import URNValue
 
 __all__ = [
     "SCHEMES",
+    "MailtoValue",
     "Profile",
     "Requirement",
     "SchemeURI",
     "Schemes",
     "URNValue",
-    "MailtoValue",
     "parse_scheme",
     "register_scheme",
 ]

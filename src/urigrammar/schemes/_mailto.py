@@ -15,9 +15,8 @@ Its fields follow sections 2 and 5: ``to`` (the addresses, decoded),
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from .._errors import RuleMatchError
 from ..shipped import RFC6068_URI, percent_decode
@@ -66,9 +65,9 @@ def _delimited(match: RuleMatch) -> int | None:
     or a part its rule does not match; ``None`` when it keeps it."""
     text = match.text
     to, fields = _split(text)
-    for index, char in enumerate(to):
-        if char in _ENCODED_IN_ADDR_SPEC:
-            return _SCHEME + index
+    found = [at for at in map(to.find, _ENCODED_IN_ADDR_SPEC) if at >= 0]
+    if found:
+        return _SCHEME + min(found)
     to_rule, fields_rule = _part_matchers()
     assert callable(to_rule)
     assert callable(fields_rule)
