@@ -9,8 +9,12 @@ restricted to those characters (``urigrammar.shipped.RFC6068_URI``,
 ``Grammar.restricted``), which accepts exactly the URI's strings the
 published rule accepts, in linear time and at any length.
 
-Its fields follow sections 2 and 5: ``to`` (the addresses, decoded),
-``headers`` (the header fields, decoded), ``subject`` and ``body``.
+The ABNF is ambiguous where RFC 5322's atext holds "?", "&" and "=";
+section 2's prose settles it (the first "?" begins the header fields, and
+an addr-spec encodes "/", "?", "#", "[", "]", "&", ";" and "="), one
+``Requirement``, and the fields are read from that split.  They follow
+sections 2 and 5: ``to`` (the addresses, decoded), ``headers`` (the header
+fields, decoded), ``subject`` and ``body``.
 """
 
 from __future__ import annotations
