@@ -57,6 +57,7 @@ from .._errors import (
 from ._artifact import Key, Lineage, decode, encode, piece, program_from
 from ._backend import Backend, default_backend
 from ._cache import Store, log
+from ._charset import CharSet
 from ._ir import Alt, Chars, Expr, Ref, Rep, Seq, refs
 from ._program import Program, build_program
 from ._reader import RuleText, core_rules, read_rules
@@ -621,6 +622,82 @@ class Grammar:
         if inner is None or outer is None:
             return None
         return included(inner, outer)
+
+    def alphabet(self, name: str) -> CharSet:
+        """The characters that occur in some string rule ``name`` matches
+        (``_restrict.used``): what ``restricted`` takes as an alphabet."""
+        from ._restrict import used
+
+        table = self._table()
+
+        def lookup(key: str) -> Expr | None:
+            return table.expr(key) if key in table.names else None
+
+        return used(lookup, self.canonical(name).casefold())
+
+    def restricted(
+        self,
+        alphabet: CharSet | Grammar,
+        rule: str | None = None,
+        *,
+        name: str | None = None,
+        store: Store | None = None,
+    ) -> Grammar:
+        """This grammar with every rule restricted to an alphabet: the
+        ``CharSet`` given, or the characters rule ``rule`` of the grammar
+        given uses (``alphabet``).  Each rule of the new grammar matches
+        exactly the strings over the alphabet that the rule of the same
+        name matches here; a rule that matches none such is not in it
+        (``_restrict``).  A rule that reaches itself here may not there,
+        and is then regular.  The new grammar is ABNF text written from
+        this one's rules (``text()``), read when first used (nothing is
+        read here), kept in ``store`` if given; it raises what this one
+        raises."""
+        if isinstance(alphabet, Grammar):
+            if rule is None:
+                msg = "restricted(grammar, rule): the rule whose characters are the alphabet"
+                raise TypeError(msg)
+            # Named, not looked up: nothing is read until the text is.
+            other, other_rule = alphabet, rule
+            what = f"the characters {other.name}'s {rule} uses"
+        elif isinstance(alphabet, CharSet):
+            other, other_rule = None, None
+            what = repr(alphabet)
+        else:
+            msg = f"alphabet must be a CharSet or a Grammar, not {type(alphabet).__name__}"
+            raise TypeError(msg)
+        label = name or f"{self.name} over {what}"
+
+        def text() -> str:
+            from ._restrict import abnf_text, restrict
+
+            chars = alphabet if other is None else other.alphabet(other_rule or "")
+            assert isinstance(chars, CharSet)
+            table = self._table()
+            rules: dict[str, Expr] = {}
+            for key, found in table.rules.items():
+                assert found.expr is not None
+                rules[key] = found.expr
+            core: dict[str, Expr] = {}
+            for key, found in _core().items():
+                assert found.expr is not None
+                core[key] = found.expr
+            header = (
+                f"{label}: {self.name} with every rule restricted to {what},",
+                "written out by urigrammar.engine._restrict from the grammar's rules.",
+            )
+            return abnf_text(restrict(rules, core, chars), table.names, header)
+
+        return Grammar(
+            text,
+            name=label,
+            lazy=True,
+            vetted=self._vetted,
+            store=store,
+            errors=self._errors,
+            secrets=self._secrets,
+            hints=self._hints,
+        )
 
     # --- programs -----------------------------------------------------------
 

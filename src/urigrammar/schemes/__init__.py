@@ -19,10 +19,12 @@ from ._registry import SCHEMES, Schemes, parse_scheme, register_scheme
 from ._value import SchemeURI
 
 if TYPE_CHECKING:
+    from ._mailto import MailtoValue
     from ._urn import URNValue
 
 __all__ = [
     "SCHEMES",
+    "MailtoValue",
     "Profile",
     "Requirement",
     "SchemeURI",
@@ -36,6 +38,7 @@ __all__ = [
 #: first use (PEP 562), as the registry imports the profile.
 _LAZY: dict[str, str] = {
     "URNValue": "._urn",
+    "MailtoValue": "._mailto",
 }
 
 

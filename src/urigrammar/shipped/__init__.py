@@ -27,7 +27,7 @@ from ._percent import (
     percent_decode,
     percent_decode_bytes,
 )
-from ._schemes import RFC8141, SCHEME_FILES
+from ._schemes import RFC5322, RFC5322_PUBLISHED, RFC6068, RFC6068_URI, RFC8141, SCHEME_FILES
 from ._secrets import password_span, userinfo_secret
 
 #: Every shipped grammar and its file, imports before what imports them.
@@ -39,6 +39,10 @@ __all__ = [
     "GRAMMAR",
     "RFC3986",
     "RFC3987",
+    "RFC5322",
+    "RFC5322_PUBLISHED",
+    "RFC6068",
+    "RFC6068_URI",
     "RFC6570",
     "RFC6570_PUBLISHED",
     "RFC8141",

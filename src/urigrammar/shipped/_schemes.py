@@ -14,10 +14,17 @@ These grammars are not in ``SHIPPED``: a rule name given to the top-level
 
 from __future__ import annotations
 
-from ..engine import Grammar
-from ._grammars import RFC3986, shipped
+from ..engine import Grammar, PackageStore
+from ._grammars import COMPILED, RFC3986, shipped
 
-__all__ = ["RFC8141", "SCHEME_FILES"]
+__all__ = [
+    "RFC5322",
+    "RFC5322_PUBLISHED",
+    "RFC6068",
+    "RFC6068_URI",
+    "RFC8141",
+    "SCHEME_FILES",
+]
 
 
 #: RFC 8141 section 2 (urn), with ``alphanum``, which it takes from RFC 3986
@@ -25,8 +32,37 @@ __all__ = ["RFC8141", "SCHEME_FILES"]
 RFC8141_IMPORTS = shipped("rfc8141-imports.abnf", "RFC 8141 (imports)")
 RFC8141 = shipped("rfc8141.abnf", "RFC 8141", RFC3986, RFC8141_IMPORTS)
 
+#: RFC 5322 sections 3.2.1 to 3.2.5 and the obsolete rules they use, as
+#: published, and with erratum 1905 (``rfc5322-errata.abnf``): the rules
+#: RFC 6068 takes from it.
+RFC5322_PUBLISHED = shipped("rfc5322.abnf", "RFC 5322 (as published)")
+RFC5322 = shipped("rfc5322-errata.abnf", "RFC 5322", RFC5322_PUBLISHED)
+
+#: RFC 6068 section 2 (mailto), with RFC 3986 and RFC 5322 as imports.
+#: Not regular: quoted-string reaches CFWS, and CFWS RFC 5322's nested
+#: comment.
+RFC6068 = shipped("rfc6068.abnf", "RFC 6068", RFC3986, RFC5322)
+
+#: RFC 6068 restricted to the characters RFC 3986's URI uses
+#: (``Grammar.restricted``): every rule matches the strings over those
+#: characters its RFC 6068 rule matches, and no other.  quoted-string needs
+#: a DQUOTE, which no URI holds, so it is not there, and mailtoURI no longer
+#: reaches comment: it is regular.  A mailto URI is an RFC 3986 URI too, so
+#: this is what the mailto profile matches with.  It has no file: its text
+#: is written from RFC 6068's rules, its programs compiled with the others.
+RFC6068_URI = RFC6068.restricted(
+    RFC3986,
+    "URI",
+    name="RFC 6068 (over URI characters)",
+    store=PackageStore(COMPILED / "rfc6068-uri.abnf.json"),
+)
+
 #: Every scheme grammar and its file, imports before what imports them.
 SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
     (RFC8141_IMPORTS, "rfc8141-imports.abnf"),
     (RFC8141, "rfc8141.abnf"),
+    (RFC5322_PUBLISHED, "rfc5322.abnf"),
+    (RFC5322, "rfc5322-errata.abnf"),
+    (RFC6068, "rfc6068.abnf"),
+    (RFC6068_URI, "rfc6068-uri.abnf"),
 )

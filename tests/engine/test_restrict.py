@@ -1,0 +1,94 @@
+"""``Grammar.restricted`` and ``Grammar.alphabet`` (``engine._restrict``): a
+grammar read only over the strings of an alphabet, each rule matching
+exactly what the original matches there, and regular where every way to
+its cycle needs a character outside the alphabet."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from urigrammar import load_grammar
+from urigrammar.engine import CharSet
+from urigrammar.shipped import RFC3986, RFC5322, RFC6068, RFC6068_URI
+
+NESTED = load_grammar(
+    "top     = 1*( word / group ) [ tail ]\n"
+    'group   = "(" *( word / group ) ")"\n'
+    "word    = 1*ALPHA / DQUOTE *ALPHA DQUOTE\n"
+    'tail    = "!" / 2*3DIGIT\n'
+    'needs   = "<" group ">"\n',
+    name="nested",
+)
+
+NO_PARENS = CharSet.of(map(ord, 'abcXYZ"!0123'))
+
+
+def test_a_cycle_no_string_over_the_alphabet_reaches_is_gone() -> None:
+    assert not NESTED.is_regular("top")
+    restricted = NESTED.restricted(NO_PARENS)
+    assert restricted.is_regular("top")
+    assert restricted.find("group") is None  # "(" is outside the alphabet
+    assert restricted.find("needs") is None  # uses only group: nothing is left
+    assert restricted.validate("top", 'abc"XY"!')
+    assert not restricted.validate("top", "ab(c)")
+
+
+def test_a_core_rule_the_alphabet_cuts_is_written_in_place() -> None:
+    restricted = NESTED.restricted(CharSet.of(map(ord, "ab01")))
+    assert restricted.validate("top", "ab01")
+    assert not restricted.validate("top", "abc")
+    assert "ALPHA" not in restricted.text()  # cut: in place
+    assert "DIGIT" not in restricted.text()
+    whole = NESTED.restricted(CharSet([(0, 0x7F)]))
+    assert "ALPHA" in whole.text()  # left whole: still a reference
+
+
+def test_a_repetition_of_nothing_matches_the_empty_string() -> None:
+    grammar = load_grammar('r = "a" *( "(" ) [ "<" ] "b"\n', name="reps")
+    restricted = grammar.restricted(CharSet.of(map(ord, "ab")))
+    assert restricted.validate("r", "ab")
+    assert not restricted.validate("r", "a(b")
+
+
+def test_alphabets() -> None:
+    # RFC 3986 section 2: a URI holds unreserved and reserved characters
+    # and "%", and nothing else.
+    expected = (
+        RFC3986.alphabet("unreserved") | RFC3986.alphabet("reserved") | CharSet.of([ord("%")])
+    )
+    assert RFC3986.alphabet("URI") == expected
+    assert ord('"') in RFC5322.alphabet("quoted-string")
+    assert NESTED.alphabet("tail") == CharSet.of(map(ord, "!0123456789"))
+
+
+def test_restricted_needs_a_rule_with_a_grammar() -> None:
+    with pytest.raises(TypeError):
+        NESTED.restricted(RFC3986)
+    with pytest.raises(TypeError):
+        NESTED.restricted("abc")  # type: ignore[arg-type]
+
+
+def test_rfc_6068_over_uri_characters() -> None:
+    # quoted-string needs DQUOTE: over URI's characters it matches nothing,
+    # and mailtoURI, which reaches RFC 5322's comment only through it, is
+    # regular.
+    assert not RFC6068.is_regular("mailtoURI")
+    assert RFC6068.find("quoted-string") is not None
+    assert RFC6068_URI.find("quoted-string") is None
+    assert RFC6068_URI.find("comment") is not None  # "(" and ")" are URI characters
+    assert not RFC6068_URI.is_regular("comment")
+    assert RFC6068_URI.is_regular("mailtoURI")
+    assert RFC6068_URI.program("mailtoURI").dfa is not None
+
+
+@given(st.text(alphabet='abcXYZ"!0123()<>', max_size=14))
+def test_over_the_alphabet_the_restricted_rule_is_the_original(text: str) -> None:
+    restricted = NESTED.restricted(NO_PARENS)
+    if all(ord(char) in NO_PARENS for char in text):
+        expected = NESTED.abnf_parse("top", text) is not None
+        assert restricted.validate("top", text) is expected
+        assert (restricted.abnf_parse("top", text) is not None) is expected
+    else:
+        assert not restricted.validate("top", text)
