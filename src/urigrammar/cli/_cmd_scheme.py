@@ -8,8 +8,10 @@ that judged it (``null`` when no profile serves the scheme), ``fields``
 the typed value's fields (``SchemeURI.as_dict``): bytes (a ``data`` URI's
 payload) as base64 text, pairs as two-element lists; ``null`` when the
 text failed.  ``error`` is ``null`` or ``{"offset", "message", "kind"}``,
-where ``kind`` is ``syntax``, ``unknown-scheme`` or ``invalid``.  Exit 1
-when any text is invalid or has no profile.
+where ``kind`` is ``syntax``, ``unknown-scheme`` or ``invalid`` (a valid
+URI, ``"valid": true``, with a field that does not decode: a mailto
+header whose octets are not UTF-8).  Exit 1 when any text is invalid, has
+no profile or has a field that does not decode.
 """
 
 from __future__ import annotations
@@ -70,11 +72,14 @@ def scheme_outcome(text: str) -> Outcome:
     }
     try:
         value = urigrammar.parse_scheme(text)
+        record["valid"] = True
+        record["fields"] = _jsonable(value.as_dict())
     except URIError as exc:
+        # A valid URI may still hold a field that does not decode (a mailto
+        # header whose octets are not UTF-8): "valid" says which it was.
+        record["fields"] = None
         record["error"] = {"offset": exc.offset, "message": message(exc), "kind": _kind(exc)}
         return Outcome("invalid", json.dumps(record))
-    record["valid"] = True
-    record["fields"] = _jsonable(value.as_dict())
     return Outcome("valid", json.dumps(record))
 
 
