@@ -27,7 +27,7 @@ from ._percent import (
     percent_decode,
     percent_decode_bytes,
 )
-from ._schemes import RFC8141, SCHEME_FILES
+from ._schemes import RFC2045, RFC2397, RFC2397_PUBLISHED, RFC8141, SCHEME_FILES
 from ._secrets import password_span, userinfo_secret
 
 #: Every shipped grammar and its file, imports before what imports them.
@@ -41,6 +41,9 @@ __all__ = [
     "RFC3987",
     "RFC6570",
     "RFC6570_PUBLISHED",
+    "RFC2045",
+    "RFC2397",
+    "RFC2397_PUBLISHED",
     "RFC8141",
     "SCHEME_FILES",
     "SHIPPED",

@@ -17,7 +17,13 @@ from __future__ import annotations
 from ..engine import Grammar
 from ._grammars import RFC3986, shipped
 
-__all__ = ["RFC8141", "SCHEME_FILES"]
+__all__ = [
+    "RFC2045",
+    "RFC2397",
+    "RFC2397_PUBLISHED",
+    "RFC8141",
+    "SCHEME_FILES",
+]
 
 
 #: RFC 8141 section 2 (urn), with ``alphanum``, which it takes from RFC 3986
@@ -25,8 +31,28 @@ __all__ = ["RFC8141", "SCHEME_FILES"]
 RFC8141_IMPORTS = shipped("rfc8141-imports.abnf", "RFC 8141 (imports)")
 RFC8141 = shipped("rfc8141.abnf", "RFC 8141", RFC3986, RFC8141_IMPORTS)
 
+#: RFC 2045 section 5.1 (MIME's Content-Type tokens), transcribed into
+#: ABNF, with RFC 822's quoted-string: what RFC 2397's tokens are, decoded.
+RFC2045 = shipped("rfc2045.abnf", "RFC 2045")
+#: RFC 2397 section 3 (data), transcribed into ABNF: the rules it takes
+#: from RFC 2396 and RFC 2045 in prose, as URI text (``-imports``); the
+#: ``urlchar`` RFC 2396 lacks, as erratum 2045 reads it (``-errata``); the
+#: four rules of section 3 (``RFC2397_PUBLISHED``); and ``data-URI``, with
+#: section 2's base64 and RFC 3986's fragment (``RFC2397``, the profile's).
+RFC2397_IMPORTS = shipped("rfc2397-imports.abnf", "RFC 2397 (imports)", RFC3986)
+RFC2397_ERRATA = shipped("rfc2397-errata.abnf", "RFC 2397 (erratum 2045)", RFC2397_IMPORTS)
+RFC2397_PUBLISHED = shipped(
+    "rfc2397.abnf", "RFC 2397 (section 3)", RFC3986, RFC2397_IMPORTS, RFC2397_ERRATA
+)
+RFC2397 = shipped("rfc2397-uri.abnf", "RFC 2397", RFC3986, RFC2397_PUBLISHED)
+
 #: Every scheme grammar and its file, imports before what imports them.
 SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
     (RFC8141_IMPORTS, "rfc8141-imports.abnf"),
     (RFC8141, "rfc8141.abnf"),
+    (RFC2045, "rfc2045.abnf"),
+    (RFC2397_IMPORTS, "rfc2397-imports.abnf"),
+    (RFC2397_ERRATA, "rfc2397-errata.abnf"),
+    (RFC2397_PUBLISHED, "rfc2397.abnf"),
+    (RFC2397, "rfc2397-uri.abnf"),
 )
