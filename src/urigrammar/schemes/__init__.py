@@ -21,8 +21,11 @@ from ._value import SchemeURI
 if TYPE_CHECKING:
     from ._urn import URNValue
 
+    from ._data import DataValue
+
 __all__ = [
     "SCHEMES",
+    "DataValue",
     "Profile",
     "Requirement",
     "SchemeURI",
@@ -36,6 +39,7 @@ __all__ = [
 #: first use (PEP 562), as the registry imports the profile.
 _LAZY: dict[str, str] = {
     "URNValue": "._urn",
+    "DataValue": "._data",
 }
 
 
