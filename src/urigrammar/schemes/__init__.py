@@ -19,9 +19,8 @@ from ._registry import SCHEMES, Schemes, parse_scheme, register_scheme
 from ._value import SchemeURI
 
 if TYPE_CHECKING:
-    from ._urn import URNValue
-
     from ._data import DataValue
+    from ._urn import URNValue
 
 __all__ = [
     "SCHEMES",
