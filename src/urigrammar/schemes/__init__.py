@@ -19,11 +19,13 @@ from ._registry import SCHEMES, Schemes, parse_scheme, register_scheme
 from ._value import SchemeURI
 
 if TYPE_CHECKING:
+    from ._data import DataValue
     from ._mailto import MailtoValue
     from ._urn import URNValue
 
 __all__ = [
     "SCHEMES",
+    "DataValue",
     "MailtoValue",
     "Profile",
     "Requirement",
@@ -39,6 +41,7 @@ __all__ = [
 _LAZY: dict[str, str] = {
     "URNValue": "._urn",
     "MailtoValue": "._mailto",
+    "DataValue": "._data",
 }
 
 

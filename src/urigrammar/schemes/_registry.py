@@ -27,6 +27,7 @@ __all__ = ["SCHEMES", "parse_scheme", "register_scheme"]
 _SHIPPED: dict[str, tuple[str, str]] = {
     "urn": ("._urn", "URN"),
     "mailto": ("._mailto", "MAILTO"),
+    "data": ("._data", "DATA"),
 }
 
 

@@ -27,7 +27,17 @@ from ._percent import (
     percent_decode,
     percent_decode_bytes,
 )
-from ._schemes import RFC5322, RFC5322_PUBLISHED, RFC6068, RFC6068_URI, RFC8141, SCHEME_FILES
+from ._schemes import (
+    RFC2045,
+    RFC2397,
+    RFC2397_PUBLISHED,
+    RFC5322,
+    RFC5322_PUBLISHED,
+    RFC6068,
+    RFC6068_URI,
+    RFC8141,
+    SCHEME_FILES,
+)
 from ._secrets import password_span, userinfo_secret
 
 #: Every shipped grammar and its file, imports before what imports them.
@@ -37,6 +47,9 @@ __all__ = [
     "COMPILED",
     "FILES",
     "GRAMMAR",
+    "RFC2045",
+    "RFC2397",
+    "RFC2397_PUBLISHED",
     "RFC3986",
     "RFC3987",
     "RFC5322",

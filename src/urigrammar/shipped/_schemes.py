@@ -18,6 +18,9 @@ from ..engine import Grammar, PackageStore
 from ._grammars import COMPILED, RFC3986, shipped
 
 __all__ = [
+    "RFC2045",
+    "RFC2397",
+    "RFC2397_PUBLISHED",
     "RFC5322",
     "RFC5322_PUBLISHED",
     "RFC6068",
@@ -57,6 +60,21 @@ RFC6068_URI = RFC6068.restricted(
     store=PackageStore(COMPILED / "rfc6068-uri.abnf.json"),
 )
 
+#: RFC 2045 section 5.1 (MIME's Content-Type tokens), transcribed into
+#: ABNF, with RFC 822's quoted-string: what RFC 2397's tokens are, decoded.
+RFC2045 = shipped("rfc2045.abnf", "RFC 2045")
+#: RFC 2397 section 3 (data), transcribed into ABNF: the rules it takes
+#: from RFC 2396 and RFC 2045 in prose, as URI text (``-imports``); the
+#: ``urlchar`` RFC 2396 lacks, as erratum 2045 reads it (``-errata``); the
+#: four rules of section 3 (``RFC2397_PUBLISHED``); and ``data-URI``, with
+#: section 2's base64 and RFC 3986's fragment (``RFC2397``, the profile's).
+RFC2397_IMPORTS = shipped("rfc2397-imports.abnf", "RFC 2397 (imports)", RFC3986)
+RFC2397_ERRATA = shipped("rfc2397-errata.abnf", "RFC 2397 (erratum 2045)", RFC2397_IMPORTS)
+RFC2397_PUBLISHED = shipped(
+    "rfc2397.abnf", "RFC 2397 (section 3)", RFC3986, RFC2397_IMPORTS, RFC2397_ERRATA
+)
+RFC2397 = shipped("rfc2397-uri.abnf", "RFC 2397", RFC3986, RFC2397_PUBLISHED)
+
 #: Every scheme grammar and its file, imports before what imports them.
 SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
     (RFC8141_IMPORTS, "rfc8141-imports.abnf"),
@@ -65,4 +83,9 @@ SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
     (RFC5322, "rfc5322-errata.abnf"),
     (RFC6068, "rfc6068.abnf"),
     (RFC6068_URI, "rfc6068-uri.abnf"),
+    (RFC2045, "rfc2045.abnf"),
+    (RFC2397_IMPORTS, "rfc2397-imports.abnf"),
+    (RFC2397_ERRATA, "rfc2397-errata.abnf"),
+    (RFC2397_PUBLISHED, "rfc2397.abnf"),
+    (RFC2397, "rfc2397-uri.abnf"),
 )
