@@ -19,10 +19,14 @@ from ._registry import SCHEMES, Schemes, parse_scheme, register_scheme
 from ._value import SchemeURI
 
 if TYPE_CHECKING:
+    from ._file import FilePathError, FileValue, NonLocalFileError
     from ._urn import URNValue
 
 __all__ = [
     "SCHEMES",
+    "FilePathError",
+    "FileValue",
+    "NonLocalFileError",
     "Profile",
     "Requirement",
     "SchemeURI",
@@ -36,6 +40,9 @@ __all__ = [
 #: first use (PEP 562), as the registry imports the profile.
 _LAZY: dict[str, str] = {
     "URNValue": "._urn",
+    "FileValue": "._file",
+    "FilePathError": "._file",
+    "NonLocalFileError": "._file",
 }
 
 

@@ -26,6 +26,7 @@ __all__ = ["SCHEMES", "parse_scheme", "register_scheme"]
 #: name there of its profile.
 _SHIPPED: dict[str, tuple[str, str]] = {
     "urn": ("._urn", "URN"),
+    "file": ("._file", "FILE"),
 }
 
 

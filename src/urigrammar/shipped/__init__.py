@@ -27,7 +27,7 @@ from ._percent import (
     percent_decode,
     percent_decode_bytes,
 )
-from ._schemes import RFC8141, SCHEME_FILES
+from ._schemes import RFC8089, RFC8089_E2, RFC8089_E2_2, RFC8089_E3_2, RFC8141, SCHEME_FILES
 from ._secrets import password_span, userinfo_secret
 
 #: Every shipped grammar and its file, imports before what imports them.
@@ -41,6 +41,10 @@ __all__ = [
     "RFC3987",
     "RFC6570",
     "RFC6570_PUBLISHED",
+    "RFC8089",
+    "RFC8089_E2",
+    "RFC8089_E2_2",
+    "RFC8089_E3_2",
     "RFC8141",
     "SCHEME_FILES",
     "SHIPPED",

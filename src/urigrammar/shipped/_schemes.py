@@ -17,7 +17,14 @@ from __future__ import annotations
 from ..engine import Grammar
 from ._grammars import RFC3986, shipped
 
-__all__ = ["RFC8141", "SCHEME_FILES"]
+__all__ = [
+    "RFC8089",
+    "RFC8089_E2",
+    "RFC8089_E2_2",
+    "RFC8089_E3_2",
+    "RFC8141",
+    "SCHEME_FILES",
+]
 
 
 #: RFC 8141 section 2 (urn), with ``alphanum``, which it takes from RFC 3986
@@ -25,8 +32,24 @@ __all__ = ["RFC8141", "SCHEME_FILES"]
 RFC8141_IMPORTS = shipped("rfc8141-imports.abnf", "RFC 8141 (imports)")
 RFC8141 = shipped("rfc8141.abnf", "RFC 8141", RFC3986, RFC8141_IMPORTS)
 
+#: RFC 8089 section 2 (file), as published.
+RFC8089 = shipped("rfc8089.abnf", "RFC 8089", RFC3986)
+#: Section 2 with Appendix E.2's drive letters ("file:c:/path").
+RFC8089_E2 = shipped("rfc8089-appendix-e2.abnf", "RFC 8089 (Appendix E.2)", RFC8089)
+#: Section 2 with Appendix E.2.2's vertical line ("file:///c|/path"): for
+#: reading old URIs; RFC 3986 forbids the "|", and the file profile does
+#: not use it.
+RFC8089_E2_2 = shipped("rfc8089-appendix-e2-2.abnf", "RFC 8089 (Appendix E.2.2)", RFC8089)
+#: Section 2 with Appendix E.2's drive letters and E.3.2's UNC strings
+#: ("file:////host/share/path"): the file profile's grammar.
+RFC8089_E3_2 = shipped("rfc8089-appendix-e3-2.abnf", "RFC 8089 (Appendices E.2, E.3.2)", RFC8089_E2)
+
 #: Every scheme grammar and its file, imports before what imports them.
 SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
+    (RFC8089, "rfc8089.abnf"),
+    (RFC8089_E2, "rfc8089-appendix-e2.abnf"),
+    (RFC8089_E2_2, "rfc8089-appendix-e2-2.abnf"),
+    (RFC8089_E3_2, "rfc8089-appendix-e3-2.abnf"),
     (RFC8141_IMPORTS, "rfc8141-imports.abnf"),
     (RFC8141, "rfc8141.abnf"),
 )
