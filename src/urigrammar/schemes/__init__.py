@@ -20,13 +20,17 @@ from ._value import SchemeURI
 
 if TYPE_CHECKING:
     from ._data import DataValue
+    from ._file import FilePathError, FileValue, NonLocalFileError
     from ._mailto import MailtoValue
     from ._urn import URNValue
 
 __all__ = [
     "SCHEMES",
     "DataValue",
+    "FilePathError",
+    "FileValue",
     "MailtoValue",
+    "NonLocalFileError",
     "Profile",
     "Requirement",
     "SchemeURI",
@@ -42,6 +46,9 @@ _LAZY: dict[str, str] = {
     "URNValue": "._urn",
     "MailtoValue": "._mailto",
     "DataValue": "._data",
+    "FileValue": "._file",
+    "FilePathError": "._file",
+    "NonLocalFileError": "._file",
 }
 
 

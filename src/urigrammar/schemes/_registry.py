@@ -28,6 +28,7 @@ _SHIPPED: dict[str, tuple[str, str]] = {
     "urn": ("._urn", "URN"),
     "mailto": ("._mailto", "MAILTO"),
     "data": ("._data", "DATA"),
+    "file": ("._file", "FILE"),
 }
 
 

@@ -25,6 +25,10 @@ __all__ = [
     "RFC5322_PUBLISHED",
     "RFC6068",
     "RFC6068_URI",
+    "RFC8089",
+    "RFC8089_E2",
+    "RFC8089_E2_2",
+    "RFC8089_E3_2",
     "RFC8141",
     "SCHEME_FILES",
 ]
@@ -75,8 +79,24 @@ RFC2397_PUBLISHED = shipped(
 )
 RFC2397 = shipped("rfc2397-uri.abnf", "RFC 2397", RFC3986, RFC2397_PUBLISHED)
 
+#: RFC 8089 section 2 (file), as published.
+RFC8089 = shipped("rfc8089.abnf", "RFC 8089", RFC3986)
+#: Section 2 with Appendix E.2's drive letters ("file:c:/path").
+RFC8089_E2 = shipped("rfc8089-appendix-e2.abnf", "RFC 8089 (Appendix E.2)", RFC8089)
+#: Section 2 with Appendix E.2.2's vertical line ("file:///c|/path"): for
+#: reading old URIs; RFC 3986 forbids the "|", and the file profile does
+#: not use it.
+RFC8089_E2_2 = shipped("rfc8089-appendix-e2-2.abnf", "RFC 8089 (Appendix E.2.2)", RFC8089)
+#: Section 2 with Appendix E.2's drive letters and E.3.2's UNC strings
+#: ("file:////host/share/path"): the file profile's grammar.
+RFC8089_E3_2 = shipped("rfc8089-appendix-e3-2.abnf", "RFC 8089 (Appendices E.2, E.3.2)", RFC8089_E2)
+
 #: Every scheme grammar and its file, imports before what imports them.
 SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
+    (RFC8089, "rfc8089.abnf"),
+    (RFC8089_E2, "rfc8089-appendix-e2.abnf"),
+    (RFC8089_E2_2, "rfc8089-appendix-e2-2.abnf"),
+    (RFC8089_E3_2, "rfc8089-appendix-e3-2.abnf"),
     (RFC8141_IMPORTS, "rfc8141-imports.abnf"),
     (RFC8141, "rfc8141.abnf"),
     (RFC5322_PUBLISHED, "rfc5322.abnf"),
