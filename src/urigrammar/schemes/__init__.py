@@ -19,15 +19,19 @@ from ._registry import SCHEMES, Schemes, parse_scheme, register_scheme
 from ._value import SchemeURI
 
 if TYPE_CHECKING:
+    from ._http import HttpValue
     from ._urn import URNValue
+    from ._ws import WsValue
 
 __all__ = [
     "SCHEMES",
+    "HttpValue",
     "Profile",
     "Requirement",
     "SchemeURI",
     "Schemes",
     "URNValue",
+    "WsValue",
     "parse_scheme",
     "register_scheme",
 ]
@@ -36,6 +40,8 @@ __all__ = [
 #: first use (PEP 562), as the registry imports the profile.
 _LAZY: dict[str, str] = {
     "URNValue": "._urn",
+    "HttpValue": "._http",
+    "WsValue": "._ws",
 }
 
 

@@ -26,6 +26,10 @@ __all__ = ["SCHEMES", "parse_scheme", "register_scheme"]
 #: name there of its profile.
 _SHIPPED: dict[str, tuple[str, str]] = {
     "urn": ("._urn", "URN"),
+    "http": ("._http", "HTTP"),
+    "https": ("._http", "HTTPS"),
+    "ws": ("._ws", "WS"),
+    "wss": ("._ws", "WSS"),
 }
 
 

@@ -27,7 +27,7 @@ from ._percent import (
     percent_decode,
     percent_decode_bytes,
 )
-from ._schemes import RFC8141, SCHEME_FILES
+from ._schemes import RFC6455, RFC6455_PUBLISHED, RFC8141, RFC9110, SCHEME_FILES
 from ._secrets import password_span, userinfo_secret
 
 #: Every shipped grammar and its file, imports before what imports them.
@@ -39,9 +39,12 @@ __all__ = [
     "GRAMMAR",
     "RFC3986",
     "RFC3987",
+    "RFC6455",
+    "RFC6455_PUBLISHED",
     "RFC6570",
     "RFC6570_PUBLISHED",
     "RFC8141",
+    "RFC9110",
     "SCHEME_FILES",
     "SHIPPED",
     "URI_FILES",

@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..engine import Grammar
 from ._grammars import RFC3986, shipped
 
-__all__ = ["RFC8141", "SCHEME_FILES"]
+__all__ = ["RFC6455", "RFC6455_PUBLISHED", "RFC8141", "RFC9110", "SCHEME_FILES"]
 
 
 #: RFC 8141 section 2 (urn), with ``alphanum``, which it takes from RFC 3986
@@ -25,8 +25,22 @@ __all__ = ["RFC8141", "SCHEME_FILES"]
 RFC8141_IMPORTS = shipped("rfc8141-imports.abnf", "RFC 8141 (imports)")
 RFC8141 = shipped("rfc8141.abnf", "RFC 8141", RFC3986, RFC8141_IMPORTS)
 
+#: RFC 9110 sections 4.2.1 and 4.2.2 (http, https): the rules they use,
+#: which RFC 9110 gives in prose, are RFC 3986's.
+RFC9110 = shipped("rfc9110.abnf", "RFC 9110", RFC3986)
+
+#: RFC 6455 section 3 (ws, wss) as published: its prose rules filled by
+#: RFC 3986's rules of the same names, "path" too.
+RFC6455_PUBLISHED = shipped("rfc6455.abnf", "RFC 6455 (as published)", RFC3986)
+#: RFC 6455 section 3 with its prose "path" read as RFC 3986's
+#: path-abempty, as the prose says (``rfc6455-imports.abnf``).
+RFC6455 = shipped("rfc6455-imports.abnf", "RFC 6455", RFC6455_PUBLISHED)
+
 #: Every scheme grammar and its file, imports before what imports them.
 SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
     (RFC8141_IMPORTS, "rfc8141-imports.abnf"),
     (RFC8141, "rfc8141.abnf"),
+    (RFC9110, "rfc9110.abnf"),
+    (RFC6455_PUBLISHED, "rfc6455.abnf"),
+    (RFC6455, "rfc6455-imports.abnf"),
 )
