@@ -19,7 +19,7 @@ from ._registry import SCHEMES, Schemes, parse_scheme, register_scheme
 from ._value import SchemeURI
 
 if TYPE_CHECKING:
-    from ._http import HttpValue
+    from ._http import HttpValue, http_profile
     from ._urn import URNValue
     from ._ws import WsValue
 
@@ -32,6 +32,7 @@ __all__ = [
     "Schemes",
     "URNValue",
     "WsValue",
+    "http_profile",
     "parse_scheme",
     "register_scheme",
 ]
@@ -42,6 +43,7 @@ _LAZY: dict[str, str] = {
     "URNValue": "._urn",
     "HttpValue": "._http",
     "WsValue": "._ws",
+    "http_profile": "._http",
 }
 
 
