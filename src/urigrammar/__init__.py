@@ -42,7 +42,15 @@ if TYPE_CHECKING:
         clear_cache,
         load_grammar,
     )
-    from .schemes import SCHEMES, Profile, Requirement, SchemeURI, parse_scheme, register_scheme
+    from .schemes import (
+        SCHEMES,
+        Profile,
+        Requirement,
+        SchemeURI,
+        http_profile,
+        parse_scheme,
+        register_scheme,
+    )
     from .shipped import RFC3986, RFC3987, RFC6570, RFC6570_PUBLISHED
     from .template import ExpansionError, ReservedOperatorError, TemplateError, URITemplate
     from .uri._api import (
@@ -97,6 +105,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "SchemeURI": (".schemes", "SchemeURI"),
     "parse_scheme": (".schemes", "parse_scheme"),
     "register_scheme": (".schemes", "register_scheme"),
+    "http_profile": (".schemes", "http_profile"),
     "ExpansionError": (".template", "ExpansionError"),
     "ReservedOperatorError": (".template", "ReservedOperatorError"),
     "TemplateError": (".template", "TemplateError"),
@@ -194,6 +203,7 @@ __all__ = [
     "equivalent",
     "field_regex",
     "grammar_of",
+    "http_profile",
     "load_grammar",
     "normalize",
     "parse",

@@ -37,6 +37,17 @@ Two field types need no marker: ``AbsoluteURI`` and ``AbsoluteIRI``, a
     Link(href="https://example.com/a#b").href.host   # 'example.com'
     Link(href="not-a-url")                         # ValidationError, uri_syntax
 
+URIs of one scheme, read by its profile (``urigrammar.SCHEMES``) into
+its typed value (a ``urigrammar.SchemeURI``), serialized as their exact
+text, JSON Schema format ``uri``:
+
+* ``HttpURI``: an http or https URI (RFC 9110 section 4.2), an
+  ``HttpValue``; ``Annotated[SchemeURI, Http(allowed_schemes=...,
+  allowed_hosts=..., host_required=...)]`` narrows or widens it;
+* ``URN``, ``DataURI``, ``FileURI``, ``MailtoURI``: ``Annotated[SchemeURI,
+  Scheme(name)]``, by the profile of that scheme, found when a value is
+  first validated (a scheme without a profile is then a ``uri_error``).
+
 JSON Schema: a string, with ``format`` ``uri``, ``uri-reference``, ``iri``,
 ``iri-reference`` or ``uri-template`` exactly when the rule is ``URI``,
 ``URI-reference``, ``IRI``, ``IRI-reference`` or ``URI-Template``, and no
@@ -63,7 +74,20 @@ if TYPE_CHECKING:
 
     from urigrammar.uri._normalize import NormalizationFlags
 
-__all__ = ["AbsoluteIRI", "AbsoluteURI", "Normalize", "Rule", "Schemes"]
+__all__ = [
+    "URN",
+    "AbsoluteIRI",
+    "AbsoluteURI",
+    "DataURI",
+    "FileURI",
+    "Http",
+    "HttpURI",
+    "MailtoURI",
+    "Normalize",
+    "Rule",
+    "Scheme",
+    "Schemes",
+]
 
 
 def _text(value: object) -> str | None:
@@ -263,3 +287,197 @@ AbsoluteIRI.__doc__ = """An ``IRIReference`` field that takes only an RFC 3987
 ``AbsoluteURI`` and for the same reason (``Rule("absolute-IRI")`` forbids
 the fragment).  A URI is an IRI, so it is taken too; a bidi formatting
 character is refused (section 4.1).  JSON Schema format ``iri``."""
+
+
+# --- URIs of one scheme, as its profile reads them (urigrammar.SCHEMES) ------
+
+
+def _scheme_error(names: tuple[str, ...], scheme: str | None) -> Exception:
+    allowed = ", ".join(names)
+    found = "no scheme" if scheme is None else f"scheme {scheme!r}"
+    message = f"the scheme must be one of {allowed}, not {found} (RFC 3986 section 3.1)"
+    context = {"rule": "scheme", "offset": 0, "schemes": allowed, "message": message}
+    return PydanticCustomError("uri_scheme", "{message}", context)
+
+
+class _SchemeMarker:
+    """What the scheme markers share: a ``str`` (or a value of the same
+    kind, read again from its text) becomes the typed value of its
+    scheme's profile (``urigrammar.SchemeURI``), looked up when a value is
+    validated, so a profile registered later serves too; the value
+    serializes to its exact text; JSON Schema says a string of format
+    ``uri``."""
+
+    __slots__ = ("names",)
+
+    names: tuple[str, ...]
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        for name in names:
+            if not isinstance(name, str):
+                msg = f"a scheme is a str, not {type(name).__name__}"
+                raise TypeError(msg)
+            urigrammar.check("scheme", name)
+        object.__setattr__(self, "names", tuple(name.lower() for name in names))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        msg = f"a {type(self).__name__} is immutable"
+        raise AttributeError(msg)
+
+    def _profile(self, scheme: str) -> urigrammar.Profile[Any]:
+        return urigrammar.SCHEMES[scheme]
+
+    def _more(self, value: urigrammar.SchemeURI) -> None:
+        """A subclass's constraints on the parsed value."""
+
+    def _validate(self, value: Any) -> urigrammar.SchemeURI:
+        if isinstance(value, urigrammar.SchemeURI):
+            value = str(value)
+        if not isinstance(value, str):
+            raise PydanticCustomError(
+                "uri_type", "Input should be a string or a {class_name}", {"class_name": "URI"}
+            )
+        scheme = _scheme_of(value)
+        if scheme is None or scheme.lower() not in self.names:
+            raise _scheme_error(self.names, scheme)
+        try:
+            parsed: urigrammar.SchemeURI = self._profile(scheme.lower()).parse(value)
+        except KeyError:
+            unknown = urigrammar.UnknownSchemeError(
+                f"no profile for the scheme {scheme!r} (urigrammar.SCHEMES)",
+                rule="scheme",
+                text=value,
+                offset=0,
+            )
+            raise pydantic_error(unknown) from None
+        except urigrammar.URIError as exc:
+            raise pydantic_error(exc) from None
+        self._more(parsed)
+        return parsed
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> cs.CoreSchema:
+        serialize = cs.plain_serializer_function_ser_schema(str, when_used="unless-none")
+        return cs.no_info_plain_validator_function(self._validate, serialization=serialize)
+
+    def __get_pydantic_json_schema__(
+        self, schema: cs.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return {"type": "string", "format": "uri"}
+
+
+class Scheme(_SchemeMarker):
+    """The value is a URI of one of these schemes, parsed by the scheme's
+    profile (``urigrammar.SCHEMES[scheme].parse``): the field holds its
+    typed value (``urigrammar.SchemeURI``: a ``URNValue`` for ``urn``, ...).
+    Put it on ``urigrammar.SchemeURI``: ``Annotated[SchemeURI,
+    Scheme("urn")]`` is ``URN``.  A scheme no profile serves is a
+    ``uri_error`` when a value comes, not when the model is defined: the
+    profiles are found when first used."""
+
+    __slots__ = ()
+
+    def __init__(self, *names: str) -> None:
+        if not names:
+            msg = "Scheme() needs at least one scheme"
+            raise TypeError(msg)
+        super().__init__(names)
+
+    def __repr__(self) -> str:
+        return f"Scheme({', '.join(map(repr, self.names))})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Scheme) and other.names == self.names
+
+    def __hash__(self) -> int:
+        return hash((Scheme, self.names))
+
+
+class Http(_SchemeMarker):
+    """The value is an http or https URI (RFC 9110 section 4.2), parsed by
+    the profile (the field holds an ``HttpValue``: ``host``, ``port``,
+    ``path``, ``query``, ``fragment``, ``origin``).
+
+    ``allowed_schemes``: ``http``, ``https`` or both (the default);
+    ``allowed_hosts``: the hosts allowed, compared without case as RFC
+    3986 section 3.2.2 says (``None``: any host); ``host_required=False``
+    takes an empty host, which RFC 9110 sections 4.2.1 and 4.2.2 tell a
+    recipient to reject.  A URI with userinfo is refused (section 4.2.4:
+    ``urigrammar.http_profile``).  An error of type ``uri_host`` names a
+    host not allowed."""
+
+    __slots__ = ("allowed_hosts", "host_required")
+
+    allowed_hosts: frozenset[str] | None
+    host_required: bool
+
+    def __init__(
+        self,
+        *,
+        allowed_schemes: tuple[str, ...] | list[str] = ("http", "https"),
+        allowed_hosts: tuple[str, ...] | list[str] | frozenset[str] | None = None,
+        host_required: bool = True,
+    ) -> None:
+        if isinstance(allowed_schemes, str) or not allowed_schemes:
+            msg = "allowed_schemes is a list of schemes: http, https or both"
+            raise TypeError(msg)
+        super().__init__(tuple(allowed_schemes))
+        if not set(self.names) <= {"http", "https"}:
+            msg = f"Http() serves http and https, not {', '.join(self.names)}"
+            raise ValueError(msg)
+        if isinstance(allowed_hosts, str):
+            msg = "allowed_hosts is a list of hosts, not one str"
+            raise TypeError(msg)
+        hosts = None if allowed_hosts is None else frozenset(h.lower() for h in allowed_hosts)
+        object.__setattr__(self, "allowed_hosts", hosts)
+        object.__setattr__(self, "host_required", bool(host_required))
+
+    def __repr__(self) -> str:
+        return (
+            f"Http(allowed_schemes={self.names!r}, allowed_hosts="
+            f"{None if self.allowed_hosts is None else sorted(self.allowed_hosts)!r}, "
+            f"host_required={self.host_required!r})"
+        )
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.names, self.allowed_hosts, self.host_required)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Http) and other._key() == self._key()
+
+    def __hash__(self) -> int:
+        return hash((Http, self._key()))
+
+    def _profile(self, scheme: str) -> urigrammar.Profile[Any]:
+        return urigrammar.http_profile(scheme, host_required=self.host_required)
+
+    def _more(self, value: urigrammar.SchemeURI) -> None:
+        if self.allowed_hosts is None:
+            return
+        host: str = value.host  # type: ignore[attr-defined]
+        if host.lower() in self.allowed_hosts:
+            return
+        allowed = ", ".join(sorted(self.allowed_hosts))
+        message = f"the host must be one of {allowed}, not {host!r} (RFC 3986 section 3.2.2)"
+        offset = len(value.scheme) + 3  # after scheme "://": no userinfo here
+        context = {"rule": "host", "offset": offset, "hosts": allowed, "message": message}
+        raise PydanticCustomError("uri_host", "{message}", context)
+
+
+#: An http or https URI (RFC 9110 section 4.2) with a host and no
+#: userinfo: an ``HttpValue``.  ``Annotated[SchemeURI, Http(...)]`` for
+#: narrower ones.
+HttpURI = Annotated[urigrammar.SchemeURI, Http()]
+
+#: A URN (RFC 8141): a ``URNValue``.
+URN = Annotated[urigrammar.SchemeURI, Scheme("urn")]
+
+#: A data URI (RFC 2397), by the ``data`` profile.
+DataURI = Annotated[urigrammar.SchemeURI, Scheme("data")]
+
+#: A file URI (RFC 8089), by the ``file`` profile.
+FileURI = Annotated[urigrammar.SchemeURI, Scheme("file")]
+
+#: A mailto URI (RFC 6068), by the ``mailto`` profile.
+MailtoURI = Annotated[urigrammar.SchemeURI, Scheme("mailto")]

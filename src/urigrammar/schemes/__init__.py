@@ -21,14 +21,17 @@ from ._value import SchemeURI
 if TYPE_CHECKING:
     from ._data import DataValue
     from ._file import FilePathError, FileValue, NonLocalFileError
+    from ._http import HttpValue, http_profile
     from ._mailto import MailtoValue
     from ._urn import URNValue
+    from ._ws import WsValue
 
 __all__ = [
     "SCHEMES",
     "DataValue",
     "FilePathError",
     "FileValue",
+    "HttpValue",
     "MailtoValue",
     "NonLocalFileError",
     "Profile",
@@ -36,6 +39,8 @@ __all__ = [
     "SchemeURI",
     "Schemes",
     "URNValue",
+    "WsValue",
+    "http_profile",
     "parse_scheme",
     "register_scheme",
 ]
@@ -49,6 +54,9 @@ _LAZY: dict[str, str] = {
     "FileValue": "._file",
     "FilePathError": "._file",
     "NonLocalFileError": "._file",
+    "HttpValue": "._http",
+    "WsValue": "._ws",
+    "http_profile": "._http",
 }
 
 

@@ -25,10 +25,14 @@ __all__ = ["SCHEMES", "parse_scheme", "register_scheme"]
 #: Each shipped scheme, lowercase, to the module (in this package) and the
 #: name there of its profile.
 _SHIPPED: dict[str, tuple[str, str]] = {
-    "urn": ("._urn", "URN"),
-    "mailto": ("._mailto", "MAILTO"),
     "data": ("._data", "DATA"),
     "file": ("._file", "FILE"),
+    "http": ("._http", "HTTP"),
+    "https": ("._http", "HTTPS"),
+    "mailto": ("._mailto", "MAILTO"),
+    "urn": ("._urn", "URN"),
+    "ws": ("._ws", "WS"),
+    "wss": ("._ws", "WSS"),
 }
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "RFC8141",
     "SCHEME_FILES",
 ]
+__all__ = ["RFC6455", "RFC6455_PUBLISHED", "RFC8141", "RFC9110", "SCHEME_FILES"]
 
 
 #: RFC 8141 section 2 (urn), with ``alphanum``, which it takes from RFC 3986
@@ -91,6 +92,17 @@ RFC8089_E2_2 = shipped("rfc8089-appendix-e2-2.abnf", "RFC 8089 (Appendix E.2.2)"
 #: ("file:////host/share/path"): the file profile's grammar.
 RFC8089_E3_2 = shipped("rfc8089-appendix-e3-2.abnf", "RFC 8089 (Appendices E.2, E.3.2)", RFC8089_E2)
 
+#: RFC 9110 sections 4.2.1 and 4.2.2 (http, https): the rules they use,
+#: which RFC 9110 gives in prose, are RFC 3986's.
+RFC9110 = shipped("rfc9110.abnf", "RFC 9110", RFC3986)
+
+#: RFC 6455 section 3 (ws, wss) as published: its prose rules filled by
+#: RFC 3986's rules of the same names, "path" too.
+RFC6455_PUBLISHED = shipped("rfc6455.abnf", "RFC 6455 (as published)", RFC3986)
+#: RFC 6455 section 3 with its prose "path" read as RFC 3986's
+#: path-abempty, as the prose says (``rfc6455-imports.abnf``).
+RFC6455 = shipped("rfc6455-imports.abnf", "RFC 6455", RFC6455_PUBLISHED)
+
 #: Every scheme grammar and its file, imports before what imports them.
 SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
     (RFC8089, "rfc8089.abnf"),
@@ -108,4 +120,7 @@ SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
     (RFC2397_ERRATA, "rfc2397-errata.abnf"),
     (RFC2397_PUBLISHED, "rfc2397.abnf"),
     (RFC2397, "rfc2397-uri.abnf"),
+    (RFC9110, "rfc9110.abnf"),
+    (RFC6455_PUBLISHED, "rfc6455.abnf"),
+    (RFC6455, "rfc6455-imports.abnf"),
 )

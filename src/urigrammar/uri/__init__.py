@@ -8,20 +8,35 @@ decoded views (``_views``); at the top ``URIReference`` and the public
 functions that build it (``_reference``).  Each module imports only modules
 below it.  The public names are re-exported by ``urigrammar``."""
 
+from __future__ import annotations
+
+import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ._components import port_number
     from ._encode import percent_encode
+    from ._normalize import Origin, decode_unreserved, lowercase_host
 
-__all__ = ["percent_encode"]
+__all__ = ["Origin", "decode_unreserved", "lowercase_host", "percent_encode", "port_number"]
+
+#: What the layers above (the scheme profiles) read of the model, by name,
+#: to the module that defines it: imported on first use (PEP 562), so
+#: ``import urigrammar.uri`` stays as cheap as it was.
+_LAZY: dict[str, str] = {
+    "Origin": "._normalize",
+    "decode_unreserved": "._normalize",
+    "lowercase_host": "._normalize",
+    "percent_encode": "._encode",
+    "port_number": "._components",
+}
 
 
 def __getattr__(name: str) -> object:
-    # The layers above (schemes) reach this package through its __init__;
-    # percent_encode is imported on first use, as urigrammar's own is.
-    if name == "percent_encode":
-        from ._encode import percent_encode
-
-        return percent_encode
-    msg = f"module {__name__!r} has no attribute {name!r}"
-    raise AttributeError(msg)
+    module = _LAZY.get(name)
+    if module is None:
+        msg = f"module {__name__!r} has no attribute {name!r}"
+        raise AttributeError(msg)
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value

@@ -1,0 +1,220 @@
+"""The ``http`` and ``https`` profiles (RFC 9110 section 4.2): every example
+http(s) URI of RFC 9110 as a vector (``tests/vectors/schemes/rfc9110.json``),
+the section 4.3.1 origins and section 4.2.3 equivalences, the profile
+against ``abnf``'s reading of the same grammar, and the fields against
+RFC 3986's parse."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import urigrammar
+from urigrammar import SCHEMES, Profile, URISyntaxError, parse_scheme, validate
+from urigrammar.engine import Backend, Grammar
+from urigrammar.schemes import HttpValue
+from urigrammar.schemes._http import http_profile
+from urigrammar.shipped import RFC3986, grammar_text
+
+VECTORS = json.loads(
+    (Path(__file__).resolve().parents[1] / "vectors" / "schemes" / "rfc9110.json").read_text(
+        encoding="utf-8"
+    )
+)
+VALID = VECTORS["valid"]
+INVALID = VECTORS["invalid"]
+HTTP = SCHEMES["http"]
+HTTPS = SCHEMES["https"]
+
+
+def _ids(rows: list[dict[str, Any]]) -> list[str]:
+    return [row["id"] for row in rows]
+
+
+@pytest.mark.parametrize("row", VALID, ids=_ids(VALID))
+def test_each_example_is_an_http_uri(row: dict[str, Any], backend: Backend) -> None:
+    profile = SCHEMES[row["text"].partition(":")[0]]
+    assert profile.validate(row["text"], backend=backend)
+    value = profile.parse(row["text"], backend=backend)
+    assert isinstance(value, HttpValue)
+    assert str(value) == row["text"]
+    for name, expected in row.get("fields", {}).items():
+        assert getattr(value, name) == expected, name
+    if "origin" in row:
+        assert value.origin == tuple(row["origin"])
+
+
+@pytest.mark.parametrize("row", INVALID, ids=_ids(INVALID))
+def test_each_counterexample_is_refused_where_it_goes_wrong(
+    row: dict[str, Any], backend: Backend
+) -> None:
+    profile = SCHEMES[row["profile"]]
+    assert not profile.validate(row["text"], backend=backend)
+    with pytest.raises(URISyntaxError) as raised:
+        profile.check(row["text"], backend=backend)
+    assert raised.value.offset == row["offset"]
+    assert raised.value.rule == row["rule"]
+    assert "^" in str(raised.value)
+
+
+def test_section_4_2_3_equivalent_uris_normalize_alike() -> None:
+    groups: dict[str, list[str]] = {}
+    for row in VALID:
+        if "same_as" in row:
+            groups.setdefault(row["same_as"], []).append(row["text"])
+    assert len(groups) == 1
+    for first, texts in groups.items():
+        assert len(texts) == 3
+        forms = {str(urigrammar.normalize(text)) for text in texts}
+        assert forms == {"http://example.com/~smith/home.html"}, first
+        origins = {parse_scheme(text).origin for text in texts}  # type: ignore[attr-defined]
+        assert origins == {("http", "example.com", 80)}
+
+
+def test_section_4_3_3_another_port_is_another_origin() -> None:
+    one = parse_scheme("https://example.com/foo")
+    other = parse_scheme("https://example.com:8000/foo")
+    assert isinstance(one, HttpValue)
+    assert isinstance(other, HttpValue)
+    assert one.origin != other.origin
+    assert str(one.origin) == "https://example.com"
+    assert parse_scheme("http://example.com/").origin != one.origin  # section 4.2.2
+
+
+def test_default_ports_sections_4_2_1_and_4_2_2() -> None:
+    # "If the port subcomponent is empty or not given, TCP port 80 ... is
+    # the default" (443 for https).
+    for text, port in [
+        ("http://h", 80),
+        ("http://h:", 80),
+        ("http://h:8080", 8080),
+        ("https://h", 443),
+        ("HTTPS://h:/", 443),
+        ("https://h:0080", 80),
+    ]:
+        value = parse_scheme(text)
+        assert isinstance(value, HttpValue)
+        assert value.port == port, text
+
+
+def test_userinfo_is_refused_by_default_and_read_where_allowed() -> None:
+    text = "https://user:secret@example.com/"
+    assert not HTTPS.validate(text)
+    with pytest.raises(URISyntaxError) as raised:
+        HTTPS.check(text)
+    assert "secret" not in str(raised.value)  # the password stays hidden
+    trusted = http_profile("https", userinfo=True)
+    value = trusted.parse(text)
+    assert value.userinfo == "user:secret"
+    assert value.host == "example.com"
+    assert "secret" not in repr(value)
+
+
+def test_an_empty_host_only_where_the_caller_asks() -> None:
+    assert not HTTP.validate("http:///a")
+    lenient = http_profile("http", host_required=False)
+    assert lenient.validate("http:///a")
+    assert lenient.parse("http:///a").host == ""
+    assert not lenient.validate("http:/a")  # still an http-URI: "//" authority
+    with pytest.raises(ValueError, match="http and https"):
+        http_profile("ftp")
+
+
+def test_values_pickle_and_stay_immutable() -> None:
+    value = parse_scheme("http://example.com/a?b#c")
+    again = pickle.loads(pickle.dumps(value))
+    assert again == value
+    assert again.fragment == "c"
+    with pytest.raises(AttributeError):
+        value.host = "other"  # type: ignore[misc]
+
+
+def test_no_str_is_refused_with_a_type_error() -> None:
+    for profile in (HTTP, HTTPS):
+        with pytest.raises(TypeError):
+            profile.validate(b"http://x")  # type: ignore[arg-type]
+
+
+def test_a_giant_port_raises_a_uri_error_not_a_value_error() -> None:
+    value = parse_scheme("http://h:" + "9" * 5000 + "/")
+    assert isinstance(value, HttpValue)
+    with pytest.raises(urigrammar.URIError):
+        _ = value.port
+
+
+# --- against independent readings -------------------------------------------
+
+
+def _abnf_oracle() -> Grammar:
+    """RFC 9110's rules read by ``abnf``, with its prose rules left out so
+    that they come from RFC 3986 (``abnf`` cannot read prose)."""
+    lines = [
+        line
+        for line in grammar_text("rfc9110.abnf").splitlines()
+        if "<" not in line and not line.startswith(";")
+    ]
+    return urigrammar.load_grammar("\n".join(lines) + "\n", imports=[RFC3986])
+
+
+ORACLE = _abnf_oracle()
+
+PIECES = st.sampled_from(
+    ["http", "https", "HTTP", "ftp", ":", "//", "/", "@", "user", ":pw", "?", "#", "%41", "%4",
+     "example.com", "[::1]", "[v1.x]", "127.0.0.1", ":80", ":", "a", "-", "~", " ", "[", "é"]
+)  # fmt: skip
+TEXTS = st.lists(PIECES, max_size=10).map("".join)
+LIKELY = st.builds(
+    lambda s, a, p, q, f: f"{s}://{a}{p}{q}{f}",
+    st.sampled_from(["http", "https", "HTTP", "hTtPs"]),
+    st.sampled_from(["", "example.com", "u@h", "h:", "h:80", ":80", "[::1]:1", "%7E"]),
+    st.sampled_from(["", "/", "/a/b", "//x", "/%7e"]),
+    st.sampled_from(["", "?", "?q=1", "?/?"]),
+    st.sampled_from(["", "#", "#f", "#f#g"]),
+)
+
+
+def _expected(scheme: str, text: str) -> bool:
+    """Section 4.2's verdict, by RFC 3986's URI (the stdlib-free abnf
+    reading of http-URI on the text before the fragment, section 4.2.5),
+    a host that is not empty (4.2.1, 4.2.2) and no userinfo (4.2.4)."""
+    if not validate("URI", text):
+        return False
+    head = text.partition("#")[0]
+    rule = "http-URI" if scheme == "http" else "https-URI"
+    if ORACLE.abnf_parse(rule, head) is None:
+        return False
+    reference = urigrammar.parse(text)
+    return bool(reference.host) and reference.userinfo is None
+
+
+@given(st.one_of(TEXTS, LIKELY))
+def test_the_verdict_is_rfc_3986_the_rule_and_the_requirements(text: str) -> None:
+    for scheme, profile in (("http", HTTP), ("https", HTTPS)):
+        expected = _expected(scheme, text)
+        assert profile.validate(text) is expected, scheme
+        # The fast verdict agrees with the profile's parse-based one.
+        assert Profile.validate(profile, text) is expected, scheme
+
+
+@given(st.one_of(TEXTS, LIKELY))
+def test_the_fields_are_rfc_3986s(text: str) -> None:
+    scheme = text.partition(":")[0].lower()
+    if scheme not in ("http", "https") or not SCHEMES[scheme].validate(text):
+        return
+    value = SCHEMES[scheme].parse(text)
+    assert isinstance(value, HttpValue)
+    reference = urigrammar.parse(text)
+    assert value.host == reference.host
+    assert value.port == (
+        HttpValue.DEFAULT_PORTS[scheme] if reference.port is None else reference.port
+    )
+    assert value.path == reference.path
+    assert value.query == reference.query
+    assert value.fragment == reference.fragment
+    assert value.origin == reference.origin
