@@ -30,6 +30,7 @@ TEXT_COMMANDS = {
     "to-uri": ([], "http://a/\u00e4"),
     "to-iri": ([], "http://a/%C3%A4"),
     "match": (["/{x}"], "/a"),
+    "scheme": ([], "urn:example:a"),
 }
 # diff needs the urigrammar[whatwg] extra (tests/differential test it
 # without): where it is installed, it is held to what the others do.
