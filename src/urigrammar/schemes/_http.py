@@ -125,11 +125,12 @@ def _fast(scheme: str, rule: str) -> Callable[[Backend | None], Fast]:
         starts = host_starts()
 
         def fast(text: str) -> bool | None:
-            cut = text.find("#")
-            if cut < 0:
+            # "in" before find: most texts have no "#", and the operator
+            # costs a third of the method call.
+            if "#" not in text:
                 head = text
             else:
-                head = text[:cut]
+                head = text[: text.index("#")]
                 if uri(text) is None:
                     return False
             if scheme_rule(head) is None:
