@@ -20,6 +20,7 @@ from ._value import SchemeURI
 
 if TYPE_CHECKING:
     from ._data import DataValue
+    from ._did import DIDValue
     from ._file import FilePathError, FileValue, NonLocalFileError
     from ._http import HttpValue, http_profile
     from ._mailto import MailtoValue
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SCHEMES",
+    "DIDValue",
     "DataValue",
     "FilePathError",
     "FileValue",
@@ -48,6 +50,7 @@ __all__ = [
 #: Each scheme's value class, to the module that defines it: imported on
 #: first use (PEP 562), as the registry imports the profile.
 _LAZY: dict[str, str] = {
+    "DIDValue": "._did",
     "URNValue": "._urn",
     "MailtoValue": "._mailto",
     "DataValue": "._data",

@@ -22,7 +22,7 @@ import functools
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from .._errors import RuleMatchError, URISyntaxError
 from ..shipped import RFC3986, userinfo_secret
@@ -44,13 +44,27 @@ class Requirement:
     ``needs``) and returns the offset where the text breaks the
     requirement, or ``None`` when it keeps it.  ``rule`` is the rule the
     error names, ``says`` what the requirement is ("the host is not
-    empty"), ``cite`` where the RFC says it ("RFC 9110 section 4.2.1")."""
+    empty"), ``cite`` where the RFC says it ("RFC 9110 section 4.2.1").
+
+    A requirement that ``needs`` no rule reads only the match's ``text``:
+    when every requirement of a profile is such, ``validate`` hands them
+    the text as matched by the rule's DFA, without a parse."""
 
     cite: str
     rule: str
     says: str
     breaks: Callable[[RuleMatch], int | None]
     needs: tuple[str, ...] = ()
+
+
+class _Matched:
+    """A text the rule matched, as the requirements that need no capture
+    read it (``Requirement``): its ``text``."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
 
 
 class _Runs:
@@ -182,7 +196,22 @@ class Profile(Generic[V]):
                 return True if grammar.validate(name, text) else None
 
         requirements = self.requirements
-        if requirements:
+        if requirements and not any(r.needs for r in requirements):
+            tests = tuple(r.breaks for r in requirements)
+
+            def validate(text: str) -> bool:
+                if (uri is not None and uri(text) is None) or rule(text) is None:
+                    return False
+                # The requirements read .text alone (their ``needs`` are
+                # empty): the matched text stands in for its parse.
+                found = cast("RuleMatch", _Matched(text))
+                # A loop, not all(): no generator on the hot path.
+                for breaks in tests:  # noqa: SIM110
+                    if breaks(found) is not None:
+                        return False
+                return True
+
+        elif requirements:
             match = functools.partial(self._match, backend=backend)
 
             def validate(text: str) -> bool:

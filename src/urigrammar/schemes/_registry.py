@@ -26,6 +26,7 @@ __all__ = ["SCHEMES", "parse_scheme", "register_scheme"]
 #: name there of its profile.
 _SHIPPED: dict[str, tuple[str, str]] = {
     "data": ("._data", "DATA"),
+    "did": ("._did", "DID"),
     "file": ("._file", "FILE"),
     "http": ("._http", "HTTP"),
     "https": ("._http", "HTTPS"),

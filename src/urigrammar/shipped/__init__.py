@@ -28,6 +28,7 @@ from ._percent import (
     percent_decode_bytes,
 )
 from ._schemes import (
+    DID_CORE,
     RFC2045,
     RFC2397,
     RFC2397_PUBLISHED,
@@ -52,6 +53,7 @@ FILES = URI_FILES + SCHEME_FILES
 
 __all__ = [
     "COMPILED",
+    "DID_CORE",
     "FILES",
     "GRAMMAR",
     "RFC2045",

@@ -18,6 +18,7 @@ from ..engine import Grammar, PackageStore
 from ._grammars import COMPILED, RFC3986, shipped
 
 __all__ = [
+    "DID_CORE",
     "RFC2045",
     "RFC2397",
     "RFC2397_PUBLISHED",
@@ -103,6 +104,9 @@ RFC6455_PUBLISHED = shipped("rfc6455.abnf", "RFC 6455 (as published)", RFC3986)
 #: path-abempty, as the prose says (``rfc6455-imports.abnf``).
 RFC6455 = shipped("rfc6455-imports.abnf", "RFC 6455", RFC6455_PUBLISHED)
 
+#: W3C DID Core v1.0's "DID Syntax" and "DID URL Syntax" (did).
+DID_CORE = shipped("did-core.abnf", "DID Core", RFC3986)
+
 #: Every scheme grammar and its file, imports before what imports them.
 SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
     (RFC8089, "rfc8089.abnf"),
@@ -123,4 +127,5 @@ SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
     (RFC9110, "rfc9110.abnf"),
     (RFC6455_PUBLISHED, "rfc6455.abnf"),
     (RFC6455, "rfc6455-imports.abnf"),
+    (DID_CORE, "did-core.abnf"),
 )

@@ -1,0 +1,75 @@
+"""The ``did`` profile (W3C DID Core v1.0): the specification's example
+DIDs and DID URLs as vectors (``tests/vectors/schemes/did-core.json``),
+the lower-case scheme its prose requires, and ``abnf``'s reading of the
+same grammar as the oracle."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from urigrammar import SCHEMES, URISyntaxError, parse, parse_scheme, validate
+from urigrammar.engine import Backend
+from urigrammar.schemes import DIDValue
+from urigrammar.shipped import DID_CORE
+from urigrammar.strategies import from_rule
+
+VECTORS = json.loads(
+    (Path(__file__).resolve().parents[1] / "vectors" / "schemes" / "did-core.json").read_text(
+        encoding="utf-8"
+    )
+)
+VALID = VECTORS["valid"]
+INVALID = VECTORS["invalid"]
+DID = SCHEMES["did"]
+
+
+@pytest.mark.parametrize("row", VALID, ids=[row["id"] for row in VALID])
+def test_each_example_is_a_did_url(row: dict[str, Any], backend: Backend) -> None:
+    assert DID.validate(row["text"], backend=backend)
+    value = DID.parse(row["text"], backend=backend)
+    assert isinstance(value, DIDValue)
+    assert str(value) == row["text"]
+    assert value.as_dict() == row["fields"]
+
+
+@pytest.mark.parametrize("row", INVALID, ids=[row["id"] for row in INVALID])
+def test_each_counterexample_is_refused_where_it_goes_wrong(
+    row: dict[str, Any], backend: Backend
+) -> None:
+    assert not DID.validate(row["text"], backend=backend)
+    with pytest.raises(URISyntaxError) as raised:
+        DID.check(row["text"], backend=backend)
+    assert (raised.value.rule, raised.value.offset) == (row["rule"], row["offset"])
+
+
+DID_TEXTS = st.one_of(
+    from_rule("did-url", DID_CORE),
+    st.text(alphabet="dDiI:exampl123%A/?#-._~", max_size=24).map(lambda t: "did:" + t),
+)
+
+
+@given(DID_TEXTS)
+def test_the_verdict_is_rfc_3986_abnf_and_the_lower_case_scheme(text: str) -> None:
+    expected = (
+        validate("URI", text)
+        and DID_CORE.abnf_parse("did-url", text) is not None
+        and text.startswith("did:")
+    )
+    assert DID.validate(text) is expected
+
+
+@given(from_rule("did-url", DID_CORE))
+def test_fields_agree_with_rfc_3986s_parse(text: str) -> None:
+    text = "did" + text[3:]  # the scheme as the prose requires it
+    value = parse_scheme(text)
+    assert isinstance(value, DIDValue)
+    reference = parse(text, "URI")
+    assert (value.query, value.fragment) == (reference.query, reference.fragment)
+    assert reference.path == value.did[len("did:") :] + value.path
+    assert value.did == f"did:{value.method}:{value.method_specific_id}"
