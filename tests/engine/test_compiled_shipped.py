@@ -92,11 +92,7 @@ def copy(tmp_path: Path) -> Path:
     the returned directory."""
     target = tmp_path / "urigrammar"
     shutil.copytree(PACKAGE, target, ignore=shutil.ignore_patterns("__pycache__"))
-    (target / "grammar").mkdir()
-    for _, file_name in GRAMMAR_FILES:
-        if not grammar_path(file_name).is_file():
-            continue  # a grammar written from another's rules (Grammar.restricted)
-        (target / "grammar" / file_name).write_text(grammar_text(file_name), encoding="utf-8")
+    shutil.copytree(grammar_path("rfc3986.abnf").parent, target / "grammar")
     return tmp_path
 
 

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from ._file import FilePathError, FileValue, NonLocalFileError
     from ._http import HttpValue, http_profile
     from ._mailto import MailtoValue
+    from ._tel import TelValue
     from ._urn import URNValue
     from ._ws import WsValue
 
@@ -40,6 +41,7 @@ __all__ = [
     "Requirement",
     "SchemeURI",
     "Schemes",
+    "TelValue",
     "URNValue",
     "WsValue",
     "http_profile",
@@ -50,6 +52,7 @@ __all__ = [
 #: Each scheme's value class, to the module that defines it: imported on
 #: first use (PEP 562), as the registry imports the profile.
 _LAZY: dict[str, str] = {
+    "TelValue": "._tel",
     "DIDValue": "._did",
     "URNValue": "._urn",
     "MailtoValue": "._mailto",

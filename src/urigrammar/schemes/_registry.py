@@ -31,6 +31,7 @@ _SHIPPED: dict[str, tuple[str, str]] = {
     "http": ("._http", "HTTP"),
     "https": ("._http", "HTTPS"),
     "mailto": ("._mailto", "MAILTO"),
+    "tel": ("._tel", "TEL"),
     "urn": ("._urn", "URN"),
     "ws": ("._ws", "WS"),
     "wss": ("._ws", "WSS"),

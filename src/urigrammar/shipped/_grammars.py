@@ -70,11 +70,25 @@ def grammar_text(file_name: str = "rfc3986.abnf") -> str:
     return grammar_path(file_name).read_text(encoding="utf-8")
 
 
-def shipped(file_name: str, name: str, *imports: Grammar, hints: bool = False) -> Grammar:
+def shipped(
+    file_name: str,
+    name: str,
+    *imports: Grammar,
+    hints: bool = False,
+    erratum: str | None = None,
+) -> Grammar:
     """The shipped grammar of ``file_name``: read lazily, from its compiled
-    form when that matches the file (``PackageStore``)."""
+    form when that matches the file (``PackageStore``).  ``erratum`` names
+    a file read after it, as one grammar: the correction of a rule whose
+    published text the ABNF reader cannot read at all (so the published
+    file keeps it as a comment, and cannot load alone to be overlaid)."""
+
+    def text() -> str:
+        found = grammar_text(file_name)
+        return found if erratum is None else found + "\n" + grammar_text(erratum)
+
     return Grammar(
-        lambda: grammar_text(file_name),
+        text,
         name=name,
         imports=imports,
         lazy=True,

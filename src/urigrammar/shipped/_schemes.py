@@ -22,6 +22,7 @@ __all__ = [
     "RFC2045",
     "RFC2397",
     "RFC2397_PUBLISHED",
+    "RFC3966",
     "RFC5322",
     "RFC5322_PUBLISHED",
     "RFC6068",
@@ -107,6 +108,10 @@ RFC6455 = shipped("rfc6455-imports.abnf", "RFC 6455", RFC6455_PUBLISHED)
 #: W3C DID Core v1.0's "DID Syntax" and "DID URL Syntax" (did).
 DID_CORE = shipped("did-core.abnf", "DID Core", RFC3986)
 
+#: RFC 3966 section 3 (tel), read with ``rfc3966-errata.abnf``: the one
+#: rule the published text writes so that no ABNF reader takes it.
+RFC3966 = shipped("rfc3966.abnf", "RFC 3966", RFC3986, erratum="rfc3966-errata.abnf")
+
 #: Every scheme grammar and its file, imports before what imports them.
 SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
     (RFC8089, "rfc8089.abnf"),
@@ -128,4 +133,5 @@ SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
     (RFC6455_PUBLISHED, "rfc6455.abnf"),
     (RFC6455, "rfc6455-imports.abnf"),
     (DID_CORE, "did-core.abnf"),
+    (RFC3966, "rfc3966.abnf"),
 )

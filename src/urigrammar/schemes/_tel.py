@@ -1,0 +1,165 @@
+"""The ``tel`` scheme: RFC 3966, ``grammar/rfc3966.abnf``'s
+``telephone-uri`` (with ``rfc3966-errata.abnf``'s ``local-number-digits``).
+
+Fields follow section 5: ``number`` (the global number with its "+",
+section 5.1.4, or the local number, section 5.1.5), ``is_global``, and
+``parameters``, every parameter in order as (name, value) pairs, value
+``None`` for a parameter without "=" (``isub``, section 5.2; ``ext``,
+section 5.3; ``phone-context``, section 5.1.5; others, section 5.4).
+Names and values are as written: section 3 says values are percent-encoded
+where they hold reserved characters, and a comparison (section 4) decodes
+them, which ``decoded_parameters`` does.
+
+Section 3's prose adds two requirements the ABNF does not say: no
+parameter appears twice, and they come in one order (``isub`` or ``ext``
+first, then ``phone-context``, then the others in lexicographical order).
+Names are compared without case (section 4: parameter names are
+case-insensitive).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..shipped import RFC3966, percent_decode
+from ._profile import Profile, Requirement
+from ._value import SchemeURI
+
+if TYPE_CHECKING:
+    from ..engine import RuleMatch
+
+__all__ = ["TEL", "TelValue"]
+
+_FIRST = ("isub", "ext")
+_CONTEXT = "phone-context"
+
+
+def _pieces(match: RuleMatch) -> list[tuple[int, str, str | None]]:
+    """Each parameter (``par``, and the ``context``) in order: where it
+    starts, its name as written, and its value as written (``None``
+    without "=")."""
+    text = match.text
+    spans = list(match.spans("par"))
+    context = match.span("context")
+    if context is not None:
+        spans.append(context)
+    found = []
+    for start, end in sorted(spans):
+        name, equals, value = text[start + 1 : end].partition("=")
+        found.append((start, name, value if equals else None))
+    return found
+
+
+def _repeated(match: RuleMatch) -> int | None:
+    seen: set[str] = set()
+    for start, name, _ in _pieces(match):
+        if name.lower() in seen:
+            return start
+        seen.add(name.lower())
+    return None
+
+
+def _rank(name: str) -> tuple[int, str]:
+    if name in _FIRST:
+        return (0, "")
+    return (1, "") if name == _CONTEXT else (2, name)
+
+
+def _out_of_order(match: RuleMatch) -> int | None:
+    last = (0, "")
+    for start, name, _ in _pieces(match):
+        rank = _rank(name.lower())
+        if rank < last:
+            return start
+        last = rank
+    return None
+
+
+def _one_parameter(text: str) -> bool:
+    # One ";" or none: no parameter can repeat or come before another.
+    return text.count(";") <= 1
+
+
+class TelValue(SchemeURI):
+    """A tel URI (RFC 3966).  Equal by exact text (section 4's comparison
+    is not implemented: it needs the parameters decoded and sorted, which
+    a valid URI has already, and visual separators ignored)."""
+
+    __slots__ = ()
+
+    FIELDS = ("number", "is_global", "parameters")
+
+    @property
+    def number(self) -> str:
+        """The number as written, visual separators kept: a global number
+        with its "+" (section 5.1.4), or a local one (section 5.1.5)."""
+        found = self._group("global-number-digits") if self.is_global else None
+        if found is None:
+            found = self._group("local-number-digits")
+        assert found is not None
+        return found
+
+    @property
+    def is_global(self) -> bool:
+        """Whether the number is global: E.164, with a "+" (section 5.1.4)."""
+        return self._span("global-number") is not None
+
+    @property
+    def parameters(self) -> tuple[tuple[str, str | None], ...]:
+        """Every parameter in order, (name, value) as written; the value is
+        ``None`` for a parameter without "="."""
+        return tuple((name, value) for _, name, value in _pieces(self._match))
+
+    @property
+    def decoded_parameters(self) -> tuple[tuple[str, str | None], ...]:
+        """``parameters`` with names in lower case and values
+        percent-decoded as UTF-8 (section 3; section 4 compares so)."""
+        return tuple(
+            (name.lower(), None if value is None else percent_decode(value))
+            for name, value in self.parameters
+        )
+
+    def parameter(self, name: str) -> str | None:
+        """The value of parameter ``name`` (any case), as written; ``None``
+        when absent or without a value."""
+        wanted = name.lower()
+        for found, value in self.parameters:
+            if found.lower() == wanted:
+                return value
+        return None
+
+
+#: The ``tel`` profile: RFC 3966 section 3.
+TEL: Profile[TelValue] = Profile(
+    "tel",
+    RFC3966,
+    "telephone-uri",
+    value=TelValue,
+    fields={
+        "global_number": "global-number",
+        "global_number_digits": "global-number-digits",
+        "local_number_digits": "local-number-digits",
+        "par": "par",
+        "context": "context",
+    },
+    requirements=[
+        Requirement(
+            "RFC 3966 section 3",
+            "par",
+            "no parameter appears more than once",
+            _repeated,
+            needs=("par", "context"),
+            holds=_one_parameter,
+        ),
+        Requirement(
+            "RFC 3966 section 3",
+            "par",
+            "isub or ext come first, then phone-context, then the other "
+            "parameters in lexicographical order",
+            _out_of_order,
+            needs=("par", "context"),
+            holds=_one_parameter,
+        ),
+    ],
+    cite="RFC 3966 section 3",
+)
