@@ -218,3 +218,22 @@ def test_the_fields_are_rfc_3986s(text: str) -> None:
     assert value.query == reference.query
     assert value.fragment == reference.fragment
     assert value.origin == reference.origin
+
+
+def _abnf_ships(rule: str, text: str) -> bool:
+    """``abnf``'s own transcription of RFC 9110 (``abnf.grammars.rfc9110``)."""
+    from abnf.grammars import rfc9110
+    from abnf.parser import ParseError
+
+    try:
+        rfc9110.Rule(rule).parse_all(text)
+    except ParseError:
+        return False
+    return True
+
+
+@given(st.one_of(TEXTS, LIKELY), st.sampled_from(["http-URI", "https-URI"]))
+def test_the_grammar_file_reads_as_abnfs_own_transcription(text: str, rule: str) -> None:
+    from urigrammar.shipped import RFC9110
+
+    assert RFC9110.validate(rule, text) is _abnf_ships(rule, text)
