@@ -92,7 +92,8 @@ def copy(tmp_path: Path) -> Path:
     the returned directory."""
     target = tmp_path / "urigrammar"
     shutil.copytree(PACKAGE, target, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(grammar_path("rfc3986.abnf").parent, target / "grammar")
+    if not (target / "grammar").is_dir():  # a source checkout: the wheel's copy is absent
+        shutil.copytree(grammar_path("rfc3986.abnf").parent, target / "grammar")
     return tmp_path
 
 
