@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import pickle
 import urllib.request
-from pathlib import Path
 from typing import Any
 from urllib.parse import unquote_to_bytes
 
 import pytest
+from _vectors import ids, vectors
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
@@ -25,24 +24,16 @@ from urigrammar.engine import BACKENDS, Backend
 from urigrammar.schemes import DataValue
 from urigrammar.shipped import RFC2045, RFC2397, RFC2397_PUBLISHED, RFC3986
 
-VECTORS = json.loads(
-    (Path(__file__).resolve().parents[1] / "vectors" / "schemes" / "rfc2397.json").read_text(
-        encoding="utf-8"
-    )
-)
+VECTORS = vectors("rfc2397.json")
 VALID = VECTORS["valid"]
 INVALID = VECTORS["invalid"]
 DATA = SCHEMES["data"]
 
 
-def _ids(rows: list[dict[str, Any]]) -> list[str]:
-    return [row["id"] for row in rows]
-
-
 # --- the RFC's examples -------------------------------------------------------
 
 
-@pytest.mark.parametrize("row", VALID, ids=_ids(VALID))
+@pytest.mark.parametrize("row", VALID, ids=ids(VALID))
 def test_each_example_is_a_data_uri(row: dict[str, Any], backend: Backend) -> None:
     text = row["text"]
     assert DATA.validate(text, backend=backend)
@@ -64,14 +55,14 @@ def test_each_example_is_a_data_uri(row: dict[str, Any], backend: Backend) -> No
         assert len(data) == fields["data_length"]
 
 
-@pytest.mark.parametrize("row", VALID, ids=_ids(VALID))
+@pytest.mark.parametrize("row", VALID, ids=ids(VALID))
 def test_each_example_is_a_dataurl_of_section_3_as_corrected(row: dict[str, Any]) -> None:
     """The four rules of section 3 (with erratum 2045's uric) accept each
     example too: the profile's grammar narrows them only after ";base64"."""
     assert RFC2397_PUBLISHED.validate("dataurl", row["text"])
 
 
-@pytest.mark.parametrize("row", INVALID, ids=_ids(INVALID))
+@pytest.mark.parametrize("row", INVALID, ids=ids(INVALID))
 def test_each_counterexample_is_refused_where_it_goes_wrong(
     row: dict[str, Any], backend: Backend
 ) -> None:

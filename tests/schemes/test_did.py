@@ -5,11 +5,10 @@ same grammar as the oracle."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
+from _vectors import ids, vectors
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,17 +18,13 @@ from urigrammar.schemes import DIDValue
 from urigrammar.shipped import DID_CORE
 from urigrammar.strategies import from_rule
 
-VECTORS = json.loads(
-    (Path(__file__).resolve().parents[1] / "vectors" / "schemes" / "did-core.json").read_text(
-        encoding="utf-8"
-    )
-)
+VECTORS = vectors("did-core.json")
 VALID = VECTORS["valid"]
 INVALID = VECTORS["invalid"]
 DID = SCHEMES["did"]
 
 
-@pytest.mark.parametrize("row", VALID, ids=[row["id"] for row in VALID])
+@pytest.mark.parametrize("row", VALID, ids=ids(VALID))
 def test_each_example_is_a_did_url(row: dict[str, Any], backend: Backend) -> None:
     assert DID.validate(row["text"], backend=backend)
     value = DID.parse(row["text"], backend=backend)
@@ -38,7 +33,7 @@ def test_each_example_is_a_did_url(row: dict[str, Any], backend: Backend) -> Non
     assert value.as_dict() == row["fields"]
 
 
-@pytest.mark.parametrize("row", INVALID, ids=[row["id"] for row in INVALID])
+@pytest.mark.parametrize("row", INVALID, ids=ids(INVALID))
 def test_each_counterexample_is_refused_where_it_goes_wrong(
     row: dict[str, Any], backend: Backend
 ) -> None:

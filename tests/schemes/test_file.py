@@ -10,7 +10,6 @@ than RFC 8089 does, the difference is asserted, case by case."""
 
 from __future__ import annotations
 
-import json
 import nturl2path
 import os
 import pathlib
@@ -23,6 +22,7 @@ from typing import Any
 from urllib.parse import unquote
 
 import pytest
+from _vectors import ids, vectors
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -31,11 +31,7 @@ from urigrammar.engine import Backend
 from urigrammar.schemes import FilePathError, FileValue, NonLocalFileError
 from urigrammar.shipped import RFC8089, RFC8089_E2_2, RFC8089_E3_2
 
-VECTORS = json.loads(
-    (
-        pathlib.Path(__file__).resolve().parents[1] / "vectors" / "schemes" / "rfc8089.json"
-    ).read_text(encoding="utf-8")
-)
+VECTORS = vectors("rfc8089.json")
 VALID = VECTORS["valid"]
 INVALID = VECTORS["invalid"]
 PATHS = VECTORS["paths"]
@@ -46,14 +42,10 @@ ERRORS: dict[str, type[URIError]] = {
 }
 
 
-def _ids(rows: list[dict[str, Any]]) -> list[str]:
-    return [row["id"] for row in rows]
-
-
 # --- the RFC's examples --------------------------------------------------------
 
 
-@pytest.mark.parametrize("row", VALID, ids=_ids(VALID))
+@pytest.mark.parametrize("row", VALID, ids=ids(VALID))
 def test_each_example_is_a_file_uri(row: dict[str, Any], backend: Backend) -> None:
     assert FILE.validate(row["text"], backend=backend)
     value = FILE.parse(row["text"], backend=backend)
@@ -62,7 +54,7 @@ def test_each_example_is_a_file_uri(row: dict[str, Any], backend: Backend) -> No
     assert value.as_dict() == row["fields"]
 
 
-@pytest.mark.parametrize("row", VALID, ids=_ids(VALID))
+@pytest.mark.parametrize("row", VALID, ids=ids(VALID))
 @pytest.mark.parametrize("windows", [False, True], ids=["posix", "windows"])
 def test_each_example_names_its_path(row: dict[str, Any], windows: bool) -> None:
     value = FILE.parse(row["text"])
@@ -78,7 +70,7 @@ def test_each_example_names_its_path(row: dict[str, Any], windows: bool) -> None
     assert str(path) == expected
 
 
-@pytest.mark.parametrize("row", INVALID, ids=_ids(INVALID))
+@pytest.mark.parametrize("row", INVALID, ids=ids(INVALID))
 def test_each_counterexample_is_refused_where_it_goes_wrong(
     row: dict[str, Any], backend: Backend
 ) -> None:
@@ -92,7 +84,7 @@ def test_each_counterexample_is_refused_where_it_goes_wrong(
 VERTICAL = [row for row in INVALID if "updated" in row]
 
 
-@pytest.mark.parametrize("row", VERTICAL, ids=_ids(VERTICAL))
+@pytest.mark.parametrize("row", VERTICAL, ids=ids(VERTICAL))
 def test_the_vertical_line_is_e_2_2s_and_its_update_names_the_same_file(
     row: dict[str, Any],
 ) -> None:
@@ -105,7 +97,7 @@ def test_the_vertical_line_is_e_2_2s_and_its_update_names_the_same_file(
     assert FILE.parse(row["updated"]).to_path(windows=True) == PureWindowsPath("C:\\path\\to\\file")
 
 
-@pytest.mark.parametrize("row", PATHS, ids=_ids(PATHS))
+@pytest.mark.parametrize("row", PATHS, ids=ids(PATHS))
 def test_the_rfc_maps_these_paths(row: dict[str, Any]) -> None:
     windows = "windows" in row
     path = PureWindowsPath(row["windows"]) if windows else PurePosixPath(row["posix"])

@@ -6,12 +6,11 @@ RFC 3986's parse."""
 
 from __future__ import annotations
 
-import json
 import pickle
-from pathlib import Path
 from typing import Any
 
 import pytest
+from _vectors import ids, vectors
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -22,22 +21,14 @@ from urigrammar.schemes import HttpValue
 from urigrammar.schemes._http import http_profile
 from urigrammar.shipped import RFC3986, grammar_text
 
-VECTORS = json.loads(
-    (Path(__file__).resolve().parents[1] / "vectors" / "schemes" / "rfc9110.json").read_text(
-        encoding="utf-8"
-    )
-)
+VECTORS = vectors("rfc9110.json")
 VALID = VECTORS["valid"]
 INVALID = VECTORS["invalid"]
 HTTP = SCHEMES["http"]
 HTTPS = SCHEMES["https"]
 
 
-def _ids(rows: list[dict[str, Any]]) -> list[str]:
-    return [row["id"] for row in rows]
-
-
-@pytest.mark.parametrize("row", VALID, ids=_ids(VALID))
+@pytest.mark.parametrize("row", VALID, ids=ids(VALID))
 def test_each_example_is_an_http_uri(row: dict[str, Any], backend: Backend) -> None:
     profile = SCHEMES[row["text"].partition(":")[0]]
     assert profile.validate(row["text"], backend=backend)
@@ -50,7 +41,7 @@ def test_each_example_is_an_http_uri(row: dict[str, Any], backend: Backend) -> N
         assert value.origin == tuple(row["origin"])
 
 
-@pytest.mark.parametrize("row", INVALID, ids=_ids(INVALID))
+@pytest.mark.parametrize("row", INVALID, ids=ids(INVALID))
 def test_each_counterexample_is_refused_where_it_goes_wrong(
     row: dict[str, Any], backend: Backend
 ) -> None:

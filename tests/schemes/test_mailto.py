@@ -6,14 +6,13 @@ and ``abnf``'s own transcription of RFC 5322."""
 
 from __future__ import annotations
 
-import json
 import pickle
 from email.utils import getaddresses
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
+from _vectors import ids, vectors
 from abnf.grammars import rfc5322 as abnf_rfc5322
 from abnf.parser import ParseError
 from hypothesis import given
@@ -24,18 +23,10 @@ from urigrammar.engine import Backend
 from urigrammar.schemes import MailtoValue
 from urigrammar.shipped import RFC3986, RFC5322, RFC6068, RFC6068_URI
 
-VECTORS = json.loads(
-    (Path(__file__).resolve().parents[1] / "vectors" / "schemes" / "rfc6068.json").read_text(
-        encoding="utf-8"
-    )
-)
+VECTORS = vectors("rfc6068.json")
 VALID = VECTORS["valid"]
 INVALID = VECTORS["invalid"]
 MAILTO = SCHEMES["mailto"]
-
-
-def _ids(rows: list[dict[str, Any]]) -> list[str]:
-    return [row["id"] for row in rows]
 
 
 def _tuples(value: Any) -> Any:
@@ -44,7 +35,7 @@ def _tuples(value: Any) -> Any:
     return value
 
 
-@pytest.mark.parametrize("row", VALID, ids=_ids(VALID))
+@pytest.mark.parametrize("row", VALID, ids=ids(VALID))
 def test_each_example_is_a_mailto_uri(row: dict[str, Any], backend: Backend) -> None:
     assert MAILTO.validate(row["text"], backend=backend)
     value = MAILTO.parse(row["text"], backend=backend)
@@ -54,7 +45,7 @@ def test_each_example_is_a_mailto_uri(row: dict[str, Any], backend: Backend) -> 
         assert getattr(value, name) == _tuples(expected), name
 
 
-@pytest.mark.parametrize("row", INVALID, ids=_ids(INVALID))
+@pytest.mark.parametrize("row", INVALID, ids=ids(INVALID))
 def test_each_counterexample_is_refused_where_it_goes_wrong(
     row: dict[str, Any], backend: Backend
 ) -> None:

@@ -5,11 +5,10 @@ same grammar as the oracle."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
+from _vectors import ids, vectors
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,17 +18,13 @@ from urigrammar.schemes import TelValue
 from urigrammar.shipped import RFC3966, grammar_text
 from urigrammar.strategies import from_rule
 
-VECTORS = json.loads(
-    (Path(__file__).resolve().parents[1] / "vectors" / "schemes" / "rfc3966.json").read_text(
-        encoding="utf-8"
-    )
-)
+VECTORS = vectors("rfc3966.json")
 VALID = VECTORS["valid"]
 INVALID = VECTORS["invalid"]
 TEL = SCHEMES["tel"]
 
 
-@pytest.mark.parametrize("row", VALID, ids=[row["id"] for row in VALID])
+@pytest.mark.parametrize("row", VALID, ids=ids(VALID))
 def test_each_example_is_a_tel_uri(row: dict[str, Any], backend: Backend) -> None:
     assert TEL.validate(row["text"], backend=backend)
     value = TEL.parse(row["text"], backend=backend)
@@ -40,7 +35,7 @@ def test_each_example_is_a_tel_uri(row: dict[str, Any], backend: Backend) -> Non
     assert fields == row["fields"]
 
 
-@pytest.mark.parametrize("row", INVALID, ids=[row["id"] for row in INVALID])
+@pytest.mark.parametrize("row", INVALID, ids=ids(INVALID))
 def test_each_counterexample_is_refused_where_it_goes_wrong(
     row: dict[str, Any], backend: Backend
 ) -> None:

@@ -4,12 +4,11 @@ vector (``tests/vectors/schemes/rfc8141.json``), URN-equivalence (section
 
 from __future__ import annotations
 
-import json
 import pickle
-from pathlib import Path
 from typing import Any
 
 import pytest
+from _vectors import ids, vectors
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -18,21 +17,13 @@ from urigrammar.engine import Backend
 from urigrammar.schemes import URNValue
 from urigrammar.shipped import RFC8141
 
-VECTORS = json.loads(
-    (Path(__file__).resolve().parents[1] / "vectors" / "schemes" / "rfc8141.json").read_text(
-        encoding="utf-8"
-    )
-)
+VECTORS = vectors("rfc8141.json")
 VALID = VECTORS["valid"]
 INVALID = VECTORS["invalid"]
 URN = SCHEMES["urn"]
 
 
-def _ids(rows: list[dict[str, Any]]) -> list[str]:
-    return [row["id"] for row in rows]
-
-
-@pytest.mark.parametrize("row", VALID, ids=_ids(VALID))
+@pytest.mark.parametrize("row", VALID, ids=ids(VALID))
 def test_each_example_is_a_urn(row: dict[str, Any], backend: Backend) -> None:
     assert URN.validate(row["text"], backend=backend)
     value = URN.parse(row["text"], backend=backend)
@@ -42,7 +33,7 @@ def test_each_example_is_a_urn(row: dict[str, Any], backend: Backend) -> None:
         assert getattr(value, name) == expected, name
 
 
-@pytest.mark.parametrize("row", INVALID, ids=_ids(INVALID))
+@pytest.mark.parametrize("row", INVALID, ids=ids(INVALID))
 def test_each_counterexample_is_refused_where_it_goes_wrong(
     row: dict[str, Any], backend: Backend
 ) -> None:

@@ -6,11 +6,10 @@ grammar and RFC 3986's parse."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
+from _vectors import ids, vectors
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -20,22 +19,14 @@ from urigrammar.engine import Backend, Grammar
 from urigrammar.schemes import WsValue
 from urigrammar.shipped import RFC3986, RFC6455, RFC6455_PUBLISHED, grammar_text
 
-VECTORS = json.loads(
-    (Path(__file__).resolve().parents[1] / "vectors" / "schemes" / "rfc6455.json").read_text(
-        encoding="utf-8"
-    )
-)
+VECTORS = vectors("rfc6455.json")
 VALID = VECTORS["valid"]
 INVALID = VECTORS["invalid"]
 WS = SCHEMES["ws"]
 WSS = SCHEMES["wss"]
 
 
-def _ids(rows: list[dict[str, Any]]) -> list[str]:
-    return [row["id"] for row in rows]
-
-
-@pytest.mark.parametrize("row", VALID, ids=_ids(VALID))
+@pytest.mark.parametrize("row", VALID, ids=ids(VALID))
 def test_each_example_is_valid(row: dict[str, Any], backend: Backend) -> None:
     profile = SCHEMES[row["text"].partition(":")[0]]
     assert profile.validate(row["text"], backend=backend)
@@ -48,7 +39,7 @@ def test_each_example_is_valid(row: dict[str, Any], backend: Backend) -> None:
         assert value.resource_name == row["resource_name"]
 
 
-@pytest.mark.parametrize("row", INVALID, ids=_ids(INVALID))
+@pytest.mark.parametrize("row", INVALID, ids=ids(INVALID))
 def test_each_counterexample_is_refused_where_it_goes_wrong(
     row: dict[str, Any], backend: Backend
 ) -> None:
