@@ -10,15 +10,20 @@ Names and values are as written: section 3 says values are percent-encoded
 where they hold reserved characters, and a comparison (section 4) decodes
 them, which ``decoded_parameters`` does.
 
-Section 3's prose adds two requirements the ABNF does not say: no
-parameter appears twice, and they come in one order (``isub`` or ``ext``
+Section 3's prose adds three requirements the ABNF does not say: a ";"
+in a parameter value is percent-encoded (the ABNF's ``isub`` value, a
+``uric``, takes it unencoded), so each ";" starts a parameter; no
+parameter appears twice; and they come in one order (``isub`` or ``ext``
 first, then ``phone-context``, then the others in lexicographical order).
+Each reads the text alone, so ``validate`` needs no parse.
 Names are compared without case (section 4: parameter names are
 case-insensitive).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from ..shipped import RFC3966, percent_decode
@@ -34,20 +39,44 @@ _FIRST = ("isub", "ext")
 _CONTEXT = "phone-context"
 
 
-def _pieces(match: RuleMatch) -> list[tuple[int, str, str | None]]:
-    """Each parameter (``par``, and the ``context``) in order: where it
-    starts, its name as written, and its value as written (``None``
-    without "=")."""
-    text = match.text
-    spans = list(match.spans("par"))
-    context = match.span("context")
-    if context is not None:
-        spans.append(context)
+@lru_cache(maxsize=64)  # the three requirements read one text in turn
+def _split(text: str) -> tuple[tuple[int, str, str | None], ...]:
+    """Each parameter in order: where its ";" is, its name as written, and
+    its value as written (``None`` without "=").  Section 3: ";" used as a
+    delimiter is not percent-encoded, and MUST be where it is in a value,
+    so every ";" starts a parameter (``_delimited`` holds the text to it)."""
     found = []
-    for start, end in sorted(spans):
-        name, equals, value = text[start + 1 : end].partition("=")
-        found.append((start, name, value if equals else None))
-    return found
+    at = text.find(";")
+    while at >= 0:
+        end = text.find(";", at + 1)
+        name, equals, value = text[at + 1 : end if end >= 0 else len(text)].partition("=")
+        found.append((at, name, value if equals else None))
+        at = end
+    return tuple(found)
+
+
+def _pieces(match: RuleMatch) -> tuple[tuple[int, str, str | None], ...]:
+    return _split(match.text)
+
+
+@cache
+def _parameter_rules() -> tuple[Callable[[str], object | None], ...]:
+    return tuple(
+        RFC3966.matcher(rule) for rule in ("parameter", "extension", "isdn-subaddress", "context")
+    )
+
+
+def _delimited(match: RuleMatch) -> int | None:
+    """Where a ";" the grammar reads inside a value (an ``isub`` value's
+    ``uric`` takes it) starts something that is no parameter."""
+    text = match.text
+    rules = _parameter_rules()
+    for start, _, _ in _split(text):
+        end = text.find(";", start + 1)
+        piece = text[start : end if end >= 0 else len(text)]
+        if not any(rule(piece) is not None for rule in rules):
+            return start
+    return None
 
 
 def _repeated(match: RuleMatch) -> int | None:
@@ -73,11 +102,6 @@ def _out_of_order(match: RuleMatch) -> int | None:
             return start
         last = rank
     return None
-
-
-def _one_parameter(text: str) -> bool:
-    # One ";" or none: no parameter can repeat or come before another.
-    return text.count(";") <= 1
 
 
 class TelValue(SchemeURI):
@@ -146,10 +170,14 @@ TEL: Profile[TelValue] = Profile(
         Requirement(
             "RFC 3966 section 3",
             "par",
+            'a ";" in a parameter value is percent-encoded',
+            _delimited,
+        ),
+        Requirement(
+            "RFC 3966 section 3",
+            "par",
             "no parameter appears more than once",
             _repeated,
-            needs=("par", "context"),
-            holds=_one_parameter,
         ),
         Requirement(
             "RFC 3966 section 3",
@@ -157,8 +185,6 @@ TEL: Profile[TelValue] = Profile(
             "isub or ext come first, then phone-context, then the other "
             "parameters in lexicographical order",
             _out_of_order,
-            needs=("par", "context"),
-            holds=_one_parameter,
         ),
     ],
     cite="RFC 3966 section 3",
