@@ -48,18 +48,13 @@ class Requirement:
 
     A requirement that ``needs`` no rule reads only the match's ``text``:
     when every requirement of a profile is such, ``validate`` hands them
-    the text as matched by the rule's DFA, without a parse.  ``holds``, when
-    given, is a test on the text alone that is true only where the
-    requirement cannot break (a tel URI of one parameter has no two out of
-    order): when every requirement's says so, ``validate`` needs no parse
-    either."""
+    the text as matched by the rule's DFA, without a parse."""
 
     cite: str
     rule: str
     says: str
     breaks: Callable[[RuleMatch], int | None]
     needs: tuple[str, ...] = ()
-    holds: Callable[[str], bool] | None = None
 
 
 class _Matched:
@@ -218,8 +213,6 @@ class Profile(Generic[V]):
 
         elif requirements:
             match = functools.partial(self._match, backend=backend)
-            holds = tuple(r.holds for r in requirements)
-            quick = None if None in holds else cast("tuple[Callable[[str], bool], ...]", holds)
 
             def validate(text: str) -> bool:
                 if not isinstance(text, str):
@@ -227,9 +220,6 @@ class Profile(Generic[V]):
                     raise TypeError(msg)
                 if uri is not None and uri(text) is None:
                     return False
-                if quick is not None and all(test(text) for test in quick):
-                    # No requirement can break: the rule alone decides.
-                    return rule(text) is not None
                 found = match(text)
                 return found is not None and all(r.breaks(found) is None for r in requirements)
 
