@@ -10,8 +10,9 @@ Section 3's prose says what the ABNF does not, two requirements:
 
 * the value "MUST be encoded using the base64url [RFC4648] encoding, with
   no "=" padding characters": ``val`` is ``1*unreserved``, which also
-  takes "." and "~" and lengths that are no base64url (one character past
-  a multiple of four).  Decoded with the standard library's base64;
+  takes "." and "~", lengths that are no base64url (one character past
+  a multiple of four) and final characters no encoder writes (bits set
+  past the last octet).  Decoded with the standard library's base64;
 * the value is "the output of base64url encoding ... the result of
   applying the hash function ("alg")": for a hash name of section 9.4's
   registry, the digest has the registry's length (the truncated
@@ -51,13 +52,17 @@ _TO_BASE64 = str.maketrans("-_", "+/")
 
 def _decode(value: str) -> bytes | None:
     """The octets of the base64url ``value`` without padding, or ``None``
-    when it is no such text (RFC 4648 section 5; section 3)."""
+    when it is no output of that encoding (section 3; RFC 4648 section 5):
+    a character outside its alphabet, a length one past a multiple of
+    four, or bits set past the last octet (RFC 4648 section 3.5), which
+    an encoder never writes."""
     try:
-        return base64.b64decode(
+        octets = base64.b64decode(
             value.translate(_TO_BASE64) + "=" * (-len(value) % 4), validate=True
         )
     except (binascii.Error, ValueError):
         return None
+    return octets if base64.urlsafe_b64encode(octets).rstrip(b"=").decode() == value else None
 
 
 def _not_base64url(match: RuleMatch) -> int | None:
