@@ -48,6 +48,8 @@ def _is_wgs84(match: RuleMatch) -> bool:
 
 
 def _reserved_name(match: RuleMatch) -> int | None:
+    if match.span("parameter") is None:
+        return None  # no other parameter; reading every occurrence costs a replay
     text = match.text
     for start, end in match.spans("parameter"):
         name = text[start + 1 : end].partition("=")[0]
