@@ -19,28 +19,36 @@ from ._registry import SCHEMES, Schemes, parse_scheme, register_scheme
 from ._value import SchemeURI
 
 if TYPE_CHECKING:
+    from ._acct import AcctValue
     from ._data import DataValue
     from ._did import DIDValue
     from ._file import FilePathError, FileValue, NonLocalFileError
+    from ._geo import GeoValue
     from ._http import HttpValue, http_profile
     from ._mailto import MailtoValue
+    from ._ni import NiValue
+    from ._tag import TagValue
     from ._tel import TelValue
     from ._urn import URNValue
     from ._ws import WsValue
 
 __all__ = [
     "SCHEMES",
+    "AcctValue",
     "DIDValue",
     "DataValue",
     "FilePathError",
     "FileValue",
+    "GeoValue",
     "HttpValue",
     "MailtoValue",
+    "NiValue",
     "NonLocalFileError",
     "Profile",
     "Requirement",
     "SchemeURI",
     "Schemes",
+    "TagValue",
     "TelValue",
     "URNValue",
     "WsValue",
@@ -63,6 +71,10 @@ _LAZY: dict[str, str] = {
     "HttpValue": "._http",
     "WsValue": "._ws",
     "http_profile": "._http",
+    "AcctValue": "._acct",
+    "GeoValue": "._geo",
+    "NiValue": "._ni",
+    "TagValue": "._tag",
 }
 
 

@@ -35,6 +35,10 @@ _SHIPPED: dict[str, tuple[str, str]] = {
     "urn": ("._urn", "URN"),
     "ws": ("._ws", "WS"),
     "wss": ("._ws", "WSS"),
+    "acct": ("._acct", "ACCT"),
+    "geo": ("._geo", "GEO"),
+    "ni": ("._ni", "NI"),
+    "tag": ("._tag", "TAG"),
 }
 
 

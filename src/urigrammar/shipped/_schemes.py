@@ -23,10 +23,16 @@ __all__ = [
     "RFC2397",
     "RFC2397_PUBLISHED",
     "RFC3966",
+    "RFC4151",
     "RFC5322",
     "RFC5322_PUBLISHED",
+    "RFC5870",
+    "RFC5870_WGS84",
     "RFC6068",
     "RFC6068_URI",
+    "RFC6920",
+    "RFC7565",
+    "RFC7565_PUBLISHED",
     "RFC8089",
     "RFC8089_E2",
     "RFC8089_E2_2",
@@ -112,6 +118,25 @@ DID_CORE = shipped("did-core.abnf", "DID Core", RFC3986)
 #: rule the published text writes so that no ABNF reader takes it.
 RFC3966 = shipped("rfc3966.abnf", "RFC 3966", RFC3986, erratum="rfc3966-errata.abnf")
 
+#: RFC 7565 section 7 (acct) as published: its userpart takes one
+#: character, or a sub-delim first (``rfc7565.abnf``'s comment says why).
+RFC7565_PUBLISHED = shipped("rfc7565.abnf", "RFC 7565 (as published)", RFC3986)
+#: RFC 7565 with userpart's first alternation grouped
+#: (``rfc7565-errata.abnf``): the acct profile's grammar.
+RFC7565 = shipped("rfc7565-errata.abnf", "RFC 7565", RFC7565_PUBLISHED)
+
+#: RFC 4151 section 2.1 (tag), with RFC 3986's pchar.
+RFC4151 = shipped("rfc4151.abnf", "RFC 4151", RFC3986)
+
+#: RFC 5870 section 3.3 (geo), its first block: any CRS.
+RFC5870 = shipped("rfc5870.abnf", "RFC 5870")
+#: RFC 5870 section 3.3 with its second block, the WGS-84 coordinates.
+RFC5870_WGS84 = shipped("rfc5870-wgs84.abnf", "RFC 5870 (WGS-84)", RFC5870)
+
+#: RFC 6920 section 3, Figure 4 (ni), with RFC 3986's authority, query
+#: and unreserved.
+RFC6920 = shipped("rfc6920.abnf", "RFC 6920", RFC3986)
+
 #: Every scheme grammar and its file, imports before what imports them.
 SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
     (RFC8089, "rfc8089.abnf"),
@@ -134,4 +159,10 @@ SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
     (RFC6455, "rfc6455-imports.abnf"),
     (DID_CORE, "did-core.abnf"),
     (RFC3966, "rfc3966.abnf"),
+    (RFC7565_PUBLISHED, "rfc7565.abnf"),
+    (RFC7565, "rfc7565-errata.abnf"),
+    (RFC4151, "rfc4151.abnf"),
+    (RFC5870, "rfc5870.abnf"),
+    (RFC5870_WGS84, "rfc5870-wgs84.abnf"),
+    (RFC6920, "rfc6920.abnf"),
 )

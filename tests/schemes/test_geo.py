@@ -1,0 +1,116 @@
+"""The ``geo`` profile (RFC 5870): every geo URI of the RFC as a vector
+(``tests/vectors/schemes/rfc5870.json``), section 3.3's parameter order,
+the WGS-84 coordinates and section 3.4.2's ranges, and ``abnf``'s reading
+of the same grammars, with ``decimal`` for the ranges, as the oracle."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from _trees import values
+from _vectors import ids, vectors
+from hypothesis import given
+from hypothesis import strategies as st
+
+from urigrammar import SCHEMES, URISyntaxError, parse_scheme, validate
+from urigrammar.engine import Backend
+from urigrammar.schemes import GeoValue
+from urigrammar.shipped import RFC5870, RFC5870_WGS84
+from urigrammar.strategies import from_rule
+
+VECTORS = vectors("rfc5870.json")
+VALID = VECTORS["valid"]
+INVALID = VECTORS["invalid"]
+GEO = SCHEMES["geo"]
+
+
+@pytest.mark.parametrize("row", VALID, ids=ids(VALID))
+def test_each_example_is_a_geo_uri(row: dict[str, Any], backend: Backend) -> None:
+    assert GEO.validate(row["text"], backend=backend)
+    value = GEO.parse(row["text"], backend=backend)
+    assert isinstance(value, GeoValue)
+    assert str(value) == row["text"]
+    fields = value.as_dict()
+    fields["parameters"] = [list(pair) for pair in fields["parameters"]]
+    assert fields == row["fields"]
+
+
+@pytest.mark.parametrize("row", INVALID, ids=ids(INVALID))
+def test_each_counterexample_is_refused_where_it_goes_wrong(
+    row: dict[str, Any], backend: Backend
+) -> None:
+    assert not GEO.validate(row["text"], backend=backend)
+    with pytest.raises(URISyntaxError) as raised:
+        GEO.check(row["text"], backend=backend)
+    assert (raised.value.rule, raised.value.offset) == (row["rule"], row["offset"])
+
+
+def test_numbers_read_as_decimals() -> None:
+    value = parse_scheme("geo:48.2010,16.3695,183;u=40.5")
+    assert isinstance(value, GeoValue)
+    assert (value.latitude, value.longitude, value.altitude) == (
+        Decimal("48.2010"),
+        Decimal("16.3695"),
+        Decimal(183),
+    )
+    assert value.u == Decimal("40.5")
+    assert value.is_wgs84
+    other = parse_scheme("geo:1,2;crs=other")
+    assert isinstance(other, GeoValue)
+    assert (other.altitude, other.u, other.is_wgs84) == (None, None, False)
+
+
+def _keeps_the_prose(tree: Any) -> bool:
+    """Sections 3.3 and 3.4.2 read from abnf's tree of RFC 5870's
+    geo-URI: no parameter named crs or u; in WGS-84 the coordinates are
+    RFC5870_WGS84's and within range."""
+    for parameter in values(tree, "parameter"):
+        if parameter[1:].partition("=")[0].lower() in ("crs", "u"):
+            return False
+    labels = values(tree, "crslabel")
+    if labels and labels[0].lower() != "wgs84":
+        return True
+    coordinates = values(tree, "coordinates")[0]
+    if RFC5870_WGS84.abnf_parse("coordinates", coordinates) is None:
+        return False
+    latitude, longitude = (Decimal(part) for part in coordinates.split(",")[:2])
+    return abs(latitude) <= 90 and abs(longitude) <= 180
+
+
+GEO_TEXTS = st.one_of(
+    from_rule("geo-URI", RFC5870),
+    st.builds(
+        "geo:{},{}{}".format,
+        st.decimals(-200, 200, places=2).map(str),
+        st.decimals(-200, 200, places=3).map(str),
+        st.lists(
+            st.sampled_from([";crs=wgs84", ";crs=WGS84", ";crs=x", ";u=5", ";U=1", ";a=b", ";c"]),
+            max_size=3,
+        ).map("".join),
+    ),
+    st.text(alphabet="-0123456789.,;=crsuwg84%A", max_size=24).map(lambda t: "geo:" + t),
+)
+
+
+@given(GEO_TEXTS)
+def test_the_verdict_is_rfc_3986_abnf_and_the_prose(text: str) -> None:
+    tree = RFC5870.abnf_parse("geo-URI", text)
+    expected = validate("URI", text) and tree is not None and _keeps_the_prose(tree)
+    assert GEO.validate(text) is expected
+
+
+@given(GEO_TEXTS)
+def test_fields_agree_with_abnfs_tree(text: str) -> None:
+    if not GEO.validate(text):
+        return
+    value = GEO.parse(text)
+    tree = RFC5870.abnf_parse("geo-URI", text)
+    assert [value.coord_a, value.coord_b] == values(tree, "coord-a") + values(tree, "coord-b")
+    assert [value.coord_c] == (values(tree, "coord-c") or [None])
+    assert [value.crs] == (values(tree, "crslabel") or [None])
+    assert [value.uncertainty] == (values(tree, "uval") or [None])
+    assert [name + ("" if v is None else "=" + v) for name, v in value.parameters] == [
+        p[1:] for p in values(tree, "parameter")
+    ]
