@@ -25,20 +25,20 @@ __all__ = ["SCHEMES", "parse_scheme", "register_scheme"]
 #: Each shipped scheme, lowercase, to the module (in this package) and the
 #: name there of its profile.
 _SHIPPED: dict[str, tuple[str, str]] = {
+    "acct": ("._acct", "ACCT"),
     "data": ("._data", "DATA"),
     "did": ("._did", "DID"),
     "file": ("._file", "FILE"),
+    "geo": ("._geo", "GEO"),
     "http": ("._http", "HTTP"),
     "https": ("._http", "HTTPS"),
     "mailto": ("._mailto", "MAILTO"),
+    "ni": ("._ni", "NI"),
+    "tag": ("._tag", "TAG"),
     "tel": ("._tel", "TEL"),
     "urn": ("._urn", "URN"),
     "ws": ("._ws", "WS"),
     "wss": ("._ws", "WSS"),
-    "acct": ("._acct", "ACCT"),
-    "geo": ("._geo", "GEO"),
-    "ni": ("._ni", "NI"),
-    "tag": ("._tag", "TAG"),
 }
 
 

@@ -30,6 +30,8 @@ __all__ = [
     "RFC5870_WGS84",
     "RFC6068",
     "RFC6068_URI",
+    "RFC6455",
+    "RFC6455_PUBLISHED",
     "RFC6920",
     "RFC7565",
     "RFC7565_PUBLISHED",
@@ -38,9 +40,9 @@ __all__ = [
     "RFC8089_E2_2",
     "RFC8089_E3_2",
     "RFC8141",
+    "RFC9110",
     "SCHEME_FILES",
 ]
-__all__ = ["RFC6455", "RFC6455_PUBLISHED", "RFC8141", "RFC9110", "SCHEME_FILES"]
 
 
 #: RFC 8141 section 2 (urn), with ``alphanum``, which it takes from RFC 3986
