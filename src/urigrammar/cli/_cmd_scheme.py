@@ -17,7 +17,6 @@ no profile or has a field that does not decode.
 from __future__ import annotations
 
 import argparse
-import base64
 import json
 from collections.abc import Mapping
 from typing import Any, TextIO
@@ -37,6 +36,8 @@ def _jsonable(value: object) -> Any:
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, bytes):
+        import base64  # only here: every run of the command line loads this module
+
         return base64.b64encode(value).decode("ascii")
     if isinstance(value, Mapping):
         return {str(key): _jsonable(item) for key, item in value.items()}
