@@ -145,6 +145,18 @@ def test_any_grammar_validates(backend: Backend) -> None:
     assert rows(made) == [True, False, None, False]
 
 
+def test_a_grammar_of_many_classes(backend: Backend) -> None:
+    # 140 characters, each allowed at one place only: a DFA of 142 classes
+    # of code points, past ASCII, which the native lanes read as bytes
+    # past ASCII and run again decoded.
+    chars = [chr(0x100 + 2 * i) for i in range(140)]
+    grammar = load_grammar("long = " + " ".join(f"%x{ord(c):X}" for c in chars) + ' "!"\n')
+    whole = "".join(chars) + "!"
+    texts = [whole, whole[:-1], whole[1:], None, "!", whole * 2, whole]
+    made = validate_array(pa.array(texts), "long", grammar=grammar, backend=backend)
+    assert rows(made) == [True, False, False, None, False, False, True]
+
+
 def test_an_array_result_is_read_more_than_once(backend: Backend) -> None:
     made = validate_array(pa.array(["a:b", "::"]), backend=backend)
     assert rows(made) == rows(made) == [True, False]
@@ -176,6 +188,56 @@ def test_property_iri(texts: list[str | None]) -> None:
             backend, "IRI", texts
         )
         assert rows(parse_array(column, "IRI", backend=backend)) == parsed(backend, "IRI", texts)
+
+
+def _verdict(backend: Backend, rule: str, raw: bytes) -> bool:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False  # ill-formed UTF-8 matches no rule
+    return validated(backend, rule, [text])[0] is True
+
+
+# A byte or character put into a row: ill-formed UTF-8 (0xFF and 0xFE are
+# never in it, 0x80 never starts a character), a character past ASCII.
+_INSERTS = st.sampled_from([b"\xff", b"\xfe", b"\x80", "é".encode(), "\U0001f600".encode(), b" "])
+
+
+@given(
+    st.lists(
+        st.tuples(from_rule("IRI-reference"), st.none() | st.tuples(st.integers(0), _INSERTS)),
+        max_size=24,
+    ),
+    st.sampled_from(["string", "large_string", "string_view"]),
+    st.integers(0, 3),
+)
+def test_property_rows_of_any_bytes(
+    rows_made: list[tuple[str, tuple[int, bytes] | None]], kind: str, cut: int
+) -> None:
+    # Natively, rows run four at a time, a word of eight bytes a step:
+    # rows of every length, bytes past ASCII anywhere in a word, and rows
+    # at the very end of the column's buffer (a slice's last rows).
+    from urigrammar.engine import BACKENDS
+
+    raws = []
+    for text, insert in rows_made:
+        raw = text.encode("utf-8", "surrogatepass")
+        if insert is not None:
+            at, piece = insert[0] % (len(raw) + 1), insert[1]
+            raw = raw[:at] + piece + raw[at:]
+        raws.append(raw)
+    binary = pa.array(raws, pa.large_binary() if kind == "large_string" else pa.binary())
+    if kind == "string_view":
+        column = pa.array(raws, pa.binary()).cast(pa.binary_view()).view(pa.string_view())
+    else:
+        column = binary.view(pa.large_string() if kind == "large_string" else pa.string())
+    column = column.slice(0, max(0, len(raws) - cut))
+    kept = raws[: len(column)]
+    for backend in BACKENDS:
+        for rule in ("URI-reference", "IRI-reference"):
+            assert rows(validate_array(column, rule, backend=backend)) == [
+                _verdict(backend, rule, raw) for raw in kept
+            ]
 
 
 def test_the_corpus_and_its_damaged_copies(backend: Backend) -> None:

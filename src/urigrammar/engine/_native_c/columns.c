@@ -98,8 +98,15 @@ struct ArrowArrayStream {
 
 /* ---- the job ------------------------------------------------------------ */
 
+/* The runner's tables for validating rows (see "validate" below). */
+typedef struct Lanes Lanes;
+static Lanes *lanes_new(const Runner *r);
+static void lanes_free(Lanes *lanes);
+
 typedef struct {
     PyObject *runner;    /* Runner: the verdict, and the error offset */
+    Lanes *lanes;        /* the runner's tables as validate reads them, or
+                            NULL: too many classes, the rows run one by one */
     PyObject *tagger;    /* Tagger, or NULL: validate only */
     Py_ssize_t nslots;   /* the tagger's output slots */
     Py_ssize_t nfields;
@@ -117,6 +124,7 @@ static void
 job_free(Job *job)
 {
     Py_XDECREF(job->runner);
+    lanes_free(job->lanes);
     Py_XDECREF(job->tagger);
     for (Py_ssize_t i = 0; i < MAX_FIELDS; i++) {
         free(job->names[i]);
@@ -184,6 +192,11 @@ column_job(PyObject *module, PyObject *args)
         return PyErr_NoMemory();
     }
     job->runner = Py_NewRef(runner);
+    job->lanes = lanes_new((const Runner *)runner);
+    if (job->lanes == NULL && PyErr_Occurred()) {
+        job_free(job);
+        return NULL;
+    }
     job->nfields = nfields;
     if (tagger != Py_None) {
         job->tagger = Py_NewRef(tagger);
@@ -690,23 +703,72 @@ row_accepted(const Runner *runner, const unsigned char *p, size_t n)
     return state > 0 && !src.ill_formed && runner->accepting[state];
 }
 
-/* Rows validated LANES at a time.  A DFA's run is a chain of dependent
-   loads (each transition's row comes from the one before), so one row
-   runs at the latency of a load a character; rows are independent, so
-   stepping several in turn overlaps their chains.  The lanes read bytes:
-   a row that turns out to hold a byte past ASCII (seen & 0x80) is run
-   again through run_source, which decodes it; its lane's answer, read
-   through a class table that gives such bytes class 0, is discarded. */
-#define LANES 8
-/* Characters a lane steps through per visit. */
-#define STEPS 4
+/* The runner's tables as the lanes read them (made once per job by
+   lanes_new): rows of width nclasses + 1, whose last column, the class of
+   byte 0xFF, leaves every state where it is.  The lanes read a row eight
+   bytes at a time, its bytes past the end read as 0xFF, so a row's last
+   word needs no step of its own; 0xFF is never in UTF-8, and a row with
+   any byte past ASCII is run again, decoded (lane_finish). */
+struct Lanes {
+    uint32_t *moves;        /* moves[off + class]: the target's offset; 0 dead */
+    uint8_t *accepting;     /* by offset (a multiple of the width) */
+    uint8_t classes[256];   /* by byte */
+    uint32_t start;
+};
+
+static void
+lanes_free(Lanes *lanes)
+{
+    if (lanes != NULL) {
+        PyMem_Free(lanes->moves);
+        PyMem_Free(lanes->accepting);
+        PyMem_Free(lanes);
+    }
+}
+
+static Lanes *
+lanes_new(const Runner *r)
+{
+    size_t nclasses = (size_t)r->nclasses, nstates = (size_t)r->nstates;
+    size_t width = nclasses + 1;
+    if (nstates == 0 || nclasses == 0 || nclasses > 255 || nstates > UINT32_MAX / width) {
+        return NULL; /* a class byte cannot name the extra column: row by row */
+    }
+    Lanes *lanes = PyMem_Calloc(1, sizeof(Lanes));
+    if (lanes == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    lanes->moves = PyMem_Calloc(nstates * width, sizeof(uint32_t));
+    lanes->accepting = PyMem_Calloc(nstates * width, 1);
+    if (lanes->moves == NULL || lanes->accepting == NULL) {
+        lanes_free(lanes);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (size_t s = 0; s < nstates; s++) {
+        for (size_t c = 0; c < nclasses; c++) {
+            uint32_t to = r->moves[s * nclasses + c];
+            lanes->moves[s * width + c] = (uint32_t)((to / nclasses) * width);
+        }
+        lanes->moves[s * width + nclasses] = (uint32_t)(s * width); /* stay */
+        lanes->accepting[s * width] = r->accepting[s];
+    }
+    for (int b = 0; b < 256; b++) {
+        /* Past ASCII any class will do: such a row is run again. */
+        lanes->classes[b] = b < 128 ? r->map.ascii[b] : 0;
+    }
+    lanes->classes[0xFF] = (uint8_t)nclasses;
+    lanes->start = (uint32_t)((r->start / nclasses) * width);
+    return lanes;
+}
 
 typedef struct {
     const Strings *in;
     int64_t next;     /* the next row to hand a lane */
     int64_t stop;     /* past the last row of this share */
     uint8_t *values;
-    uint8_t *valid;
+    uint8_t *valid;   /* NULL: no row of the input is null */
     int64_t nulls;
 } Rows;
 
@@ -722,7 +784,9 @@ next_row(Rows *rows, const unsigned char **p, size_t *n, int64_t *row)
             rows->nulls++;
             continue;
         }
-        set_bit(rows->valid, i);
+        if (rows->valid != NULL) {
+            set_bit(rows->valid, i);
+        }
         if (got < 0) {
             continue; /* unreadable: false */
         }
@@ -732,83 +796,213 @@ next_row(Rows *rows, const unsigned char **p, size_t *n, int64_t *row)
     return 0;
 }
 
-static void
-validate_lanes(const Runner *runner, Rows *rows)
+/* How far past a row's end its last word may read: the bytes of the
+   string columns up to the end of the array's last row are readable, and
+   a row of a view is copied (ROW_COPY) unless its buffer's size says. */
+typedef struct {
+    const unsigned char *limit; /* 'u' and 'U': the end of the last row */
+} Reach;
+
+/* A row is stepped through a copy of at most this many bytes (and eight
+   more, of 0xFF) when a word could read past what is readable. */
+#define ROW_COPY 248
+
+/* A row being run: its bytes, the next one, how many are left (at most 0
+   when done), the state reached, and the bytes past ASCII met. */
+typedef struct {
+    const unsigned char *start, *at;
+    size_t n;
+    int64_t left;
+    int64_t row;
+    uint32_t off;
+    uint64_t high;
+    unsigned char copy[ROW_COPY + 8];
+} Lane;
+
+/* The verdict on a lane whose row is done, into the bitmap. */
+static inline void
+lane_finish(const Runner *runner, const Lanes *lanes, Rows *rows, const Lane *lane)
 {
-    const uint32_t *moves = runner->moves;
-    uint8_t classes[256];
-    memcpy(classes, runner->map.ascii, 128);
-    memset(classes + 128, 0, 128);
-    const unsigned char *start[LANES], *cur[LANES], *end[LANES];
-    uint32_t off[LANES];
-    unsigned seen[LANES];
-    int64_t row[LANES];
-    int active = 0;
-    for (int k = 0; k < LANES; k++) {
-        size_t n;
-        if (next_row(rows, &start[k], &n, &row[k])) {
-            cur[k] = start[k];
-            end[k] = start[k] + n;
-            off[k] = runner->start;
-            seen[k] = 0;
-            active++;
+    int accepted = lane->high ? row_accepted(runner, lane->start, lane->n)
+                              : lanes->accepting[lane->off];
+    if (accepted) {
+        set_bit(rows->values, lane->row);
+    }
+}
+
+/* A row's run, alone and byte by byte: for a row no word may read past. */
+static void
+lane_alone(const Runner *runner, const Lanes *lanes, Rows *rows, Lane *lane)
+{
+    uint32_t o = lanes->start;
+    uint64_t high = 0;
+    for (size_t j = 0; j < lane->n; j++) {
+        unsigned char c = lane->start[j];
+        high |= c & 0x80;
+        o = lanes->moves[o + lanes->classes[c]];
+    }
+    lane->off = o;
+    lane->high = high;
+    lane_finish(runner, lanes, rows, lane);
+}
+
+/* A lane given the next row with bytes (an empty row, and a row that
+   must run alone, get their verdicts on the way): 1, or 0 when there is
+   none. */
+static inline int
+lane_fill(const Runner *runner, const Lanes *lanes, const Reach *reach, Rows *rows, Lane *lane)
+{
+    while (next_row(rows, &lane->start, &lane->n, &lane->row)) {
+        lane->off = lanes->start;
+        lane->high = 0;
+        if (lane->n == 0) {
+            lane_finish(runner, lanes, rows, lane);
+            continue;
         }
-        else {
-            row[k] = -1;
-            cur[k] = end[k] = start[k] = NULL;
-            off[k] = 0;
-            seen[k] = 0;
+        lane->at = lane->start;
+        lane->left = (int64_t)lane->n;
+        if (reach->limit != NULL && lane->start <= reach->limit &&
+            (size_t)(reach->limit - lane->start) >= lane->n + 8) {
+            return 1;
+        }
+        if (lane->n > ROW_COPY) {
+            lane_alone(runner, lanes, rows, lane);
+            continue;
+        }
+        memcpy(lane->copy, lane->start, lane->n);
+        memset(lane->copy + lane->n, 0xFF, 8);
+        lane->at = lane->copy;
+        return 1;
+    }
+    return 0;
+}
+
+/* Rows validated LANES at a time.  A DFA's run is a chain of dependent
+   loads (each transition's row comes from the one before), so one row
+   runs at the latency of a load a character; rows are independent, so
+   stepping four in lockstep overlaps their chains.  Each lane reads its
+   row a word of eight bytes at a time, the bytes past the row's end made
+   0xFF, which steps nowhere: a word is eight steps whatever is left, and
+   the only branch is whether some row is done.  The states stay in
+   registers; a finished row gets its verdict and its lane the next row,
+   and the last rows, fewer than four, run on alone. */
+#define LANES 4
+/* Where the byte at offset b / 8 of a word read from memory sits in it. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define BYTE_SHIFT(b) (56 - (b))
+#else
+#define BYTE_SHIFT(b) (b)
+#endif
+#define HIGH_BITS UINT64_C(0x8080808080808080)
+
+/* The bytes of a word past a row's end, k of them before it (0 < k < 8). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define PAST_END(k) (~UINT64_C(0) >> (8 * (k)))
+#else
+#define PAST_END(k) (~UINT64_C(0) << (8 * (k)))
+#endif
+
+/* The next word of a lane's row, its bytes past the row's end 0xFF; the
+   row's own bytes past ASCII noted in high. */
+static inline uint64_t
+lane_word(Lane *lane)
+{
+    uint64_t w;
+    memcpy(&w, lane->at, 8);
+    uint64_t past = lane->left >= 8 ? 0 : PAST_END(lane->left);
+    lane->high |= w & ~past & HIGH_BITS;
+    return w | past;
+}
+
+static void
+validate_lanes(const Runner *runner, const Lanes *lanes, const Reach *reach, Rows *rows)
+{
+    if (lanes == NULL) {
+        const unsigned char *p;
+        size_t n;
+        int64_t row;
+        while (next_row(rows, &p, &n, &row)) {
+            if (row_accepted(runner, p, n)) {
+                set_bit(rows->values, row);
+            }
+        }
+        return;
+    }
+    const uint32_t *moves = lanes->moves;
+    const uint8_t *classes = lanes->classes;
+    Lane lane[LANES];
+    int active = 0;
+    while (active < LANES && lane_fill(runner, lanes, reach, rows, &lane[active])) {
+        active++;
+    }
+    if (active == LANES) {
+        uint32_t o[LANES];
+#pragma GCC unroll 8
+        for (int k = 0; k < LANES; k++) {
+            o[k] = lane[k].off;
+        }
+        for (;;) {
+            uint64_t w[LANES];
+            int done = 0;
+#pragma GCC unroll 8
+            for (int k = 0; k < LANES; k++) {
+                w[k] = lane_word(&lane[k]);
+            }
+#pragma GCC unroll 8
+            for (int b = 0; b < 64; b += 8) {
+#pragma GCC unroll 8
+                for (int k = 0; k < LANES; k++) {
+                    o[k] = moves[o[k] + classes[(w[k] >> BYTE_SHIFT(b)) & 0xFF]];
+                }
+            }
+#pragma GCC unroll 8
+            for (int k = 0; k < LANES; k++) {
+                lane[k].at += 8;
+                lane[k].left -= 8;
+                done |= lane[k].left <= 0;
+            }
+            if (!done) {
+                continue;
+            }
+            int more = 1;
+            for (int k = 0; k < LANES; k++) {
+                if (lane[k].left > 0) {
+                    continue;
+                }
+                lane[k].off = o[k];
+                lane_finish(runner, lanes, rows, &lane[k]);
+                if (!lane_fill(runner, lanes, reach, rows, &lane[k])) {
+                    lane[k].left = 0; /* no row: the lane is idle */
+                    more = 0;
+                }
+                o[k] = lane[k].off;
+            }
+            if (!more) {
+                for (int k = 0; k < LANES; k++) {
+                    lane[k].off = o[k];
+                }
+                break;
+            }
         }
     }
-    while (active > 0) {
-        for (int k = 0; k < LANES; k++) {
-            if (end[k] - cur[k] >= STEPS) {
-                /* STEPS characters a visit: the lane's state stays in a
-                   register across them. */
-                const unsigned char *q = cur[k];
-                uint32_t o = off[k];
-                unsigned any = 0;
-                for (int j = 0; j < STEPS; j++) {
-                    any |= q[j];
-                    o = moves[o + classes[q[j]]];
-                }
-                seen[k] |= any;
-                off[k] = o;
-                cur[k] = q + STEPS;
-                continue;
-            }
-            if (cur[k] < end[k]) {
-                unsigned c = *cur[k]++;
-                seen[k] |= c;
-                off[k] = moves[off[k] + classes[c]];
-                continue;
-            }
-            if (row[k] < 0) {
-                continue;
-            }
-            int accepted;
-            if (seen[k] & 0x80) {
-                accepted = row_accepted(runner, start[k], (size_t)(end[k] - start[k]));
-            }
-            else {
-                uint32_t state = (off[k] >> runner->shift) * runner->inverse;
-                accepted = off[k] != 0 && runner->accepting[state];
-            }
-            if (accepted) {
-                set_bit(rows->values, row[k]);
-            }
-            size_t n;
-            if (next_row(rows, &start[k], &n, &row[k])) {
-                cur[k] = start[k];
-                end[k] = start[k] + n;
-                off[k] = runner->start;
-                seen[k] = 0;
-            }
-            else {
-                row[k] = -1;
-                active--;
-            }
+    /* Fewer than four rows left: each runs on alone, word by word. */
+    for (int k = 0; k < active; k++) {
+        if (lane[k].left <= 0) {
+            continue;
         }
+        do {
+            uint32_t o = lane[k].off;
+            while (lane[k].left > 0) {
+                uint64_t w = lane_word(&lane[k]);
+                for (int b = 0; b < 64; b += 8) {
+                    o = moves[o + classes[(w >> BYTE_SHIFT(b)) & 0xFF]];
+                }
+                lane[k].at += 8;
+                lane[k].left -= 8;
+            }
+            lane[k].off = o;
+            lane_finish(runner, lanes, rows, &lane[k]);
+        } while (lane_fill(runner, lanes, reach, rows, &lane[k]));
     }
 }
 
@@ -824,6 +1018,8 @@ validate_lanes(const Runner *runner, Rows *rows)
 
 typedef struct {
     const Runner *runner;
+    const Lanes *lanes;
+    Reach reach;
     Rows rows;
 } Share;
 
@@ -832,7 +1028,7 @@ static void *
 validate_share(void *arg)
 {
     Share *share = arg;
-    validate_lanes(share->runner, &share->rows);
+    validate_lanes(share->runner, share->lanes, &share->reach, &share->rows);
     return NULL;
 }
 #endif
@@ -851,7 +1047,8 @@ processors(void)
 /* Every row of `in` validated into the two bitmaps; the null rows'
    count. */
 static int64_t
-validate_shared(const Runner *runner, const Strings *in, uint8_t *values, uint8_t *valid)
+validate_shared(const Runner *runner, const Lanes *lanes, const Strings *in, uint8_t *values,
+                uint8_t *valid)
 {
     int64_t length = in->length;
     int shares = processors();
@@ -861,6 +1058,16 @@ validate_shared(const Runner *runner, const Strings *in, uint8_t *values, uint8_
     if (shares < 1) {
         shares = 1;
     }
+    /* The string columns' bytes are readable to the end of the last row. */
+    Reach reach = {NULL};
+    if ((in->kind == 'u' || in->kind == 'U') && in->data != NULL && length > 0) {
+        int64_t last = in->offset + length;
+        int64_t end = in->kind == 'u' ? ((const int32_t *)in->offsets)[last]
+                                      : ((const int64_t *)in->offsets)[last];
+        if (end >= 0) {
+            reach.limit = in->data + end;
+        }
+    }
     Share share[MAX_SHARES];
     int64_t each = (length / shares + 7) & ~(int64_t)7;
     for (int k = 0; k < shares; k++) {
@@ -868,6 +1075,8 @@ validate_shared(const Runner *runner, const Strings *in, uint8_t *values, uint8_
         int64_t stop = k == shares - 1 || each * (k + 1) > length ? length : each * (k + 1);
         Rows rows = {in, first, stop, values, valid, 0};
         share[k].runner = runner;
+        share[k].lanes = lanes;
+        share[k].reach = reach;
         share[k].rows = rows;
     }
 #ifndef _WIN32
@@ -886,7 +1095,7 @@ validate_shared(const Runner *runner, const Strings *in, uint8_t *values, uint8_
         else
 #endif
         {
-            validate_lanes(runner, &share[k].rows);
+            validate_lanes(runner, lanes, &share[k].reach, &share[k].rows);
         }
         nulls += share[k].rows.nulls;
     }
@@ -899,8 +1108,11 @@ validate_rows(const Job *job, const Strings *in, struct ArrowArray *out)
     const Runner *runner = (const Runner *)job->runner;
     int64_t length = in->length;
     uint8_t *values = calloc(bitmap_size(length), 1);
-    uint8_t *valid = calloc(bitmap_size(length), 1);
-    if (values == NULL || valid == NULL || new_array(out, length, 2, 0) < 0) {
+    /* Without a validity bitmap in the input no row is null, and the
+       output needs none either. */
+    int nullable = in->valid != NULL || in->outer_valid != NULL;
+    uint8_t *valid = nullable ? calloc(bitmap_size(length), 1) : NULL;
+    if (values == NULL || (nullable && valid == NULL) || new_array(out, length, 2, 0) < 0) {
         free(values);
         free(valid);
         PyErr_NoMemory();
@@ -910,7 +1122,7 @@ validate_rows(const Job *job, const Strings *in, struct ArrowArray *out)
        GIL, and the input stays alive in the caller's capsules. */
     int64_t nulls;
     Py_BEGIN_ALLOW_THREADS
-    nulls = validate_shared(runner, in, values, valid);
+    nulls = validate_shared(runner, job->lanes, in, values, valid);
     Py_END_ALLOW_THREADS
     ArrayPrivate *pv = out->private_data;
     if (nulls == 0) {
