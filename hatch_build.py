@@ -7,6 +7,8 @@ subprocess) writes each shipped grammar's rules and programs as data
 ``compileall`` writes ``.pyc`` files: a process then loads a rule in
 milliseconds instead of reading the grammar with ``abnf``.  Should that
 step fail, the wheel is still built and urigrammar compiles on first use.
+A wheel build keeps what it compiled under ``build/`` for the next build
+of the same sources (``_cache_dir``), which copies it instead.
 
 The wheel stays one command (``pip install .``) and never needs a compiler:
 when compiling fails for any reason (no compiler, no Python headers,
@@ -23,6 +25,7 @@ force-includes.  ``URIGRAMMAR_NO_EXTENSION=1`` skips the extension.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -71,6 +74,46 @@ def _compile(root: Path, work: Path) -> Path:
     return Path(built)
 
 
+def _cache_dir(root: Path) -> Path:
+    """Where a wheel build keeps the programs it compiled, for the next
+    build of the same sources (tox builds two wheels, and a test a third):
+    ``build/urigrammar-compiled/<stamp>``, the stamp a sha256 of every
+    grammar file, every module of the package, this hook and the Python
+    version, since any of them may change what is compiled."""
+    digest = hashlib.sha256(f"{sys.version_info[0]}.{sys.version_info[1]}".encode())
+    package = root / "src" / "urigrammar"
+    for path in sorted(
+        [*(root / "grammar").glob("*.abnf"), *package.rglob("*.py"), root / "hatch_build.py"]
+    ):
+        digest.update(str(path.relative_to(root)).encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return root / "build" / "urigrammar-compiled" / digest.hexdigest()[:32]
+
+
+def _include(directory: Path, build_data: dict[str, Any]) -> None:
+    for path in sorted(directory.glob("*.json")):
+        build_data["force_include"][str(path)] = f"urigrammar/compiled/{path.name}"
+
+
+def _keep(out: Path, cache: Path) -> None:
+    """The programs in ``out`` copied to ``cache``, whole or not at all (a
+    directory renamed into place), replacing older stamps'; a tree that
+    cannot be written to keeps nothing."""
+    staging = None
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=cache.parent))
+        for path in out.glob("*.json"):
+            shutil.copyfile(path, staging / path.name)
+        for old in cache.parent.iterdir():
+            if old.is_dir() and not old.name.startswith("."):
+                shutil.rmtree(old, ignore_errors=True)
+        staging.rename(cache)
+    except OSError:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+
+
 class NativeBuildHook(BuildHookInterface):  # type: ignore[misc]
     PLUGIN_NAME = "custom"
     _work: Path | None = None
@@ -94,6 +137,11 @@ class NativeBuildHook(BuildHookInterface):  # type: ignore[misc]
         out = (
             root / "src" / "urigrammar" / "compiled" if version == "editable" else work / "compiled"
         )
+        cache = None if version == "editable" else _cache_dir(root)
+        if cache is not None and any(cache.glob("*.json")):
+            # Compiled by an earlier build of these very sources.
+            _include(cache, build_data)
+            return
         # src/ ahead of what PYTHONPATH holds: pip's isolated build
         # environment reaches its packages (abnf among them) through it.
         path = os.pathsep.join(p for p in (str(root / "src"), os.environ.get("PYTHONPATH")) if p)
@@ -110,8 +158,9 @@ class NativeBuildHook(BuildHookInterface):  # type: ignore[misc]
             )
             return
         if version != "editable":
-            for path in sorted(out.glob("*.json")):
-                build_data["force_include"][str(path)] = f"urigrammar/compiled/{path.name}"
+            _include(out, build_data)
+            if cache is not None:
+                _keep(out, cache)
 
     def _extension(self, root: Path, work: Path, version: str, build_data: dict[str, Any]) -> None:
         try:
