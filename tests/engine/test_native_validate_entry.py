@@ -168,6 +168,24 @@ def test_a_matcher_in_the_table_is_called_and_its_errors_handled(on: On) -> None
             table(on).pop(name, None)
 
 
+def test_spellings_taking_turns_each_answer_for_their_rule(on: On) -> None:
+    # The entry remembers the last spelling it found: the same str object
+    # again, an equal str made anew, and another rule's name, in turn.
+    fresh = "".join(["IPv4", "address"])
+    calls = [
+        ("IPv4address", "1.2.3.4", True),
+        ("reg-name", "1.2.3.4", True),
+        (fresh, "1.2.3.4.5", False),
+        ("reg-name", "1.2.3.4.5", True),
+        ("IPv4address", "1.2.3.4.5", False),
+        (fresh, "1.2.3.4", True),
+        ("ipv4ADDRESS", "256.1.1.1", False),
+    ]
+    for _ in range(2):
+        for rule, text, answer in calls:
+            assert on.validate(rule, text) is answer, (rule, text)
+
+
 def test_threads_agree_while_the_table_is_emptied(on: On) -> None:
     # Eight threads validate while the main thread empties the table again
     # and again: a matcher in use must stay alive, and every answer stay

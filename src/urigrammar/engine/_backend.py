@@ -267,7 +267,9 @@ class Backend:
         whether ``table[spelling]`` matches (a native matcher runs in C, any
         other is called), and calls ``fallback(*args, **kwargs)`` for
         everything else.  ``fallback`` must give the same answer for the
-        same call, fill ``table``, and own every check and error.  The entry
+        same call, fill ``table``, and own every check and error; a
+        spelling, once in ``table``, keeps a matcher that answers alike
+        (the entry remembers the last one it found).  The entry
         carries ``fallback``'s metadata (``__wrapped__``, ``__doc__``,
         ``__name__``, ``__qualname__``, ``__module__``).
 

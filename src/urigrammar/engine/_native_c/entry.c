@@ -13,7 +13,9 @@
  * fallback would decide differently: it only skips the fallback's own
  * fast path.  Nothing here knows a name; the table is the caller's dict,
  * read under the GIL (a matcher is held with a strong reference while it
- * runs, so another thread emptying the dict cannot free it).
+ * runs, so another thread emptying the dict cannot free it).  The caller
+ * only adds to it, never changing what a spelling's matcher answers: the
+ * entry remembers the last spelling it found, and its matcher.
  *
  * Instances have a __dict__, so the Python side can give one the
  * metadata of the function it stands for (functools.update_wrapper:
@@ -65,9 +67,41 @@ typedef struct {
        A str: entry(text[, name]) returns what the matcher returns, name
        defaulting to this, and the fallback answers a None (parse). */
     PyObject *default_name;
+    /* The last spelling found in the table, and its matcher: a call that
+       names the same str object (a literal, the default) skips the dict.
+       The caller's table only grows, and a spelling's matcher never
+       changes meaning, so what was found stays right. */
+    PyObject *last_name;
+    PyObject *last_matcher;
     PyObject *dict;        /* the instance's __dict__ */
     entry_vectorcallfunc vectorcall; /* read by CPython through __vectorcalloffset__ */
 } Entry;
+
+/* The matcher of name (an exact str), as a new reference: held while in
+   use, since running can allocate, so collect, so run any code, which may
+   empty the table.  NULL when the table has none (with an exception set
+   when looking failed). */
+static PyObject *
+entry_matcher(Entry *self, PyObject *name)
+{
+    if (name == self->last_name) {
+        Py_INCREF(self->last_matcher);
+        return self->last_matcher;
+    }
+    PyObject *matcher = PyDict_GetItemWithError(self->table, name);
+    if (matcher == NULL) {
+        return NULL;
+    }
+    PyObject *old_name = self->last_name, *old_matcher = self->last_matcher;
+    Py_INCREF(name);
+    Py_INCREF(matcher);
+    self->last_name = name;
+    self->last_matcher = matcher;
+    Py_XDECREF(old_name);
+    Py_XDECREF(old_matcher);
+    Py_INCREF(matcher);
+    return matcher;
+}
 
 /* The fast path: 1 when it answered (*out the result, or NULL with an
    exception set), 0 when the call is for the fallback. */
@@ -77,7 +111,7 @@ entry_fast(Entry *self, PyObject *name, PyObject *text, PyObject **out)
     if (!PyUnicode_CheckExact(name) || !PyUnicode_Check(text)) {
         return 0;
     }
-    PyObject *matcher = PyDict_GetItemWithError(self->table, name);
+    PyObject *matcher = entry_matcher(self, name);
     if (matcher == NULL) {
         if (PyErr_Occurred()) {
             *out = NULL;
@@ -85,9 +119,6 @@ entry_fast(Entry *self, PyObject *name, PyObject *text, PyObject **out)
         }
         return 0;
     }
-    /* Held while in use: running can allocate, so collect, so run any
-       code, which may empty the table. */
-    Py_INCREF(matcher);
     if (Py_IS_TYPE(matcher, &PyCFunction_Type) &&
         PyCFunction_GetFunction(matcher) == Runner_fullmatch) {
         PyObject *runner = PyCFunction_GetSelf(matcher);
@@ -126,7 +157,7 @@ entry_parse(Entry *self, PyObject *text, PyObject *name, PyObject **out)
     if (!PyUnicode_CheckExact(name) || !PyUnicode_Check(text)) {
         return 0;
     }
-    PyObject *matcher = PyDict_GetItemWithError(self->table, name);
+    PyObject *matcher = entry_matcher(self, name);
     if (matcher == NULL) {
         if (PyErr_Occurred()) {
             *out = NULL;
@@ -134,7 +165,6 @@ entry_parse(Entry *self, PyObject *text, PyObject *name, PyObject **out)
         }
         return 0;
     }
-    Py_INCREF(matcher); /* held while in use, as in entry_fast */
     PyObject *found;
     PyObject *tagger = NULL;
     if (Py_IS_TYPE(matcher, &PyCFunction_Type) &&
@@ -270,6 +300,7 @@ Entry_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         Py_INCREF(default_name);
         self->default_name = default_name;
     }
+    self->last_name = self->last_matcher = NULL;
     self->dict = NULL;
     self->vectorcall = Entry_vectorcall;
     return (PyObject *)self;
@@ -285,6 +316,8 @@ Entry_traverse(PyObject *obj, visitproc visit, void *arg)
     Py_VISIT(self->runner_type);
     Py_VISIT(self->tagger_type);
     Py_VISIT(self->default_name);
+    Py_VISIT(self->last_name);
+    Py_VISIT(self->last_matcher);
     Py_VISIT(self->dict);
     return 0;
 }
@@ -298,6 +331,8 @@ Entry_clear(PyObject *obj)
     Py_CLEAR(self->runner_type);
     Py_CLEAR(self->tagger_type);
     Py_CLEAR(self->default_name);
+    Py_CLEAR(self->last_name);
+    Py_CLEAR(self->last_matcher);
     Py_CLEAR(self->dict);
     return 0;
 }
