@@ -29,6 +29,7 @@ from ._percent import (
 )
 from ._schemes import (
     DID_CORE,
+    DID_CORE_LOWERCASE,
     RFC2045,
     RFC2397,
     RFC2397_PUBLISHED,
@@ -61,6 +62,7 @@ FILES = URI_FILES + SCHEME_FILES
 __all__ = [
     "COMPILED",
     "DID_CORE",
+    "DID_CORE_LOWERCASE",
     "FILES",
     "GRAMMAR",
     "RFC2045",

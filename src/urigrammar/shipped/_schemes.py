@@ -19,6 +19,7 @@ from ._grammars import COMPILED, RFC3986, shipped
 
 __all__ = [
     "DID_CORE",
+    "DID_CORE_LOWERCASE",
     "RFC2045",
     "RFC2397",
     "RFC2397_PUBLISHED",
@@ -115,6 +116,9 @@ RFC6455 = shipped("rfc6455-imports.abnf", "RFC 6455", RFC6455_PUBLISHED)
 
 #: W3C DID Core v1.0's "DID Syntax" and "DID URL Syntax" (did).
 DID_CORE = shipped("did-core.abnf", "DID Core", RFC3986)
+#: "DID Syntax"'s prose requirement that the scheme name be lower case,
+#: written as ABNF (not W3C text; the file says so).
+DID_CORE_LOWERCASE = shipped("did-core-lowercase.abnf", "DID Core (lower-case scheme)")
 
 #: RFC 3966 section 3 (tel), read with ``rfc3966-errata.abnf``: the one
 #: rule the published text writes so that no ABNF reader takes it.
@@ -160,6 +164,7 @@ SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
     (RFC6455_PUBLISHED, "rfc6455.abnf"),
     (RFC6455, "rfc6455-imports.abnf"),
     (DID_CORE, "did-core.abnf"),
+    (DID_CORE_LOWERCASE, "did-core-lowercase.abnf"),
     (RFC3966, "rfc3966.abnf"),
     (RFC7565_PUBLISHED, "rfc7565.abnf"),
     (RFC7565, "rfc7565-errata.abnf"),
