@@ -52,6 +52,7 @@ from ._schemes import (
     RFC8089_E3_2,
     RFC8141,
     RFC9110,
+    RFC9110_REQUIREMENTS,
     SCHEME_FILES,
 )
 from ._secrets import password_span, userinfo_secret
@@ -91,6 +92,7 @@ __all__ = [
     "RFC8089_E3_2",
     "RFC8141",
     "RFC9110",
+    "RFC9110_REQUIREMENTS",
     "SCHEME_FILES",
     "SHIPPED",
     "URI_FILES",

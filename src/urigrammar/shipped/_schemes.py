@@ -42,6 +42,7 @@ __all__ = [
     "RFC8089_E3_2",
     "RFC8141",
     "RFC9110",
+    "RFC9110_REQUIREMENTS",
     "SCHEME_FILES",
 ]
 
@@ -106,6 +107,9 @@ RFC8089_E3_2 = shipped("rfc8089-appendix-e3-2.abnf", "RFC 8089 (Appendices E.2, 
 #: RFC 9110 sections 4.2.1 and 4.2.2 (http, https): the rules they use,
 #: which RFC 9110 gives in prose, are RFC 3986's.
 RFC9110 = shipped("rfc9110.abnf", "RFC 9110", RFC3986)
+#: The prose requirements of RFC 9110 sections 4.2.1 to 4.2.5 on http(s)
+#: URIs, written as ABNF (not RFC text; the file says so).
+RFC9110_REQUIREMENTS = shipped("rfc9110-requirements.abnf", "RFC 9110 (requirements)", RFC9110)
 
 #: RFC 6455 section 3 (ws, wss) as published: its prose rules filled by
 #: RFC 3986's rules of the same names, "path" too.
@@ -161,6 +165,7 @@ SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
     (RFC2397_PUBLISHED, "rfc2397.abnf"),
     (RFC2397, "rfc2397-uri.abnf"),
     (RFC9110, "rfc9110.abnf"),
+    (RFC9110_REQUIREMENTS, "rfc9110-requirements.abnf"),
     (RFC6455_PUBLISHED, "rfc6455.abnf"),
     (RFC6455, "rfc6455-imports.abnf"),
     (DID_CORE, "did-core.abnf"),
