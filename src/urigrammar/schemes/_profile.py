@@ -212,11 +212,8 @@ class Profile(Generic[V]):
 
         whole = self._one_dfa(backend, uri is not None)
         if whole is not None:
-
-            def validate(text: str) -> bool:
-                return whole(text) is not None
-
-            return _Runs(uri, validate, one_dfa=True)
+            # The C runner's own predicate: no Python frame on the hot path.
+            return _Runs(uri, whole, one_dfa=True)
 
         requirements = self.requirements
         if requirements and not any(r.needs for r in requirements):
@@ -258,8 +255,8 @@ class Profile(Generic[V]):
 
         return _Runs(uri, validate)
 
-    def _one_dfa(self, backend: Backend | None, with_uri: bool) -> Callable[[str], object] | None:
-        """The whole verdict as one DFA's matcher, on a back end that runs
+    def _one_dfa(self, backend: Backend | None, with_uri: bool) -> Callable[[str], bool] | None:
+        """The whole verdict as one DFA's predicate, on a back end that runs
         raw tables (the native one): the rule's DFA intersected with RFC
         3986's ``URI`` (when ``with_uri``) and each requirement's
         ``language``.  ``None`` when the rule is not regular, a requirement
@@ -286,7 +283,8 @@ class Profile(Generic[V]):
             if tables is None:
                 return None
         assert tables is not None
-        return chosen.tables_matcher(tables)
+        made = chosen.tables_matcher(tables, predicate=True)
+        return cast("Callable[[str], bool] | None", made)
 
     def _match(self, text: str, backend: Backend | None) -> RuleMatch | None:
         try:
