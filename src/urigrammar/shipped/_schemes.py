@@ -14,12 +14,13 @@ These grammars are not in ``SHIPPED``: a rule name given to the top-level
 
 from __future__ import annotations
 
-from ..engine import Grammar, PackageStore
+from ..engine import CharSet, Grammar, PackageStore
 from ._grammars import COMPILED, RFC3986, shipped
 
 __all__ = [
     "DID_CORE",
     "DID_CORE_LOWERCASE",
+    "ENCODED_IN_ADDR_SPEC",
     "RFC2045",
     "RFC2397",
     "RFC2397_PUBLISHED",
@@ -30,6 +31,8 @@ __all__ = [
     "RFC5870",
     "RFC5870_WGS84",
     "RFC6068",
+    "RFC6068_DELIMITED",
+    "RFC6068_ENCODED",
     "RFC6068_URI",
     "RFC6455",
     "RFC6455_PUBLISHED",
@@ -75,6 +78,32 @@ RFC6068_URI = RFC6068.restricted(
     "URI",
     name="RFC 6068 (over URI characters)",
     store=PackageStore(COMPILED / "rfc6068-uri.abnf.json"),
+)
+
+#: RFC 6068 section 2, item 1: the characters an addr-spec MUST
+#: percent-encode that a URI may hold unencoded: gen-delims but "@" and
+#: ":" ("/", "?", "#", "[", "]"), and the sub-delims "&", ";" and "="
+#: ("%" is RFC 3986's pct-encoded already).  Not a grammar's set: the
+#: section's prose.
+ENCODED_IN_ADDR_SPEC = frozenset("/?#[]&;=")
+
+#: RFC 6068 over RFC 3986's URI characters but ``ENCODED_IN_ADDR_SPEC``,
+#: every rule named "encoded-" and its RFC 6068 name: what an address may
+#: hold unencoded, for ``rfc6068-delimited.abnf``.  No file, as
+#: ``RFC6068_URI``.
+RFC6068_ENCODED = RFC6068_URI.restricted(
+    RFC3986,
+    "URI",
+    name="RFC 6068 (over URI characters an addr-spec holds unencoded)",
+    store=PackageStore(COMPILED / "rfc6068-encoded.abnf.json"),
+    prefix="encoded-",
+    without=CharSet.of(map(ord, ENCODED_IN_ADDR_SPEC)),
+)
+#: RFC 6068 section 2's prose on where the header fields begin, written
+#: as ABNF (not RFC text; the file says so): the mailto requirement's
+#: language.
+RFC6068_DELIMITED = shipped(
+    "rfc6068-delimited.abnf", "RFC 6068 (delimited)", RFC6068_URI, RFC6068_ENCODED
 )
 
 #: RFC 2045 section 5.1 (MIME's Content-Type tokens), transcribed into
@@ -159,6 +188,8 @@ SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
     (RFC5322, "rfc5322-errata.abnf"),
     (RFC6068, "rfc6068.abnf"),
     (RFC6068_URI, "rfc6068-uri.abnf"),
+    (RFC6068_ENCODED, "rfc6068-encoded.abnf"),
+    (RFC6068_DELIMITED, "rfc6068-delimited.abnf"),
     (RFC2045, "rfc2045.abnf"),
     (RFC2397_IMPORTS, "rfc2397-imports.abnf"),
     (RFC2397_ERRATA, "rfc2397-errata.abnf"),
