@@ -29,6 +29,7 @@ __all__ = [
     "RFC5322",
     "RFC5322_PUBLISHED",
     "RFC5870",
+    "RFC5870_REQUIREMENTS",
     "RFC5870_WGS84",
     "RFC6068",
     "RFC6068_DELIMITED",
@@ -171,6 +172,11 @@ RFC4151 = shipped("rfc4151.abnf", "RFC 4151", RFC3986)
 RFC5870 = shipped("rfc5870.abnf", "RFC 5870")
 #: RFC 5870 section 3.3 with its second block, the WGS-84 coordinates.
 RFC5870_WGS84 = shipped("rfc5870-wgs84.abnf", "RFC 5870 (WGS-84)", RFC5870)
+#: The prose requirements of RFC 5870 sections 3.3 and 3.4.2 on geo URIs,
+#: written as ABNF (not RFC text; the file says so).
+RFC5870_REQUIREMENTS = shipped(
+    "rfc5870-requirements.abnf", "RFC 5870 (requirements)", RFC5870_WGS84
+)
 
 #: RFC 6920 section 3, Figure 4 (ni), with RFC 3986's authority, query
 #: and unreserved.
@@ -207,5 +213,6 @@ SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
     (RFC4151, "rfc4151.abnf"),
     (RFC5870, "rfc5870.abnf"),
     (RFC5870_WGS84, "rfc5870-wgs84.abnf"),
+    (RFC5870_REQUIREMENTS, "rfc5870-requirements.abnf"),
     (RFC6920, "rfc6920.abnf"),
 )
