@@ -38,6 +38,7 @@ __all__ = [
     "RFC6455",
     "RFC6455_PUBLISHED",
     "RFC6920",
+    "RFC6920_REQUIREMENTS",
     "RFC7565",
     "RFC7565_PUBLISHED",
     "RFC8089",
@@ -181,6 +182,9 @@ RFC5870_REQUIREMENTS = shipped(
 #: RFC 6920 section 3, Figure 4 (ni), with RFC 3986's authority, query
 #: and unreserved.
 RFC6920 = shipped("rfc6920.abnf", "RFC 6920", RFC3986)
+#: The prose requirements of RFC 6920 sections 3 and 9.4 on ni URIs,
+#: written as ABNF (not RFC text; the file says so).
+RFC6920_REQUIREMENTS = shipped("rfc6920-requirements.abnf", "RFC 6920 (requirements)", RFC6920)
 
 #: Every scheme grammar and its file, imports before what imports them.
 SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
@@ -215,4 +219,5 @@ SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
     (RFC5870_WGS84, "rfc5870-wgs84.abnf"),
     (RFC5870_REQUIREMENTS, "rfc5870-requirements.abnf"),
     (RFC6920, "rfc6920.abnf"),
+    (RFC6920_REQUIREMENTS, "rfc6920-requirements.abnf"),
 )
