@@ -26,6 +26,7 @@ __all__ = [
     "RFC2397_PUBLISHED",
     "RFC3966",
     "RFC4151",
+    "RFC4151_REQUIREMENTS",
     "RFC5322",
     "RFC5322_PUBLISHED",
     "RFC5870",
@@ -168,6 +169,9 @@ RFC7565 = shipped("rfc7565-errata.abnf", "RFC 7565", RFC7565_PUBLISHED)
 
 #: RFC 4151 section 2.1 (tag), with RFC 3986's pchar.
 RFC4151 = shipped("rfc4151.abnf", "RFC 4151", RFC3986)
+#: RFC 4151 section 2.2's prose requirement that the date be a day of the
+#: Gregorian calendar, written as ABNF (not RFC text; the file says so).
+RFC4151_REQUIREMENTS = shipped("rfc4151-requirements.abnf", "RFC 4151 (requirements)", RFC4151)
 
 #: RFC 5870 section 3.3 (geo), its first block: any CRS.
 RFC5870 = shipped("rfc5870.abnf", "RFC 5870")
@@ -215,6 +219,7 @@ SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
     (RFC7565_PUBLISHED, "rfc7565.abnf"),
     (RFC7565, "rfc7565-errata.abnf"),
     (RFC4151, "rfc4151.abnf"),
+    (RFC4151_REQUIREMENTS, "rfc4151-requirements.abnf"),
     (RFC5870, "rfc5870.abnf"),
     (RFC5870_WGS84, "rfc5870-wgs84.abnf"),
     (RFC5870_REQUIREMENTS, "rfc5870-requirements.abnf"),
