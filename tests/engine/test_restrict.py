@@ -92,3 +92,22 @@ def test_over_the_alphabet_the_restricted_rule_is_the_original(text: str) -> Non
         assert (restricted.abnf_parse("top", text) is not None) is expected
     else:
         assert not restricted.validate("top", text)
+
+
+def test_a_prefix_names_every_rule_but_the_core_ones() -> None:
+    # The prefixed grammar and the original can be imported side by side:
+    # no rule name of one is a rule name of the other.
+    restricted = NESTED.restricted(NO_PARENS, prefix="plain-")
+    assert restricted.find("top") is None
+    assert restricted.validate("plain-top", 'abc"XY"!')
+    assert "DQUOTE" in restricted.text()  # a core rule keeps its name
+    both = load_grammar("either = top / plain-top\n", imports=[NESTED, restricted])
+    assert both.validate("either", "ab(c)")
+
+
+def test_without_takes_characters_out_of_a_rule_s_alphabet() -> None:
+    restricted = NESTED.restricted(NESTED, "tail", without=CharSet.of(map(ord, "0")))
+    assert restricted.validate("tail", "!")
+    assert restricted.validate("tail", "123")
+    assert not restricted.validate("tail", "100")
+    assert restricted.find("top") is None  # a letter is needed: none is left

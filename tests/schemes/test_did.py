@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _languages import agree, damaged
 from _vectors import ids, vectors
 from hypothesis import given
 from hypothesis import strategies as st
@@ -57,3 +58,10 @@ def test_fields_agree_with_rfc_3986s_parse(text: str) -> None:
     assert (value.query, value.fragment) == (reference.query, reference.fragment)
     assert reference.path == value.did[len("did:") :] + value.path
     assert value.did == f"did:{value.method}:{value.method_specific_id}"
+
+
+@given(damaged(DID_TEXTS, "dDiI:/?#%aZ09"))
+def test_the_lower_case_language_is_the_requirement(text: str) -> None:
+    # The language (grammar/did-core-lowercase.abnf) says what the
+    # predicate says, and the native one-DFA verdict what the pure one does.
+    agree(DID, text)

@@ -9,6 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from _languages import agree, damaged
 from _trees import values
 from _vectors import ids, vectors
 from hypothesis import given
@@ -103,3 +104,32 @@ def test_fields_agree_with_abnfs_tree(text: str) -> None:
     assert [name + ("" if v is None else "=" + v) for name, v in value.parameters] == [
         p[1:] for p in values(tree, "parameter")
     ]
+
+
+#: Labels near the reserved names and "wgs84": one character off, one
+#: shorter or longer, in either case.
+_NEAR = st.sampled_from(
+    ["crs", "CRS", "cr", "crsx", "xrs", "cxs", "crx", "u", "U", "v", "uu", "wgs84", "WGS84",
+     "wgs8", "wgs840", "xgs84", "wxs84", "wgx84", "wgs94", "wgs85", "w-s84", "-"]
+)  # fmt: skip
+_NEAR_TEXTS = st.builds(
+    lambda a, b, params: f"geo:{a},{b}" + "".join(params),
+    st.sampled_from(["90", "90.0", "90.01", "-090", "0089.9", "91", "1", "100", "-0"]),
+    st.sampled_from(["180", "180.000", "180.1", "179.99", "0180", "181", "-1", "1000"]),
+    st.lists(
+        st.one_of(
+            st.builds(";crs={}".format, _NEAR),
+            st.builds(";{}=1".format, _NEAR),
+            st.builds(";{}".format, _NEAR),
+            st.just(";u=5"),
+        ),
+        max_size=3,
+    ),
+)
+
+
+@given(damaged(st.one_of(GEO_TEXTS, _NEAR_TEXTS, from_rule("geo-URI", RFC5870)), ";=,.-09crsuw"))
+def test_the_requirement_languages_are_the_requirements(text: str) -> None:
+    # grammar/rfc5870-requirements.abnf says what each predicate says, for
+    # every geo-URI; the native one-DFA verdict is the pure one.
+    agree(GEO, text)

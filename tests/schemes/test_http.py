@@ -10,6 +10,7 @@ import pickle
 from typing import Any
 
 import pytest
+from _languages import agree, damaged
 from _vectors import ids, vectors
 from hypothesis import given
 from hypothesis import strategies as st
@@ -20,6 +21,7 @@ from urigrammar.engine import Backend, Grammar
 from urigrammar.schemes import HttpValue
 from urigrammar.schemes._http import http_profile
 from urigrammar.shipped import RFC3986, grammar_text
+from urigrammar.strategies import from_rule
 
 VECTORS = vectors("rfc9110.json")
 VALID = VECTORS["valid"]
@@ -214,3 +216,17 @@ def test_the_grammar_file_reads_as_abnfs_own_transcription(text: str, rule: str)
     from urigrammar.shipped import RFC9110
 
     assert RFC9110.validate(rule, text) is _abnf_ships(rule, text)
+
+
+@given(damaged(st.one_of(LIKELY, from_rule("URI", RFC3986)), ":/@?#[]%.h1"))
+def test_the_requirement_languages_are_the_requirements(text: str) -> None:
+    # grammar/rfc9110-requirements.abnf says what each predicate says, for
+    # every URI; the native one-DFA verdict is the pure one, for every
+    # variant of profile.
+    for profile in (
+        HTTP,
+        HTTPS,
+        http_profile("http", userinfo=True),
+        http_profile("https", host_required=False),
+    ):
+        agree(profile, text)

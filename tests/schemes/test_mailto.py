@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+from _languages import agree, damaged
 from _vectors import ids, vectors
 from abnf.grammars import rfc5322 as abnf_rfc5322
 from abnf.parser import ParseError
@@ -22,6 +23,7 @@ from urigrammar import SCHEMES, URIError, parse_scheme, validate
 from urigrammar.engine import Backend
 from urigrammar.schemes import MailtoValue
 from urigrammar.shipped import RFC3986, RFC5322, RFC6068, RFC6068_URI
+from urigrammar.strategies import from_rule
 
 VECTORS = vectors("rfc6068.json")
 VALID = VECTORS["valid"]
@@ -175,3 +177,10 @@ def test_dot_atom_text_as_abnf_transcribes_rfc_5322(text: str) -> None:
 def test_quoted_string_as_abnf_transcribes_rfc_5322(text: str) -> None:
     ours = RFC5322.abnf_parse("quoted-string", text) is not None
     assert ours is _abnf_5322("quoted-string", text)
+
+
+@given(damaged(st.one_of(MAILTO_TEXTS, from_rule("mailtoURI", RFC6068_URI)), "?&=/#;[]%@,a"))
+def test_the_delimiter_language_is_the_requirement(text: str) -> None:
+    # grammar/rfc6068-delimited.abnf says what _delimited says, for every
+    # mailtoURI; the native one-DFA verdict is the pure one.
+    agree(MAILTO, text)

@@ -11,6 +11,7 @@ import pickle
 from typing import Any
 
 import pytest
+from _languages import agree, damaged
 from _trees import values
 from _vectors import ids, vectors
 from hypothesis import given
@@ -100,3 +101,31 @@ def test_the_verdict_is_rfc_3986_abnf_and_section_3(text: str) -> None:
         and _keeps_section_3(values(tree, "val")[0], values(tree, "alg")[0])
     )
     assert NI.validate(text) is expected
+
+
+#: Section 9.4's names and names one character off them, any case.
+_NAMES = st.sampled_from(
+    ["sha-256", "SHA-256", "sha-256-128", "sha-256-120", "sha-256-96", "sha-256-64",
+     "sha-256-32", "sha-255", "sha_256", "shb-256", "sha-256-", "sha-256-12", "sha-256-129",
+     "sha-256-100", "sha-256-97", "sha-256-65", "sha-256-33", "sha-256-1280", "xha-256-32",
+     "sha-256x96", "sha-2566", "sha-25", "s"]
+)  # fmt: skip
+_DIGESTS = st.builds(
+    "ni:///{};{}".format,
+    _NAMES,
+    st.one_of(
+        st.sampled_from([4, 8, 12, 15, 16, 32, 31, 33]).flatmap(
+            lambda n: st.binary(min_size=n, max_size=n).map(
+                lambda b: base64.urlsafe_b64encode(b).decode().rstrip("=")
+            )
+        ),
+        st.text(alphabet="AQgwBbz09-_.~", min_size=1, max_size=8),
+    ),
+)
+
+
+@given(damaged(st.one_of(NI_TEXTS, _DIGESTS), "AQgwBz0-_.~;/?"))
+def test_the_requirement_languages_are_the_requirements(text: str) -> None:
+    # grammar/rfc6920-requirements.abnf says what each predicate says, for
+    # every NI-URI; the native one-DFA verdict is the pure one.
+    agree(NI, text)

@@ -12,6 +12,7 @@ This layer knows nothing of URIs.  Data flow::
       -> _artifact (a grammar's rules and programs as JSON data) kept by
          _cache (package data built with the wheel, or the per-user cache)
       -> _backend: PURE (re, Python) or NATIVE (_native, C tables) runs them.
+      -> _product: the intersection of two minimal DFAs, for a backend to run.
       -> _dialect: a rule as a regex for another engine (RE2, Rust, Java).
       -> _record: what a parse makes, a text and the spans of its slots.
 
@@ -42,9 +43,11 @@ if TYPE_CHECKING:
     from ._grammar import ABNF_MAX_LENGTH, Grammar
     from ._ir import Alt, Cap, Chars, Expr, Ref, Rep, Seq, refs
     from ._match import RuleMatch
+    from ._product import intersection
     from ._program import Program
     from ._reader import read_rules
     from ._record import RAW_MAKERS, Field, Record, exact, record_types
+    from ._tables import Tables
 
 # Each name is imported from its module on first use (PEP 562): importing
 # the engine, or one of its modules, costs nothing until a name is needed,
@@ -83,6 +86,7 @@ _LAZY: dict[str, str] = {
     "Rep": "_ir",
     "Seq": "_ir",
     "refs": "_ir",
+    "intersection": "_product",
     "Program": "_program",
     "read_rules": "_reader",
     "Field": "_record",
@@ -90,6 +94,7 @@ _LAZY: dict[str, str] = {
     "exact": "_record",
     "Record": "_record",
     "record_types": "_record",
+    "Tables": "_tables",
 }
 
 
@@ -133,6 +138,7 @@ __all__ = [
     "RuleMatch",
     "Seq",
     "Store",
+    "Tables",
     "array_stream",
     "cache_dir",
     "cache_problem",
@@ -144,6 +150,7 @@ __all__ = [
     "default_backend",
     "exact",
     "inline_rule",
+    "intersection",
     "load_grammar",
     "merge_alternatives",
     "pure_reason",

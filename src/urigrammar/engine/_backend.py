@@ -211,6 +211,24 @@ class Backend:
 
         return accepts
 
+    def tables_matcher(
+        self, tables: Tables, *, predicate: bool = False
+    ) -> Callable[[str], object] | None:
+        """A ``fullmatch``-like function of a text for a DFA given as raw
+        ``Tables`` (one that no program holds: ``_product.intersection``'s,
+        say), or with ``predicate`` one that returns ``True`` or ``False``:
+        the C runner on the native back end; ``None`` on the pure one,
+        which runs no DFA, or when the extension refuses the tables, so
+        that the caller keeps its own way.  Not kept: the caller keeps
+        what it makes."""
+        if not self.native or _RUNNER is None:
+            return None
+        try:
+            runner = _RUNNER(**pack(tables))
+        except (TypeError, ValueError):
+            return None  # tables the extension refuses (a stale build)
+        return runner.accepts if predicate else runner.fullmatch
+
     def tagger(
         self, program: Program, plan: Plan, cls: type[Record] | None = None
     ) -> Callable[[str], Any] | None:

@@ -35,7 +35,7 @@ from ._tables import Tables
 if TYPE_CHECKING:
     from ._prefix import Automaton
 
-__all__ = ["MAX_DFA_STATES", "Tables", "build_tables"]
+__all__ = ["MAX_DFA_STATES", "Tables", "build_tables", "minimal"]
 
 #: The most DFA states (before minimization) a rule may take to run
 #: natively; beyond it, ``build_tables`` gives up (``None``).  RFC 3987's
@@ -184,11 +184,30 @@ def build_tables(body: Expr, cap: int = MAX_DFA_STATES) -> Tables | None:
     if built is None:
         return None
     moves, accepting = built
-    minimized = _minimize(moves, accepting, MAX_BUILD_WORK - len(moves) * len(takers))
+    return minimal(
+        moves, accepting, starts, classes, len(takers), MAX_BUILD_WORK - len(moves) * len(takers)
+    )
+
+
+def minimal(
+    moves: list[list[int]],
+    accepting: list[bool],
+    starts: Sequence[int],
+    classes: Sequence[int],
+    width: int,
+    budget: int = MAX_BUILD_WORK,
+) -> Tables | None:
+    """The minimal ``Tables`` of a complete DFA over ``width`` classes
+    (state 0 dead, state 1 the start; interval ``i`` of the code points
+    starts at ``starts[i]`` and is of class ``classes[i]``): Moore's
+    refinement, then equal columns merged into one class and neighbouring
+    intervals of one class into one.  ``None`` when the refinement costs
+    more than ``budget`` or more than ``MAX_CLASSES`` classes remain."""
+    minimized = _minimize(moves, accepting, budget)
     if minimized is None:
         return None
     block, count = minimized
-    small = [[0] * len(takers) for _ in range(count)]
+    small = [[0] * width for _ in range(count)]
     final = [False] * count
     for state, row in enumerate(moves):
         small[block[state]] = [block[t] for t in row]
@@ -196,16 +215,16 @@ def build_tables(body: Expr, cap: int = MAX_DFA_STATES) -> Tables | None:
     # Merge the classes whose columns are equal.
     columns: dict[tuple[int, ...], int] = {}
     renamed = []
-    for c in range(len(takers)):
+    for c in range(width):
         column = tuple(row[c] for row in small)
         renamed.append(columns.setdefault(column, len(columns)))
     if len(columns) > MAX_CLASSES:
         return None
-    width = len(columns)
-    flat = [0] * (count * width)
+    merged_width = len(columns)
+    flat = [0] * (count * merged_width)
     for state, row in enumerate(small):
         for c, target in enumerate(row):
-            flat[state * width + renamed[c]] = target
+            flat[state * merged_width + renamed[c]] = target
     # Neighbouring intervals that fell into one class become one.
     kept_starts: list[int] = []
     kept_classes: list[int] = []
@@ -218,7 +237,7 @@ def build_tables(body: Expr, cap: int = MAX_DFA_STATES) -> Tables | None:
     return Tables(
         starts=tuple(kept_starts),
         classes=tuple(kept_classes),
-        nclasses=width,
+        nclasses=merged_width,
         moves=tuple(flat),
         accepting=tuple(final),
         start=block[1],

@@ -642,6 +642,8 @@ class Grammar:
         *,
         name: str | None = None,
         store: Store | None = None,
+        prefix: str = "",
+        without: CharSet | None = None,
     ) -> Grammar:
         """This grammar with every rule restricted to an alphabet: the
         ``CharSet`` given, or the characters rule ``rule`` of the grammar
@@ -652,7 +654,12 @@ class Grammar:
         and is then regular.  The new grammar is ABNF text written from
         this one's rules (``text()``), read when first used (nothing is
         read here), kept in ``store`` if given; it raises what this one
-        raises."""
+        raises.  With a ``prefix`` every rule of the new grammar is named
+        ``prefix`` and this one's name for it (the core rules keep theirs),
+        so that a grammar may import both this one and the new one: the
+        rule over the whole alphabet and the rule over a part of it.  The
+        characters of ``without`` are taken out of the alphabet (of a
+        rule's characters, say, which are known only when read)."""
         if isinstance(alphabet, Grammar):
             if rule is None:
                 msg = "restricted(grammar, rule): the rule whose characters are the alphabet"
@@ -666,6 +673,8 @@ class Grammar:
         else:
             msg = f"alphabet must be a CharSet or a Grammar, not {type(alphabet).__name__}"
             raise TypeError(msg)
+        if without is not None:
+            what += f" but {without!r}"
         label = name or f"{self.name} over {what}"
 
         def text() -> str:
@@ -673,6 +682,8 @@ class Grammar:
 
             chars = alphabet if other is None else other.alphabet(other_rule or "")
             assert isinstance(chars, CharSet)
+            if without is not None:
+                chars = chars - without
             table = self._table()
             rules: dict[str, Expr] = {}
             for key, found in table.rules.items():
@@ -686,7 +697,10 @@ class Grammar:
                 f"{label}: {self.name} with every rule restricted to {what},",
                 "written out by urigrammar.engine._restrict from the grammar's rules.",
             )
-            return abnf_text(restrict(rules, core, chars), table.names, header)
+            kept = restrict(rules, core, chars)
+            names = dict(table.names)
+            names.update((key, prefix + names[key]) for key in kept)
+            return abnf_text(kept, names, header)
 
         return Grammar(
             text,

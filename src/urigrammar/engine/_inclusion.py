@@ -4,7 +4,7 @@ accepts too.
 
 A walk over the pairs of states the two DFAs reach on the same input,
 from the pair of start states, over the classes of code points both
-partitions cut (their interval starts merged).  The inner language leaves
+partitions cut (``_product.joint``).  The inner language leaves
 the outer exactly when some reachable pair has the inner DFA accepting and
 the outer not, or the outer dead while the inner still lives (every live
 state of a minimal DFA reaches acceptance).  Time: the reachable pairs
@@ -13,20 +13,15 @@ times the joint classes, once per question.
 
 from __future__ import annotations
 
+from ._product import joint
 from ._tables import Tables
 
 __all__ = ["included"]
 
 
-def _joint_classes(inner: Tables, outer: Tables) -> list[tuple[int, int]]:
-    """The distinct (inner class, outer class) pairs over the code points."""
-    starts = sorted(set(inner.starts) | set(outer.starts))
-    return list(dict.fromkeys((inner.class_of(at), outer.class_of(at)) for at in starts))
-
-
 def included(inner: Tables, outer: Tables) -> bool:
     """Whether the language of ``inner`` is a subset of that of ``outer``."""
-    joint = _joint_classes(inner, outer)
+    *_, pairs = joint(inner, outer)
     wide_in, wide_out = inner.nclasses, outer.nclasses
     first = (inner.start, outer.start)
     seen = {first}
@@ -35,7 +30,7 @@ def included(inner: Tables, outer: Tables) -> bool:
         here, there = todo.pop()
         if inner.accepting[here] and not outer.accepting[there]:
             return False
-        for one, other in joint:
+        for one, other in pairs:
             step = inner.moves[here * wide_in + one]
             if step == 0:
                 continue

@@ -6,14 +6,16 @@ fragment.
 The ABNF's "did:" is a case-insensitive string (RFC 5234 section 2.3);
 the prose of "DID Syntax" says more: "The DID scheme name MUST be an ASCII
 lowercase string", one requirement.  (The method name is lower case by
-its own rule, ``method-char``.)
+its own rule, ``method-char``.)  The requirement is also a language,
+``grammar/did-core-lowercase.abnf``'s ``did-scheme-lowercase``, so that
+the native back end validates with one DFA.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..shipped import DID_CORE
+from ..shipped import DID_CORE, DID_CORE_LOWERCASE
 from ._profile import Profile, Requirement
 from ._value import SchemeURI
 
@@ -96,6 +98,7 @@ DID: Profile[DIDValue] = Profile(
             "did",
             "the DID scheme name is lower case",
             _scheme_not_lowercase,
+            language=(DID_CORE_LOWERCASE, "did-scheme-lowercase"),
         )
     ],
     cite='DID Core v1.0, sections "DID Syntax" and "DID URL Syntax"',

@@ -20,6 +20,9 @@ The prose adds what the ABNF does not say, each a requirement:
   ``grammar/rfc5870-wgs84.abnf``'s ``coordinates``;
 * section 3.4.2: there, a latitude beyond -90..90 or a longitude beyond
   -180..180 "MUST be considered invalid".
+
+Each requirement is also a language (``grammar/rfc5870-requirements.abnf``),
+so that the native back end validates with one DFA.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from ..shipped import RFC5870, RFC5870_WGS84
+from ..shipped import RFC5870, RFC5870_REQUIREMENTS, RFC5870_WGS84
 from ._profile import Profile, Requirement
 from ._value import SchemeURI
 
@@ -181,6 +184,7 @@ GEO: Profile[GeoValue] = Profile(
             "crs and u appear at most once each, before any other parameter",
             _reserved_name,
             needs=_NEEDS,
+            language=(RFC5870_REQUIREMENTS, "geo-reserved-once"),
         ),
         Requirement(
             "RFC 5870 section 3.3",
@@ -188,6 +192,7 @@ GEO: Profile[GeoValue] = Profile(
             "in WGS-84, coordinates are latitude, longitude and altitude",
             _not_wgs84_coordinates,
             needs=_NEEDS,
+            language=(RFC5870_REQUIREMENTS, "geo-wgs84-coordinates"),
         ),
         Requirement(
             "RFC 5870 section 3.4.2",
@@ -195,6 +200,7 @@ GEO: Profile[GeoValue] = Profile(
             "in WGS-84, the latitude is within -90 to 90 and the longitude within -180 to 180",
             _out_of_range,
             needs=_NEEDS,
+            language=(RFC5870_REQUIREMENTS, "geo-in-range"),
         ),
     ],
     cite="RFC 5870 section 3.3",

@@ -12,7 +12,9 @@ published rule accepts, in linear time and at any length.
 The ABNF is ambiguous where RFC 5322's atext holds "?", "&" and "=";
 section 2's prose settles it (the first "?" begins the header fields, and
 an addr-spec encodes "/", "?", "#", "[", "]", "&", ";" and "="), one
-``Requirement``, and the fields are read from that split.  They follow
+``Requirement`` (also a language, ``grammar/rfc6068-delimited.abnf``, so
+that the native back end validates with one DFA), and the fields are read
+from that split.  They follow
 sections 2 and 5: ``to`` (the addresses, decoded), ``headers`` (the header
 fields, decoded), ``subject`` and ``body``.
 """
@@ -23,7 +25,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .._errors import RuleMatchError
-from ..shipped import RFC6068_URI, percent_decode
+from ..shipped import ENCODED_IN_ADDR_SPEC, RFC6068_DELIMITED, RFC6068_URI, percent_decode
 from ._profile import Profile, Requirement
 from ._value import SchemeURI
 
@@ -31,12 +33,6 @@ if TYPE_CHECKING:
     from ..engine import RuleMatch
 
 __all__ = ["MAILTO", "MailtoValue"]
-
-#: Section 2, item 1: the characters an addr-spec MUST percent-encode that
-#: a URI may hold unencoded: gen-delims but "@" and ":" ("/", "?", "#",
-#: "[", "]"), and the sub-delims "&", ";" and "=" ("%" is RFC 3986's
-#: pct-encoded already).  Not a grammar's set: the section's prose.
-_ENCODED_IN_ADDR_SPEC = frozenset("/?#[]&;=")
 
 _SCHEME = len("mailto:")
 
@@ -69,7 +65,7 @@ def _delimited(match: RuleMatch) -> int | None:
     or a part its rule does not match; ``None`` when it keeps it."""
     text = match.text
     to, fields = _split(text)
-    found = [at for at in map(to.find, _ENCODED_IN_ADDR_SPEC) if at >= 0]
+    found = [at for at in map(to.find, ENCODED_IN_ADDR_SPEC) if at >= 0]
     if found:
         return _SCHEME + min(found)
     to_rule, fields_rule = _part_matchers()
@@ -172,6 +168,7 @@ MAILTO: Profile[MailtoValue] = Profile(
             "the first '?' begins the header fields, and an addr-spec holds none of "
             "'/', '?', '#', '[', ']', '&', ';', '=' unencoded",
             _delimited,
+            language=(RFC6068_DELIMITED, "mailto-delimited"),
         ),
     ),
     cite="RFC 6068 section 2",

@@ -18,6 +18,9 @@ Section 3's prose says what the ABNF does not, two requirements:
   registry, the digest has the registry's length (the truncated
   sha-256s).  Names the registry of 2013 does not list are not checked:
   IANA may have added them since.
+
+Each requirement is also a language (``grammar/rfc6920-requirements.abnf``),
+so that the native back end validates with one DFA.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import base64
 import binascii
 from typing import TYPE_CHECKING
 
-from ..shipped import RFC6920
+from ..shipped import RFC6920, RFC6920_REQUIREMENTS
 from ._profile import Profile, Requirement
 from ._value import SchemeURI
 
@@ -147,6 +150,7 @@ NI: Profile[NiValue] = Profile(
             "the digest value is base64url without padding",
             _not_base64url,
             needs=_NEEDS,
+            language=(RFC6920_REQUIREMENTS, "ni-base64url"),
         ),
         Requirement(
             "RFC 6920 sections 3 and 9.4",
@@ -154,6 +158,7 @@ NI: Profile[NiValue] = Profile(
             "the digest value has the length of the hash the algorithm names",
             _wrong_length,
             needs=_NEEDS,
+            language=(RFC6920_REQUIREMENTS, "ni-digest-length"),
         ),
     ],
     cite="RFC 6920 section 3",

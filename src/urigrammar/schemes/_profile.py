@@ -28,7 +28,7 @@ from .._errors import RuleMatchError, URISyntaxError
 from ..shipped import RFC3986, userinfo_secret
 
 if TYPE_CHECKING:
-    from ..engine import Backend, Grammar, RuleMatch
+    from ..engine import Backend, Grammar, RuleMatch, Tables
     from ._value import SchemeURI
 
 __all__ = ["Profile", "Requirement"]
@@ -48,13 +48,22 @@ class Requirement:
 
     A requirement that ``needs`` no rule reads only the match's ``text``:
     when every requirement of a profile is such, ``validate`` hands them
-    the text as matched by the rule's DFA, without a parse."""
+    the text as matched by the rule's DFA, without a parse.
+
+    ``language``, when given, is a rule of some grammar, as ``(grammar,
+    rule name)``, that says the requirement as a language: for every text
+    the profile's rule matches, the requirement holds exactly when the
+    rule matches all of the text.  When every requirement of a regular
+    profile has one, the native back end decides ``validate`` with one
+    DFA, the intersection of them all (``_product``); ``breaks`` still
+    gives ``check`` its offset, and the pure back end its verdict."""
 
     cite: str
     rule: str
     says: str
     breaks: Callable[[RuleMatch], int | None]
     needs: tuple[str, ...] = ()
+    language: tuple[Grammar, str] | None = None
 
 
 class _Matched:
@@ -71,15 +80,21 @@ class _Runs:
     """A profile's prepared calls on one back end: ``uri`` is RFC 3986's
     ``URI`` matcher, or ``None`` where the rule's language lies inside
     ``URI``'s (``Grammar.within``), which then says nothing more;
-    ``validate`` is the whole verdict."""
+    ``validate`` is the whole verdict; ``one_dfa`` whether it is a single
+    DFA's (``Profile._one_dfa``), so that no faster verdict exists."""
 
-    __slots__ = ("uri", "validate")
+    __slots__ = ("one_dfa", "uri", "validate")
 
     def __init__(
-        self, uri: Callable[[str], object | None] | None, validate: Callable[[str], bool]
+        self,
+        uri: Callable[[str], object | None] | None,
+        validate: Callable[[str], bool],
+        *,
+        one_dfa: bool = False,
     ) -> None:
         self.uri = uri
         self.validate = validate
+        self.one_dfa = one_dfa
 
 
 class Profile(Generic[V]):
@@ -195,6 +210,11 @@ class Profile(Generic[V]):
             def rule(text: str) -> object | None:
                 return True if grammar.validate(name, text) else None
 
+        whole = self._one_dfa(backend, uri is not None)
+        if whole is not None:
+            # The C runner's own predicate: no Python frame on the hot path.
+            return _Runs(uri, whole, one_dfa=True)
+
         requirements = self.requirements
         if requirements and not any(r.needs for r in requirements):
             tests = tuple(r.breaks for r in requirements)
@@ -234,6 +254,37 @@ class Profile(Generic[V]):
                 return uri(text) is not None and rule(text) is not None
 
         return _Runs(uri, validate)
+
+    def _one_dfa(self, backend: Backend | None, with_uri: bool) -> Callable[[str], bool] | None:
+        """The whole verdict as one DFA's predicate, on a back end that runs
+        raw tables (the native one): the rule's DFA intersected with RFC
+        3986's ``URI`` (when ``with_uri``) and each requirement's
+        ``language``.  ``None`` when the rule is not regular, a requirement
+        has no language, a DFA is over its caps, or the back end runs no
+        DFA: the caller then checks the requirements one by one."""
+        from ..engine import default_backend, intersection
+
+        chosen = backend or default_backend()
+        if not chosen.native or not self.grammar.is_regular(self.rule):
+            return None
+        parts: list[tuple[Grammar, str]] = [(self.grammar, self.rule)]
+        if with_uri:
+            parts.append((RFC3986, "URI"))
+        for req in self.requirements:
+            if req.language is None:
+                return None
+            parts.append(req.language)
+        tables: Tables | None = None
+        for grammar, name in parts:
+            found = grammar.program(name).dfa
+            if found is None:
+                return None
+            tables = found if tables is None else intersection(tables, found)
+            if tables is None:
+                return None
+        assert tables is not None
+        made = chosen.tables_matcher(tables, predicate=True)
+        return cast("Callable[[str], bool] | None", made)
 
     def _match(self, text: str, backend: Backend | None) -> RuleMatch | None:
         try:

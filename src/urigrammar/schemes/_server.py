@@ -132,6 +132,9 @@ class FastProfile(Profile[V]):
         return super().validate(text, backend=backend) if verdict is None else verdict
 
     def _fast_on(self, backend: Backend | None) -> Fast:
-        made = self._make_fast(backend)
+        # Where the whole verdict is one DFA (every requirement has a
+        # language: Profile._one_dfa), nothing is faster: it never says None.
+        runs = self._on(backend)
+        made: Fast = runs.validate if runs.one_dfa else self._make_fast(backend)
         with self._lock:
             return self._fast.setdefault(backend, made)

@@ -14,25 +14,32 @@ These grammars are not in ``SHIPPED``: a rule name given to the top-level
 
 from __future__ import annotations
 
-from ..engine import Grammar, PackageStore
+from ..engine import CharSet, Grammar, PackageStore
 from ._grammars import COMPILED, RFC3986, shipped
 
 __all__ = [
     "DID_CORE",
+    "DID_CORE_LOWERCASE",
+    "ENCODED_IN_ADDR_SPEC",
     "RFC2045",
     "RFC2397",
     "RFC2397_PUBLISHED",
     "RFC3966",
     "RFC4151",
+    "RFC4151_REQUIREMENTS",
     "RFC5322",
     "RFC5322_PUBLISHED",
     "RFC5870",
+    "RFC5870_REQUIREMENTS",
     "RFC5870_WGS84",
     "RFC6068",
+    "RFC6068_DELIMITED",
+    "RFC6068_ENCODED",
     "RFC6068_URI",
     "RFC6455",
     "RFC6455_PUBLISHED",
     "RFC6920",
+    "RFC6920_REQUIREMENTS",
     "RFC7565",
     "RFC7565_PUBLISHED",
     "RFC8089",
@@ -41,6 +48,7 @@ __all__ = [
     "RFC8089_E3_2",
     "RFC8141",
     "RFC9110",
+    "RFC9110_REQUIREMENTS",
     "SCHEME_FILES",
 ]
 
@@ -75,6 +83,32 @@ RFC6068_URI = RFC6068.restricted(
     store=PackageStore(COMPILED / "rfc6068-uri.abnf.json"),
 )
 
+#: RFC 6068 section 2, item 1: the characters an addr-spec MUST
+#: percent-encode that a URI may hold unencoded: gen-delims but "@" and
+#: ":" ("/", "?", "#", "[", "]"), and the sub-delims "&", ";" and "="
+#: ("%" is RFC 3986's pct-encoded already).  Not a grammar's set: the
+#: section's prose.
+ENCODED_IN_ADDR_SPEC = frozenset("/?#[]&;=")
+
+#: RFC 6068 over RFC 3986's URI characters but ``ENCODED_IN_ADDR_SPEC``,
+#: every rule named "encoded-" and its RFC 6068 name: what an address may
+#: hold unencoded, for ``rfc6068-delimited.abnf``.  No file, as
+#: ``RFC6068_URI``.
+RFC6068_ENCODED = RFC6068_URI.restricted(
+    RFC3986,
+    "URI",
+    name="RFC 6068 (over URI characters an addr-spec holds unencoded)",
+    store=PackageStore(COMPILED / "rfc6068-encoded.abnf.json"),
+    prefix="encoded-",
+    without=CharSet.of(map(ord, ENCODED_IN_ADDR_SPEC)),
+)
+#: RFC 6068 section 2's prose on where the header fields begin, written
+#: as ABNF (not RFC text; the file says so): the mailto requirement's
+#: language.
+RFC6068_DELIMITED = shipped(
+    "rfc6068-delimited.abnf", "RFC 6068 (delimited)", RFC6068_URI, RFC6068_ENCODED
+)
+
 #: RFC 2045 section 5.1 (MIME's Content-Type tokens), transcribed into
 #: ABNF, with RFC 822's quoted-string: what RFC 2397's tokens are, decoded.
 RFC2045 = shipped("rfc2045.abnf", "RFC 2045")
@@ -105,6 +139,9 @@ RFC8089_E3_2 = shipped("rfc8089-appendix-e3-2.abnf", "RFC 8089 (Appendices E.2, 
 #: RFC 9110 sections 4.2.1 and 4.2.2 (http, https): the rules they use,
 #: which RFC 9110 gives in prose, are RFC 3986's.
 RFC9110 = shipped("rfc9110.abnf", "RFC 9110", RFC3986)
+#: The prose requirements of RFC 9110 sections 4.2.1 to 4.2.5 on http(s)
+#: URIs, written as ABNF (not RFC text; the file says so).
+RFC9110_REQUIREMENTS = shipped("rfc9110-requirements.abnf", "RFC 9110 (requirements)", RFC9110)
 
 #: RFC 6455 section 3 (ws, wss) as published: its prose rules filled by
 #: RFC 3986's rules of the same names, "path" too.
@@ -115,6 +152,9 @@ RFC6455 = shipped("rfc6455-imports.abnf", "RFC 6455", RFC6455_PUBLISHED)
 
 #: W3C DID Core v1.0's "DID Syntax" and "DID URL Syntax" (did).
 DID_CORE = shipped("did-core.abnf", "DID Core", RFC3986)
+#: "DID Syntax"'s prose requirement that the scheme name be lower case,
+#: written as ABNF (not W3C text; the file says so).
+DID_CORE_LOWERCASE = shipped("did-core-lowercase.abnf", "DID Core (lower-case scheme)")
 
 #: RFC 3966 section 3 (tel), read with ``rfc3966-errata.abnf``: the one
 #: rule the published text writes so that no ABNF reader takes it.
@@ -129,15 +169,26 @@ RFC7565 = shipped("rfc7565-errata.abnf", "RFC 7565", RFC7565_PUBLISHED)
 
 #: RFC 4151 section 2.1 (tag), with RFC 3986's pchar.
 RFC4151 = shipped("rfc4151.abnf", "RFC 4151", RFC3986)
+#: RFC 4151 section 2.2's prose requirement that the date be a day of the
+#: Gregorian calendar, written as ABNF (not RFC text; the file says so).
+RFC4151_REQUIREMENTS = shipped("rfc4151-requirements.abnf", "RFC 4151 (requirements)", RFC4151)
 
 #: RFC 5870 section 3.3 (geo), its first block: any CRS.
 RFC5870 = shipped("rfc5870.abnf", "RFC 5870")
 #: RFC 5870 section 3.3 with its second block, the WGS-84 coordinates.
 RFC5870_WGS84 = shipped("rfc5870-wgs84.abnf", "RFC 5870 (WGS-84)", RFC5870)
+#: The prose requirements of RFC 5870 sections 3.3 and 3.4.2 on geo URIs,
+#: written as ABNF (not RFC text; the file says so).
+RFC5870_REQUIREMENTS = shipped(
+    "rfc5870-requirements.abnf", "RFC 5870 (requirements)", RFC5870_WGS84
+)
 
 #: RFC 6920 section 3, Figure 4 (ni), with RFC 3986's authority, query
 #: and unreserved.
 RFC6920 = shipped("rfc6920.abnf", "RFC 6920", RFC3986)
+#: The prose requirements of RFC 6920 sections 3 and 9.4 on ni URIs,
+#: written as ABNF (not RFC text; the file says so).
+RFC6920_REQUIREMENTS = shipped("rfc6920-requirements.abnf", "RFC 6920 (requirements)", RFC6920)
 
 #: Every scheme grammar and its file, imports before what imports them.
 SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
@@ -151,20 +202,27 @@ SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
     (RFC5322, "rfc5322-errata.abnf"),
     (RFC6068, "rfc6068.abnf"),
     (RFC6068_URI, "rfc6068-uri.abnf"),
+    (RFC6068_ENCODED, "rfc6068-encoded.abnf"),
+    (RFC6068_DELIMITED, "rfc6068-delimited.abnf"),
     (RFC2045, "rfc2045.abnf"),
     (RFC2397_IMPORTS, "rfc2397-imports.abnf"),
     (RFC2397_ERRATA, "rfc2397-errata.abnf"),
     (RFC2397_PUBLISHED, "rfc2397.abnf"),
     (RFC2397, "rfc2397-uri.abnf"),
     (RFC9110, "rfc9110.abnf"),
+    (RFC9110_REQUIREMENTS, "rfc9110-requirements.abnf"),
     (RFC6455_PUBLISHED, "rfc6455.abnf"),
     (RFC6455, "rfc6455-imports.abnf"),
     (DID_CORE, "did-core.abnf"),
+    (DID_CORE_LOWERCASE, "did-core-lowercase.abnf"),
     (RFC3966, "rfc3966.abnf"),
     (RFC7565_PUBLISHED, "rfc7565.abnf"),
     (RFC7565, "rfc7565-errata.abnf"),
     (RFC4151, "rfc4151.abnf"),
+    (RFC4151_REQUIREMENTS, "rfc4151-requirements.abnf"),
     (RFC5870, "rfc5870.abnf"),
     (RFC5870_WGS84, "rfc5870-wgs84.abnf"),
+    (RFC5870_REQUIREMENTS, "rfc5870-requirements.abnf"),
     (RFC6920, "rfc6920.abnf"),
+    (RFC6920_REQUIREMENTS, "rfc6920-requirements.abnf"),
 )

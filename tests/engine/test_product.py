@@ -1,0 +1,119 @@
+"""``intersection`` (``engine._product``): the minimal DFA of the strings
+two minimal DFAs both accept, checked against the two run separately
+(``Tables.run``, the runner's loop in Python), and on the native runner
+(``Backend.tables_matcher``)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from urigrammar import RFC3986, RFC3987, load_grammar
+from urigrammar.engine import NATIVE, PURE, Tables, intersection
+from urigrammar.strategies import from_rule
+
+#: Pairs of rules whose languages overlap in part: each accepts strings
+#: the other does not.
+PAIRS = (
+    ((RFC3986, "URI"), (RFC3986, "absolute-URI")),
+    ((RFC3986, "reg-name"), (RFC3986, "IPv4address")),
+    ((RFC3986, "segment"), (RFC3986, "port")),
+    ((RFC3986, "URI"), (RFC3987, "IRI")),
+    ((RFC3987, "ipath-abempty"), (RFC3986, "path-abempty")),
+)
+
+
+def _tables(grammar: object, name: str) -> Tables:
+    found = grammar.program(name).dfa  # type: ignore[attr-defined]
+    assert found is not None
+    return found  # type: ignore[no-any-return]
+
+
+def _accepts(tables: Tables, text: str) -> bool:
+    return tables.run(text)[1]
+
+
+def _texts(pair: tuple[tuple[object, str], ...]) -> st.SearchStrategy[str]:
+    (one, first), (two, second) = pair
+    drawn = st.one_of(from_rule(first, one), from_rule(second, two))  # type: ignore[arg-type]
+    noise = st.text(alphabet="aZ09:/?#[]@%.-é\u00a0\U00010000", max_size=12)
+    return st.one_of(drawn, noise, st.tuples(drawn, noise).map("".join))
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids=lambda p: f"{p[0][1]}&{p[1][1]}")
+def test_accepts_exactly_what_both_accept(pair: tuple[tuple[object, str], ...]) -> None:
+    (one, first), (two, second) = pair
+    left, right = _tables(one, first), _tables(two, second)
+    both = intersection(left, right)
+    assert both is not None
+    matcher = NATIVE.tables_matcher(both) if NATIVE is not None else None
+
+    @given(_texts(pair))
+    def agree(text: str) -> None:
+        expected = _accepts(left, text) and _accepts(right, text)
+        assert _accepts(both, text) == expected
+        if matcher is not None:
+            assert (matcher(text) is not None) == expected
+
+    agree()
+
+
+def test_intersection_is_minimal_and_commutes() -> None:
+    left, right = _tables(RFC3986, "URI"), _tables(RFC3986, "absolute-URI")
+    one, other = intersection(left, right), intersection(right, left)
+    assert one is not None
+    assert other is not None
+    # absolute-URI lies inside URI: the intersection is absolute-URI's
+    # minimal DFA, state for state.
+    assert one.nstates == other.nstates == right.nstates
+    assert one.nclasses == right.nclasses
+
+
+def test_empty_intersection() -> None:
+    grammar = load_grammar("digits = 1*DIGIT\nletters = 1*ALPHA\nany = *( DIGIT / ALPHA )\n")
+    both = intersection(_tables(grammar, "digits"), _tables(grammar, "letters"))
+    assert both is not None
+    assert not any(both.accepting)
+    for text in ("", "1", "a", "1a"):
+        assert not _accepts(both, text)
+    if NATIVE is not None:
+        matcher = NATIVE.tables_matcher(both)
+        assert matcher is not None
+        assert matcher("1") is None
+        assert matcher("") is None
+
+
+def test_classes_merge_across_non_ascii() -> None:
+    # Two partitions that cut the code points at different places beyond
+    # ASCII: the joint classes that the product cannot tell apart merge
+    # back, so the result has no more classes than it needs.
+    grammar = load_grammar(
+        "wide = 1*( %x41-5A / %xE9-FFFF / %x10000-10FFFF )\n"
+        "narrow = 1*( %x41-5A / %x100-2FF / %x10000-1FFFF )\n"
+    )
+    wide, narrow = _tables(grammar, "wide"), _tables(grammar, "narrow")
+    both = intersection(wide, narrow)
+    assert both is not None
+    # The code points both take (A to Z, U+0100 to U+02FF, U+10000 to
+    # U+1FFFF) and the rest: two classes, whatever the joint partition cut.
+    assert both.nclasses == 2
+    for text, expected in (
+        ("A", True),
+        ("\u0100", True),
+        ("\u00e9", False),
+        ("\u0300", False),
+        ("\U00010000A", True),
+        ("\U00020000", False),
+        ("", False),
+    ):
+        assert _accepts(both, text) == expected, text
+    if NATIVE is not None:
+        matcher = NATIVE.tables_matcher(both)
+        assert matcher is not None
+        assert (matcher("A\u0100\U0001ffff") is not None) is True
+        assert matcher("A\u00e9") is None
+
+
+def test_pure_back_end_runs_no_raw_tables() -> None:
+    assert PURE.tables_matcher(_tables(RFC3986, "port")) is None

@@ -1,0 +1,51 @@
+"""A profile's requirement languages (``Requirement.language``) against
+their Python predicates (``breaks``), the oracle, and the native verdict
+(one DFA: rule, URI and every language intersected) against the pure one
+(the predicates): for the tests of each scheme whose requirements have
+languages."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from urigrammar import Profile
+from urigrammar.engine import NATIVE, PURE
+
+
+@st.composite
+def damaged(draw: st.DrawFn, texts: st.SearchStrategy[str], chars: str, most: int = 3) -> str:
+    """A text of ``texts`` with 0 to ``most`` edits: a character of
+    ``chars`` inserted or put in one's place, a character deleted, or one's
+    case swapped (a requirement may be about case)."""
+    text = draw(texts)
+    for _ in range(draw(st.integers(0, most))):
+        at = draw(st.integers(0, max(len(text) - 1, 0)))
+        how = draw(st.sampled_from(["insert", "delete", "replace", "case"]))
+        if how == "insert" or not text:
+            text = text[:at] + draw(st.sampled_from(chars)) + text[at:]
+        elif how == "delete":
+            text = text[:at] + text[at + 1 :]
+        elif how == "replace":
+            text = text[:at] + draw(st.sampled_from(chars)) + text[at + 1 :]
+        else:
+            text = text[:at] + text[at].swapcase() + text[at + 1 :]
+    return text
+
+
+def agree(profile: Profile, text: str) -> None:  # type: ignore[type-arg]
+    """The native verdict is the pure one; and where the profile's rule
+    matches ``text``, each requirement's language matches it exactly when
+    the requirement's predicate says it holds."""
+    pure = profile.validate(text, backend=PURE)
+    if NATIVE is not None:
+        assert profile.validate(text, backend=NATIVE) is pure, text
+    grammar = profile.grammar
+    if not grammar.validate(profile.rule, text, backend=PURE):
+        assert not pure
+        return
+    match = grammar.parse(profile.rule, text, captures=profile.captures, backend=PURE)
+    for requirement in profile.requirements:
+        assert requirement.language is not None, requirement.says
+        language, name = requirement.language
+        holds = requirement.breaks(match) is None
+        assert language.validate(name, text, backend=PURE) is holds, (requirement.says, text)
