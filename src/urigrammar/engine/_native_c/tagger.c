@@ -18,6 +18,10 @@ typedef struct {
     ClassMap map;
     Py_ssize_t nclasses;
     Py_ssize_t nstates;
+    /* offset / nclasses as (offset >> shift) * inverse, without a
+       division, as in the Runner (native.h). */
+    unsigned shift;
+    uint32_t inverse;
     uint32_t *moves;        /* the target's row offset; 0 is dead */
     uint16_t *recs;         /* the record of each transition */
     uint16_t *loop_rec;     /* a loop's record, else NO_LOOP (not a record) */
@@ -69,32 +73,40 @@ typedef struct {
     uint16_t rec_stack[EVENTS_ON_STACK];
 } Events;
 
+/* events_push's growth: the arrays doubled (on the heap from the stack). */
 static int
+events_grow(Events *ev)
+{
+    Py_ssize_t cap = ev->cap * 2;
+    if (cap > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(Py_ssize_t)) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t *p = PyMem_Malloc((size_t)cap * sizeof(Py_ssize_t));
+    uint16_t *r = PyMem_Malloc((size_t)cap * sizeof(uint16_t));
+    if (p == NULL || r == NULL) {
+        PyMem_Free(p);
+        PyMem_Free(r);
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(p, ev->pos, (size_t)ev->n * sizeof(Py_ssize_t));
+    memcpy(r, ev->rec, (size_t)ev->n * sizeof(uint16_t));
+    if (ev->pos != ev->pos_stack) {
+        PyMem_Free(ev->pos);
+        PyMem_Free(ev->rec);
+    }
+    ev->pos = p;
+    ev->rec = r;
+    ev->cap = cap;
+    return 0;
+}
+
+static inline int
 events_push(Events *ev, Py_ssize_t pos, uint16_t rec)
 {
-    if (ev->n == ev->cap) {
-        Py_ssize_t cap = ev->cap * 2;
-        if (cap > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(Py_ssize_t)) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        Py_ssize_t *p = PyMem_Malloc((size_t)cap * sizeof(Py_ssize_t));
-        uint16_t *r = PyMem_Malloc((size_t)cap * sizeof(uint16_t));
-        if (p == NULL || r == NULL) {
-            PyMem_Free(p);
-            PyMem_Free(r);
-            PyErr_NoMemory();
-            return -1;
-        }
-        memcpy(p, ev->pos, (size_t)ev->n * sizeof(Py_ssize_t));
-        memcpy(r, ev->rec, (size_t)ev->n * sizeof(uint16_t));
-        if (ev->pos != ev->pos_stack) {
-            PyMem_Free(ev->pos);
-            PyMem_Free(ev->rec);
-        }
-        ev->pos = p;
-        ev->rec = r;
-        ev->cap = cap;
+    if (ev->n == ev->cap && events_grow(ev) < 0) {
+        return -1;
     }
     ev->pos[ev->n] = pos;
     ev->rec[ev->n] = rec;
@@ -374,7 +386,7 @@ tag_forward(const Tagger *t, Source *src, Events *ev, Py_ssize_t *final)
             off = next;
         }
     }
-    Py_ssize_t state = (Py_ssize_t)(off / (uint32_t)t->nclasses);
+    Py_ssize_t state = (Py_ssize_t)((off >> t->shift) * t->inverse);
     if (src->ill_formed || t->finals[state] < 0) {
         return 0;
     }
@@ -870,6 +882,16 @@ Tagger_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         return NULL;
     }
     self->nclasses = nclasses;
+    uint32_t odd = (uint32_t)nclasses;
+    for (self->shift = 0; (odd & 1) == 0; self->shift++) {
+        odd >>= 1;
+    }
+    /* Newton's iteration doubles the bits of an inverse modulo 2**32; an
+       odd number is its own inverse modulo 8 (3 bits), so 4 rounds give 48. */
+    self->inverse = odd;
+    for (int round = 0; round < 4; round++) {
+        self->inverse *= 2 - odd * self->inverse;
+    }
     self->nstates = nstates;
     self->nrecords = nrecords;
     self->ntagsets = ntagsets;
