@@ -11,8 +11,8 @@ from urigrammar.uri._api import Api, _ParseTable
 
 def parse_table(parse: Callable[..., Any]) -> _ParseTable:
     """The table of a parse function made by ``Api.parser_for``: rule
-    spellings and their matchers (``fast``), and those the C entry in front
-    of the function reads (``entry``)."""
+    spellings and their parse (``fast``), which the C entry in front of the
+    function reads too."""
     function = getattr(parse, "__wrapped__", parse)
     for cell in function.__closure__ or ():
         if isinstance(cell.cell_contents, _ParseTable):
@@ -27,5 +27,4 @@ def empty_tables(api: Api) -> None:
     api._validate_table.clear()
     for parse in api._parsers.values():
         table = parse_table(parse)
-        table.entry.clear()
         table.fast.clear()

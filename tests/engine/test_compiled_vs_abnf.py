@@ -134,17 +134,13 @@ def test_generated_reader_equals_walking_the_tree(on: On, text: str) -> None:
     from urigrammar.uri._visitor import CAPTURES, LEAVES, reader, to_reference
 
     compiled = u.RFC3986.compiled("URI-reference", CAPTURES, LEAVES)
-    read = reader(compiled.groups, Components)
+    read = reader(compiled.groups, Components, compiled.pattern.fullmatch)
     tree = compiled.tree(text)
-    match = compiled.pattern.fullmatch(text)
-    fullmatch, parse_read = on.api._matcher("URI-reference", Components, True)
-    found = fullmatch(text)
+    found = on.api._matcher("URI-reference", Components, True)(text)
     if tree is None:
-        assert match is None
+        assert read(text) is None
         assert found is None
         return
-    assert match is not None
-    assert found is not None
     expected = to_reference(tree)
-    assert read(match) == expected
-    assert (found if parse_read is None else parse_read(found)) == expected
+    assert read(text) == expected
+    assert found == expected

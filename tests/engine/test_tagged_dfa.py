@@ -187,12 +187,23 @@ def test_the_native_back_end_parses_with_the_tagger() -> None:
     # Guards the wiring: a fallback to the regex would pass the tests above.
     assert NATIVE is not None
     for cls, rule in ((u.URIReference, "URI-reference"), (u.IRIReference, "IRI-reference")):
-        fullmatch, read = api(NATIVE)._matcher(rule, cls, True)
-        assert read is None
-        made = fullmatch("http://[::1]:8080/p?q#f")
+        assert api(NATIVE)._matcher(rule, cls, False) is _tagger_parse(rule, cls)
+        made = api(NATIVE)._matcher(rule, cls, True)("http://[::1]:8080/p?q#f")
         assert type(made) is cls
         assert made.host_kind == "IPv6address"
-    assert api(PURE)._matcher("URI-reference", u.URIReference, True)[1] is not None
+    assert api(PURE)._matcher("URI-reference", u.URIReference, True) is not _tagger_parse(
+        "URI-reference", u.URIReference
+    )
+
+
+def _tagger_parse(rule: str, cls: type[u.Reference]) -> object:
+    """The native tagger's parse of ``rule`` into ``cls`` (the back end
+    keeps one per program and plan)."""
+    assert NATIVE is not None
+    program = cls.dialect.grammar.program(rule, CAPTURES, LEAVES)
+    found = NATIVE.tagger(program, plan(program.groups), cls)
+    assert found is not None
+    return found
 
 
 @c_records
@@ -410,10 +421,10 @@ def test_every_parse_rule_runs_on_the_tagger(rule: str) -> None:
     # the extension refuses) would fall back to the regex unseen.
     assert NATIVE is not None
     cls = u.IRIReference if rule in IRI.parse_rules else u.URIReference
+    assert api(NATIVE)._matcher(rule, cls, False) is _tagger_parse(rule, cls)
     for screen in (True, False):
-        fullmatch, read = api(NATIVE)._matcher(rule, cls, screen)
-        assert read is None, (rule, screen)
-        assert fullmatch("") is None or type(fullmatch("")) is cls
+        parse = api(NATIVE)._matcher(rule, cls, screen)
+        assert parse("") is None or type(parse("")) is cls
 
 
 @native
@@ -527,14 +538,14 @@ def test_parse_runs_through_the_entry_on_the_native_back_end_only() -> None:
     parse = api(NATIVE).parser_for(u.URIReference)
     assert type(parse) is Entry
     parse("http://a")
-    table = parse_table(parse).entry
+    table = parse_table(parse).fast
     assert getattr(table["URI-reference"], "__self__", None).__class__ is Tagger
     # The pure back end's parse is the function itself, and its table holds
-    # nothing for an entry: it reads the regex's groups.
+    # the regex's fullmatch and walk of its groups, a Python function.
     pure = api(PURE).parser_for(u.URIReference)
     assert type(pure) is not Entry
     assert pure("http://a") == parse("http://a", engine="abnf")
-    assert parse_table(pure).entry == {}
+    assert not hasattr(parse_table(pure).fast["URI-reference"], "__self__")
 
 
 def test_parse_functions_pickle_by_reference() -> None:

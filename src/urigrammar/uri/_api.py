@@ -25,7 +25,6 @@ input.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any, Literal, Protocol, TypeVar, cast, get_type_hints
 
@@ -91,11 +90,10 @@ class Validator(Protocol):
     def __call__(self, rule: str, text: str, *, engine: Engine = "compiled") -> bool: ...
 
 
-_Read = Callable[[Any], Any]
-# A rule's matcher (the regex's fullmatch, or the native tagger's parse:
-# None exactly when the rule does not match), and the reader that builds
-# the class from what it returns (None: the matcher returns the class).
-_Fast = tuple[Callable[[str], Any], _Read | None]
+# A rule's parse for one class: the class made from the text, or None
+# exactly when the rule does not match it (the native tagger's parse, or
+# the regex's fullmatch and the generated walk of its groups in one call).
+_Fast = Callable[[str], Any]
 
 
 def _text(text: object) -> str:
@@ -111,24 +109,9 @@ def _engine(engine: str) -> None:
         raise URIError(msg)
 
 
-def _screened(read: _Read, dialect: Dialect, name: str) -> _Read:
-    """``read``, refusing what the dialect forbids beyond its grammar (RFC
+def _screened(parse: _Fast, dialect: Dialect, name: str) -> _Fast:
+    """``parse``, refusing what the dialect forbids beyond its grammar (RFC
     3987 section 4.1's bidi formatting characters) with ``URISyntaxError``."""
-    forbidden = dialect.forbidden
-
-    def screened(match: re.Match[str]) -> Any:
-        offset = forbidden(match.string)
-        if offset >= 0:
-            raise bidi_error(name, match.string, offset)
-        return read(match)
-
-    return screened
-
-
-def _screened_native(
-    parse: Callable[[str], Any], dialect: Dialect, name: str
-) -> Callable[[str], Any]:
-    """``parse`` (the native tagger's), refusing what ``_screened`` refuses."""
     forbidden = dialect.forbidden
 
     def screened(text: str) -> Any:
@@ -151,19 +134,15 @@ def resolve_annotations(function: Callable[..., Any]) -> None:
 
 
 class _ParseTable:
-    """One parse function's table: rule spelling -> matcher and reader, and
-    the part of it the C entry runs (spellings served by the native tagger,
-    which builds the class itself)."""
+    """One parse function's table: rule spelling -> that rule's parse
+    (``_Fast``), which the Python function and the C entry both run."""
 
     def __init__(self) -> None:
         self.fast: dict[str, _Fast] = {}
-        self.entry: dict[str, Callable[[str], Any]] = {}
 
     def remember(self, rule: str, found: _Fast) -> None:
         if len(self.fast) < _FAST_ENTRIES:
             self.fast[rule] = found
-            if found[1] is None:
-                self.entry[rule] = found[0]
 
 
 class Api:
@@ -256,14 +235,12 @@ class Api:
                 # The hot path; a rule spelling not seen yet (KeyError) or a
                 # text that is no str (TypeError) takes the checked way below.
                 try:
-                    fullmatch, read = fast[rule]
-                    match = fullmatch(text)
+                    found: RefT | None = fast[rule](text)
                 except (KeyError, TypeError):
                     pass
                 else:
-                    if match is not None:
-                        result: RefT = match if read is None else read(match)
-                        return result
+                    if found is not None:
+                        return found
             return self._parse_checked(cls, table, text, rule, engine, screen)
 
         # help(urigrammar.parse) shows these: the function is made here, once per class.
@@ -282,7 +259,7 @@ class Api:
         # On the native back end a C entry runs the hot path (a text, and a
         # rule spelling seen before whose matcher is the native tagger)
         # without a Python frame, and calls this function for everything else.
-        return self.backend.entry(table.entry, parse, default)
+        return self.backend.entry(table.fast, parse, default)
 
     def _parse_checked(
         self,
@@ -312,20 +289,20 @@ class Api:
                 raise bidi_error(name, text, offset)
             found: RefT = to_reference(tree, cls)  # type: ignore[assignment]
             return found
-        fullmatch, read = self._matcher(name, cls, screen)
-        table.remember(rule, (fullmatch, read))
-        match = fullmatch(text)
-        if match is None:
+        parse = self._matcher(name, cls, screen)
+        table.remember(rule, parse)
+        result: RefT | None = parse(text)
+        if result is None:
             raise grammar.syntax_error(name, text)
-        result: RefT = match if read is None else read(match)
         return result
 
     def _matcher(self, name: str, cls: type[Components], screen: bool) -> _Fast:
-        """The matcher and reader of rule ``name`` for ``cls``: the tagged
-        DFA run in C, whose result is the class itself, on the native back
-        end; else the regex and its generated reader.  Both read the same
-        captures with the same plan (``_visitor``).  Kept in the program's
-        memo, so a spelling past ``_FAST_ENTRIES`` costs no new reader."""
+        """The parse of rule ``name`` for ``cls``: the tagged DFA run in C,
+        which makes the class itself, on the native back end; else the
+        regex's fullmatch and the generated walk of its groups, in one
+        Python call.  Both read the same captures with the same plan
+        (``_visitor``).  Kept in the program's memo, so a spelling past
+        ``_FAST_ENTRIES`` costs no new reader."""
         dialect = cls.dialect
         program = dialect.grammar.program(name, CAPTURES, LEAVES)
         key = ("parse", self.backend.name, cls, screen)
@@ -333,16 +310,10 @@ class Api:
         if found is not None:
             return found
         screens = screen and dialect.forbidden("\u200e") >= 0
-        parse = self.backend.tagger(program, plan(program.groups), cls)
-        if parse is not None:
-            if screens:
-                parse = _screened_native(parse, dialect, name)
-            found = (parse, None)  # the tagger makes the cls itself
-        else:
-            read = reader(program.groups, cls)
-            if screens:
-                read = _screened(read, dialect, name)
-            found = (program.pattern().fullmatch, read)
+        made = self.backend.tagger(program, plan(program.groups), cls)
+        if made is None:
+            made = reader(program.groups, cls, program.pattern().fullmatch)
+        found = _screened(made, dialect, name) if screens else made
         return program.made.setdefault(key, found)  # type: ignore[no-any-return]
 
 

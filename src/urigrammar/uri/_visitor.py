@@ -143,13 +143,18 @@ def plan(
     return tuple((_DEFAULTS.get(field), tuple(sources[field])) for field in FIELDS)
 
 
-def reader(groups: Sequence[tuple[str, int]], cls: type[RefT]) -> Callable[[re.Match[str]], RefT]:
+def reader(
+    groups: Sequence[tuple[str, int]],
+    cls: type[RefT],
+    fullmatch: Callable[[str], re.Match[str] | None],
+) -> Callable[[str], RefT | None]:
     """The visitor's walk for a compiled pattern whose capturing group ``i``
-    (from 1) is rule ``groups[i-1][0]``: a function from a match to a
-    ``cls`` over the matched text, written out as straight-line code for
-    speed.  A Python record is made from the fields' values in two C calls
-    (``engine._record.RAW_MAKERS``); a C record, from the spans of the
-    groups that took part (``match.span``)."""
+    (from 1) is rule ``groups[i-1][0]``: a function from a text to a ``cls``
+    over it, or ``None`` when ``fullmatch`` (the pattern's) finds no match,
+    written out as straight-line code for speed: the match and the walk in
+    one Python call.  A Python record is made from the fields' values in
+    two C calls (``engine._record.RAW_MAKERS``); a C record, from the spans
+    of the groups that took part (``match.span``)."""
     sources = _sources(groups)
     consts: list[object] = []
 
@@ -181,17 +186,21 @@ def reader(groups: Sequence[tuple[str, int]], cls: type[RefT]) -> Callable[[re.M
     if PYTHON_RECORDS:
         values = ", ".join(pick(field, spans=False) for field in FIELDS)
         make = (
-            "    t = match.string\n"
-            "    if t.__class__ is not str:\n"
-            "        t = exact(t)\n"
+            "    t = text if text.__class__ is str else exact(text)\n"
             "    r = new(cls)\n"
             f"    put(r, (t, (), None, {values}))\n"
             "    return r\n"
         )
     else:
         spans = ", ".join(f"*{pick(field, spans=True)}" for field in FIELDS)
-        make = f"    span = match.span\n    return make(match.string, consts, ({spans}))\n"
-    code = f"def read(match):\n    v = match.groups()\n{make}"
+        make = f"    span = match.span\n    return make(text, consts, ({spans}))\n"
+    code = (
+        "def read(text):\n"
+        "    match = fullmatch(text)\n"
+        "    if match is None:\n"
+        "        return None\n"
+        f"    v = match.groups()\n{make}"
+    )
     # The port is not converted here: URIReference.port does that on access,
     # so parse stays linear in the port's length (section 3.2.3 bounds it not).
     new, put = RAW_MAKERS
@@ -202,8 +211,9 @@ def reader(groups: Sequence[tuple[str, int]], cls: type[RefT]) -> Callable[[re.M
         "make": cls._make,
         "consts": tuple(consts),
         "exact": exact,
+        "fullmatch": fullmatch,
     }
     # The code is built above from READS and group numbers only.
     exec(code, namespace)
-    function: Callable[[re.Match[str]], RefT] = namespace["read"]
+    function: Callable[[str], RefT | None] = namespace["read"]
     return function
