@@ -12,7 +12,8 @@ This layer knows nothing of URIs.  Data flow::
       -> _artifact (a grammar's rules and programs as JSON data) kept by
          _cache (package data built with the wheel, or the per-user cache)
       -> _backend: PURE (re, Python) or NATIVE (_native, C tables) runs them.
-      -> _product: the intersection of two minimal DFAs, for a backend to run.
+      -> _product: the intersection and difference of two minimal DFAs, for a
+         backend to run.
       -> _dialect: a rule as a regex for another engine (RE2, Rust, Java).
       -> _record: what a parse makes, a text and the spans of its slots.
 
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
     from ._grammar import ABNF_MAX_LENGTH, Grammar
     from ._ir import Alt, Cap, Chars, Expr, Ref, Rep, Seq, refs
     from ._match import RuleMatch
-    from ._product import intersection
+    from ._product import difference, intersection
     from ._program import Program
     from ._reader import read_rules
     from ._record import RAW_MAKERS, Field, Record, exact, record_types
@@ -86,6 +87,7 @@ _LAZY: dict[str, str] = {
     "Rep": "_ir",
     "Seq": "_ir",
     "refs": "_ir",
+    "difference": "_product",
     "intersection": "_product",
     "Program": "_program",
     "read_rules": "_reader",
@@ -148,6 +150,7 @@ __all__ = [
     "column_stream",
     "compile_body",
     "default_backend",
+    "difference",
     "exact",
     "inline_rule",
     "intersection",
