@@ -13,7 +13,8 @@ This layer knows nothing of URIs.  Data flow::
          _cache (package data built with the wheel, or the per-user cache)
       -> _backend: PURE (re, Python) or NATIVE (_native, C tables) runs them.
       -> _product: the intersection and difference of two minimal DFAs, for a
-         backend to run.
+         backend to run; _combined: such a combination of named rules, kept
+         as data.
       -> _dialect: a rule as a regex for another engine (RE2, Rust, Java).
       -> _record: what a parse makes, a text and the spans of its slots.
 
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from ._cache import PackageStore, Store
     from ._charset import CharSet
     from ._columns import ColumnJob, array_stream, column_array, column_job, column_stream
+    from ._combined import Part, combination
     from ._compile import END, Emitter, compile_body, inline_rule, merge_alternatives
     from ._dialect import DIALECTS, Regex
     from ._grammar import ABNF_MAX_LENGTH, Grammar
@@ -89,6 +91,8 @@ _LAZY: dict[str, str] = {
     "refs": "_ir",
     "difference": "_product",
     "intersection": "_product",
+    "Part": "_combined",
+    "combination": "_combined",
     "Program": "_program",
     "read_rules": "_reader",
     "Field": "_record",
@@ -131,6 +135,7 @@ __all__ = [
     "Field",
     "Grammar",
     "PackageStore",
+    "Part",
     "Plan",
     "Program",
     "Record",
@@ -148,6 +153,7 @@ __all__ = [
     "column_array",
     "column_job",
     "column_stream",
+    "combination",
     "compile_body",
     "default_backend",
     "difference",
