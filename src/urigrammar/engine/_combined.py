@@ -88,6 +88,7 @@ def combination(parts: Sequence[Part], store: Store | None = None) -> Tables | N
 
 
 def _build(parts: Sequence[Part]) -> Tables | None:
+    from ._inclusion import included
     from ._product import difference, intersection
 
     tables: Tables | None = None
@@ -97,8 +98,13 @@ def _build(parts: Sequence[Part]) -> Tables | None:
             return None
         if tables is None:
             tables = dfa
-        else:
-            tables = difference(tables, dfa) if out else intersection(tables, dfa)
+        elif out:
+            tables = difference(tables, dfa)
+        elif not included(tables, dfa):
+            # A kept language that holds all of the product so far changes
+            # nothing: the inclusion walk, which stops at the first string
+            # it finds outside, spares the product and its minimization.
+            tables = intersection(tables, dfa)
         if tables is None:
             return None
     return tables
