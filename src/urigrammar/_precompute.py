@@ -61,7 +61,8 @@ def precompute(directory: Path) -> list[Path]:
     for grammar, _ in FILES:
         for name in grammar.all_names:
             grammar.program(name)
-    _first_uses()
+    with _combined.recording() as combinations:
+        _first_uses()
     directory.mkdir(parents=True, exist_ok=True)
     core = list(_core().values())
     written = []
@@ -75,7 +76,7 @@ def precompute(directory: Path) -> list[Path]:
     # The scheme profiles' first validate built (or read) their one-DFA
     # verdicts: _first_uses made them all.
     path = directory / COMBINATIONS.path.name
-    path.write_bytes(_combined.encode())
+    path.write_bytes(_combined.encode(combinations))
     written.append(path)
     return written
 

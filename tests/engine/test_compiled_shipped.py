@@ -270,14 +270,7 @@ def _fresh(text: str) -> Grammar:
 
 def _store_of(path: Path, tables: dict[str, Tables]) -> PackageStore:
     """A file of ``tables`` by key, as ``_combined.encode`` writes one."""
-    saved = dict(_combined._MADE)
-    try:
-        _combined._MADE.clear()
-        _combined._MADE.update(tables)
-        path.write_bytes(_combined.encode())
-    finally:
-        _combined._MADE.clear()
-        _combined._MADE.update(saved)
+    path.write_bytes(_combined.encode(tables))
     return PackageStore(path)
 
 

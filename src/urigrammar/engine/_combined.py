@@ -4,8 +4,8 @@ and with each rule marked taken out removed (``_product``).
 
 Building one costs tens of milliseconds in Python, paid by every process
 on its first use; so a file may hold the tables of the combinations a
-package ships (``PackageStore``), written ahead of time (``encode``, from
-every combination this process made) and read at first use::
+package ships (``PackageStore``), written ahead of time (``encode``, of
+the combinations made while ``recording``) and read at first use::
 
     {"format": 1, "urigrammar": "0.1.0", "body": sha256,
      "tables": [[key, offset, length], ...]}
@@ -24,10 +24,11 @@ decoded (``Program``'s reader of DFA tables).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._version import VERSION
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     from ._grammar import Grammar
     from ._tables import Tables
 
-__all__ = ["FORMAT", "Part", "combination", "encode", "key"]
+__all__ = ["FORMAT", "Part", "combination", "encode", "key", "recording"]
 
 #: The layout of the file; a reader takes only its own.
 FORMAT = 1
@@ -47,9 +48,8 @@ FORMAT = 1
 #: is taken out (``True``) or kept (``False``).
 Part = tuple["Grammar", str, bool]
 
-#: Every combination this process built or read, by key: what ``encode``
-#: writes.
-_MADE: dict[str, Tables] = {}
+#: The combinations made while ``recording``, by key, if it is.
+_MADE: list[dict[str, Tables]] = []
 #: Per file read, its pieces by key (``None``: the file is not usable).
 _READ: dict[str, dict[str, bytes] | None] = {}
 _LOCK = threading.Lock()
@@ -74,17 +74,28 @@ def combination(parts: Sequence[Part], store: Store | None = None) -> Tables | N
         msg = "a combination starts with a rule it keeps"
         raise ValueError(msg)
     wanted = key(parts)
-    found = _MADE.get(wanted)
-    if found is not None:
-        return found
-    if store is not None:
-        found = _from_store(store, wanted)
+    found = None if store is None else _from_store(store, wanted)
     if found is None:
         found = _build(parts)
-    if found is not None:
+    if found is not None and _MADE:
         with _LOCK:
-            found = _MADE.setdefault(wanted, found)
+            for made in _MADE:
+                made[wanted] = found
     return found
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[dict[str, Tables]]:
+    """Within the block, every combination made, by key (for ``encode``);
+    outside one, none is kept but by its caller."""
+    made: dict[str, Tables] = {}
+    with _LOCK:
+        _MADE.append(made)
+    try:
+        yield made
+    finally:
+        with _LOCK:
+            _MADE.remove(made)
 
 
 def _build(parts: Sequence[Part]) -> Tables | None:
@@ -167,15 +178,15 @@ def _pieces(data: bytes) -> dict[str, bytes] | str:
     return pieces
 
 
-def encode() -> bytes:
-    """The file of every combination this process built or read."""
+def encode(combinations: Mapping[str, Tables]) -> bytes:
+    """The file of ``combinations``, by key (``recording``)."""
     from ._program import tables_to_data
 
     index: list[list[Any]] = []
     pieces: list[bytes] = []
     offset = 0
-    for wanted in sorted(_MADE):
-        piece = _json(tables_to_data(_MADE[wanted]))
+    for wanted in sorted(combinations):
+        piece = _json(tables_to_data(combinations[wanted]))
         index.append([wanted, offset, len(piece)])
         pieces.append(piece)
         offset += len(piece)
