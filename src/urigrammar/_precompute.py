@@ -4,11 +4,14 @@
 The wheel's build hook (``hatch_build.py``) runs this, and the wheel
 carries what it writes as ``urigrammar/compiled/<grammar file>.json``
 (``engine._artifact``: data only, headed by the sha256 of the grammar
-texts).  Which programs: every rule of every shipped grammar as
+texts), and the scheme profiles' one-DFA verdicts as
+``urigrammar/compiled/combinations.json`` (``engine._combined``: keyed
+by the sha256 of the grammar texts of each combination's rules).  Which
+programs and combinations: every rule of every shipped grammar as
 ``validate`` runs it, and whatever a first use of ``parse``,
 ``parse_iri``, the templates, percent-encoding and the scheme profiles
-compile, found by making those calls here rather than by listing their
-programs a second time.
+compile or combine, found by making those calls here rather than by
+listing them a second time.
 """
 
 from __future__ import annotations
@@ -25,9 +28,10 @@ from . import (
     parse_iri,
     percent_encode,
 )
+from .engine import _combined
 from .engine._artifact import encode, piece
 from .engine._grammar import _core
-from .shipped import COMPILED, FILES, grammar_path
+from .shipped import COMBINATIONS, COMPILED, FILES, grammar_path
 from .uri._dialect import IRI, URI
 from .uri._encode import encode_rules
 
@@ -57,7 +61,8 @@ def precompute(directory: Path) -> list[Path]:
     for grammar, _ in FILES:
         for name in grammar.all_names:
             grammar.program(name)
-    _first_uses()
+    with _combined.recording() as combinations:
+        _first_uses()
     directory.mkdir(parents=True, exist_ok=True)
     core = list(_core().values())
     written = []
@@ -68,6 +73,11 @@ def precompute(directory: Path) -> list[Path]:
         path = directory / f"{file_name}.json"
         path.write_bytes(data)
         written.append(path)
+    # The scheme profiles' first validate built (or read) their one-DFA
+    # verdicts: _first_uses made them all.
+    path = directory / COMBINATIONS.path.name
+    path.write_bytes(_combined.encode(combinations))
+    written.append(path)
     return written
 
 
@@ -75,7 +85,9 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     directory = Path(args[0]) if args else COMPILED
     for path in precompute(directory):
-        source = grammar_path(path.name.removesuffix(".json"))
+        source = path.name.removesuffix(".json")
+        if path.name != COMBINATIONS.path.name:
+            source = str(grammar_path(source))
         print(f"{source} -> {path} ({path.stat().st_size:,} bytes)")
     return 0
 

@@ -2,7 +2,9 @@
 (``python -m urigrammar._precompute``, run by ``hatch_build.py``): used
 when they match the grammar texts found, and compiled afresh from the text
 when they do not: a grammar edited after the build, or data that is
-damaged, truncated or from another version."""
+damaged, truncated or from another version.  The same for the scheme
+profiles' verdict DFAs (``engine._combined``): read for their key, built
+again for any other."""
 
 from __future__ import annotations
 
@@ -16,9 +18,10 @@ from pathlib import Path
 import pytest
 
 import urigrammar
-from urigrammar.engine import Grammar, PackageStore
+from urigrammar import load_grammar
+from urigrammar.engine import Grammar, PackageStore, Part, Tables, _combined, combination
 from urigrammar.engine._artifact import decode
-from urigrammar.shipped import COMPILED, FILES, RFC3986, grammar_path, grammar_text
+from urigrammar.shipped import COMBINATIONS, COMPILED, FILES, RFC3986, grammar_path, grammar_text
 
 GRAMMAR_FILES = [(grammar.name, file_name) for grammar, file_name in FILES]
 
@@ -224,3 +227,113 @@ def test_the_abnf_engine_reads_each_grammar_text_once(monkeypatch: pytest.Monkey
     assert not read  # the compiled file answered
     assert top.abnf_parse("URI-Template", "a{b}") is not None
     assert len(read) <= len(URI_FILES)
+
+
+# --- the scheme profiles' verdict DFAs -------------------------------------------------
+
+
+def _parts(profile: object) -> list[Part]:
+    """The rules a profile's one-DFA verdict combines, as ``_one_dfa`` lists
+    them; empty when it has none."""
+    from urigrammar import Profile
+
+    assert isinstance(profile, Profile)
+    parts: list[Part] = [(profile.grammar, profile.rule, False)]
+    if profile.within_uri:
+        parts.append((RFC3986, "URI", False))
+    for req in profile.requirements:
+        if req.language is not None:
+            parts.append((*req.language, False))
+        elif req.forbidden is not None:
+            parts.append((*req.forbidden, True))
+        else:
+            return []
+    return parts
+
+
+def test_the_package_carries_each_shipped_profiles_verdict() -> None:
+    data = COMBINATIONS.path.read_bytes()
+    pieces = _combined._pieces(data)
+    assert not isinstance(pieces, str), pieces
+    with_verdicts = [name for name in urigrammar.SCHEMES if _parts(urigrammar.SCHEMES[name])]
+    assert "ni" in with_verdicts
+    assert "http" in with_verdicts
+    for name in with_verdicts:
+        assert _combined.key(_parts(urigrammar.SCHEMES[name])) in pieces, name
+
+
+def _fresh(text: str) -> Grammar:
+    """A grammar of ``text`` no other test combines: its lineage, and so
+    its combinations' keys, are its own."""
+    return load_grammar(text)
+
+
+def _store_of(path: Path, tables: dict[str, Tables]) -> PackageStore:
+    """A file of ``tables`` by key, as ``_combined.encode`` writes one."""
+    path.write_bytes(_combined.encode(tables))
+    return PackageStore(path)
+
+
+def test_stored_tables_are_read_for_their_key(tmp_path: Path) -> None:
+    grammar = _fresh("stored-digits = 1*DIGIT\nstored-letters = 1*ALPHA\n")
+    parts: list[Part] = [(grammar, "stored-digits", False)]
+    # Under the key of the digits: the letters' tables.  Read, not built.
+    letters = grammar.program("stored-letters").dfa
+    assert letters is not None
+    store = _store_of(tmp_path / "combinations.json", {_combined.key(parts): letters})
+    found = combination(parts, store)
+    assert found is not None
+    assert found.run("abc")[1]
+    assert not found.run("123")[1]
+
+
+def test_a_stale_key_is_rebuilt_not_used(tmp_path: Path) -> None:
+    text = "stale-rule = 1*DIGIT\nstale-other = 1*ALPHA\n"
+    old = _fresh(text)
+    parts: list[Part] = [(old, "stale-rule", False), (old, "stale-other", True)]
+    wrong = old.program("stale-other").dfa
+    assert wrong is not None
+    store = _store_of(tmp_path / "combinations.json", {_combined.key(parts): wrong})
+    # The grammar text changed: the stored key is the old text's, so the
+    # tables under it are never read for the new one.
+    new = _fresh(text.replace("1*DIGIT", "1*HEXDIG"))
+    renewed: list[Part] = [(new, "stale-rule", False), (new, "stale-other", True)]
+    assert _combined.key(renewed) != _combined.key(parts)
+    found = combination(renewed, store)
+    assert found is not None
+    assert found.run("12af")[1]  # HEXDIG but not ALPHA alone
+    assert not found.run("abc")[1]  # 1*ALPHA, taken out
+    assert not found.run("xyz")[1]
+
+
+@pytest.mark.parametrize(
+    "damage", [_truncate, _garbage, _flip_in_body, _other_version, _empty], ids=lambda f: f.__name__
+)
+def test_a_damaged_file_of_combinations_is_built_again(tmp_path: Path, damage: object) -> None:
+    assert callable(damage)
+    name = "damaged-" + damage.__name__.strip("_").replace("_", "-")
+    grammar = _fresh(f"{name} = 1*DIGIT\nother = 1*ALPHA\n")
+    parts: list[Part] = [(grammar, name, False)]
+    wrong = grammar.program("other").dfa
+    assert wrong is not None
+    store = _store_of(tmp_path / "combinations.json", {_combined.key(parts): wrong})
+    store.path.write_bytes(damage(store.path.read_bytes()))
+    found = combination(parts, store)
+    assert found is not None
+    assert found.run("123")[1]
+    assert not found.run("abc")[1]
+
+
+FIRST_SCHEME_USES = """
+import sys
+import urigrammar as u
+from urigrammar.engine import NATIVE
+if NATIVE is not None:
+    for scheme in ("http", "ni", "geo"):
+        u.SCHEMES[scheme].validate(scheme + ":x")
+print("urigrammar.engine._product" in sys.modules)
+"""
+
+
+def test_a_first_validate_of_a_shipped_profile_builds_no_product() -> None:
+    assert _run(FIRST_SCHEME_USES) == "False"

@@ -1,5 +1,6 @@
-"""``intersection`` (``engine._product``): the minimal DFA of the strings
-two minimal DFAs both accept, checked against the two run separately
+"""``intersection`` and ``difference`` (``engine._product``): the minimal
+DFAs of the strings two minimal DFAs both accept, and of those the first
+accepts and the second does not, checked against the two run separately
 (``Tables.run``, the runner's loop in Python), and on the native runner
 (``Backend.tables_matcher``)."""
 
@@ -10,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from urigrammar import RFC3986, RFC3987, load_grammar
-from urigrammar.engine import NATIVE, PURE, Tables, intersection
+from urigrammar.engine import NATIVE, PURE, Tables, difference, intersection
 from urigrammar.strategies import from_rule
 
 #: Pairs of rules whose languages overlap in part: each accepts strings
@@ -117,3 +118,49 @@ def test_classes_merge_across_non_ascii() -> None:
 
 def test_pure_back_end_runs_no_raw_tables() -> None:
     assert PURE.tables_matcher(_tables(RFC3986, "port")) is None
+
+
+# --- the difference -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids=lambda p: f"{p[0][1]}-{p[1][1]}")
+def test_difference_accepts_what_the_first_accepts_and_the_second_does_not(
+    pair: tuple[tuple[object, str], ...],
+) -> None:
+    (one, first), (two, second) = pair
+    left, right = _tables(one, first), _tables(two, second)
+    rest = difference(left, right)
+    assert rest is not None
+    matcher = NATIVE.tables_matcher(rest) if NATIVE is not None else None
+
+    @given(_texts(pair))
+    def agree(text: str) -> None:
+        expected = _accepts(left, text) and not _accepts(right, text)
+        assert _accepts(rest, text) == expected
+        if matcher is not None:
+            assert (matcher(text) is not None) == expected
+
+    agree()
+
+
+def test_difference_past_the_second_dfa_dying() -> None:
+    # Where the second DFA dies, the first goes on alone: "ab" and every
+    # longer run of letters is left once "a" alone is taken out.
+    grammar = load_grammar('letters = 1*ALPHA\none = %s"a"\n')
+    rest = difference(_tables(grammar, "letters"), _tables(grammar, "one"))
+    assert rest is not None
+    for text, expected in (("a", False), ("ab", True), ("b", True), ("", False), ("1", False)):
+        assert _accepts(rest, text) == expected, text
+
+
+def test_difference_of_a_language_from_itself_or_a_superset_is_empty() -> None:
+    left, right = _tables(RFC3986, "absolute-URI"), _tables(RFC3986, "URI")
+    for rest in (difference(left, left), difference(left, right)):
+        assert rest is not None
+        assert not any(rest.accepting)
+    # And from a disjoint language, the first is left whole, state for state.
+    grammar = load_grammar("digits = 1*DIGIT\nletters = 1*ALPHA\n")
+    digits = _tables(grammar, "digits")
+    rest = difference(digits, _tables(grammar, "letters"))
+    assert rest is not None
+    assert rest.nstates == digits.nstates

@@ -1,8 +1,9 @@
-"""A profile's requirement languages (``Requirement.language``) against
-their Python predicates (``breaks``), the oracle, and the native verdict
-(one DFA: rule, URI and every language intersected) against the pure one
-(the predicates): for the tests of each scheme whose requirements have
-languages."""
+"""A profile's requirement languages (``Requirement.language``, and
+``Requirement.forbidden``, the language of what breaks one) against their
+Python predicates (``breaks``), the oracle, and the native verdict (one
+DFA: rule, URI and every language intersected, every forbidden one taken
+out) against the pure one (the predicates): for the tests of each scheme
+whose requirements have languages."""
 
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ def damaged(draw: st.DrawFn, texts: st.SearchStrategy[str], chars: str, most: in
 def agree(profile: Profile, text: str) -> None:  # type: ignore[type-arg]
     """The native verdict is the pure one; and where the profile's rule
     matches ``text``, each requirement's language matches it exactly when
-    the requirement's predicate says it holds."""
+    the requirement's predicate says it holds, and its forbidden language
+    exactly when the predicate says it is broken."""
     pure = profile.validate(text, backend=PURE)
     if NATIVE is not None:
         assert profile.validate(text, backend=NATIVE) is pure, text
@@ -45,7 +47,12 @@ def agree(profile: Profile, text: str) -> None:  # type: ignore[type-arg]
         return
     match = grammar.parse(profile.rule, text, captures=profile.captures, backend=PURE)
     for requirement in profile.requirements:
+        holds = requirement.breaks(match) is None
+        if requirement.forbidden is not None:
+            language, name = requirement.forbidden
+            breaks = language.validate(name, text, backend=PURE)
+            assert breaks is not holds, (requirement.says, text)
+            continue
         assert requirement.language is not None, requirement.says
         language, name = requirement.language
-        holds = requirement.breaks(match) is None
         assert language.validate(name, text, backend=PURE) is holds, (requirement.says, text)

@@ -224,3 +224,54 @@ def test_the_verdict_is_uri_and_abnf_and_the_requirement(text: str) -> None:
         assert not expected
     else:
         assert expected
+
+
+# The same requirement said the two ways a language says one: what keeps
+# it, and, for a prohibition, what breaks it.
+LANGUAGES = load_grammar(
+    'item-shelf-kept = "item:" *"0" %x31-39 *DIGIT "/" *OCTET\n'
+    'item-shelf-zero = "item:" 1*"0" "/" *OCTET\n',
+    name="item shelves",
+)
+
+
+def _item(requirement: Requirement) -> Profile:  # type: ignore[type-arg]
+    return Profile("item", GRAMMAR, "item-uri", value=ItemValue, requirements=[requirement])
+
+
+@pytest.mark.parametrize(
+    "how",
+    [{"language": (LANGUAGES, "item-shelf-kept")}, {"forbidden": (LANGUAGES, "item-shelf-zero")}],
+    ids=["language", "forbidden"],
+)
+@pytest.mark.parametrize(
+    ("text", "valid"),
+    [("item:12/ab", True), ("item:0/ab", False), ("item:000/ab", False), ("item:010/a", True)],
+)
+def test_a_user_profiles_language_or_forbidden_language(
+    how: dict[str, tuple[object, str]], text: str, valid: bool, backend: Backend
+) -> None:
+    # A profile of one's own builds its one DFA on first use.
+    said = Requirement(
+        "the item spec, section 1",
+        "shelf",
+        "shelf 0 does not exist",
+        _shelf_zero,
+        needs=("shelf",),
+        **how,  # type: ignore[arg-type]
+    )
+    profile = _item(said)
+    assert profile.validate(text, backend=backend) is valid
+    assert ITEM.validate(text, backend=backend) is valid
+
+
+def test_a_requirement_has_a_language_or_a_forbidden_one_not_both() -> None:
+    with pytest.raises(ValueError, match="not both"):
+        Requirement(
+            "the item spec, section 1",
+            "shelf",
+            "shelf 0 does not exist",
+            _shelf_zero,
+            language=(LANGUAGES, "item-shelf-kept"),
+            forbidden=(LANGUAGES, "item-shelf-zero"),
+        )

@@ -12,7 +12,9 @@ This layer knows nothing of URIs.  Data flow::
       -> _artifact (a grammar's rules and programs as JSON data) kept by
          _cache (package data built with the wheel, or the per-user cache)
       -> _backend: PURE (re, Python) or NATIVE (_native, C tables) runs them.
-      -> _product: the intersection of two minimal DFAs, for a backend to run.
+      -> _product: the intersection and difference of two minimal DFAs, for a
+         backend to run; _combined: such a combination of named rules, kept
+         as data.
       -> _dialect: a rule as a regex for another engine (RE2, Rust, Java).
       -> _record: what a parse makes, a text and the spans of its slots.
 
@@ -38,12 +40,13 @@ if TYPE_CHECKING:
     from ._cache import PackageStore, Store
     from ._charset import CharSet
     from ._columns import ColumnJob, array_stream, column_array, column_job, column_stream
+    from ._combined import Part, combination
     from ._compile import END, Emitter, compile_body, inline_rule, merge_alternatives
     from ._dialect import DIALECTS, Regex
     from ._grammar import ABNF_MAX_LENGTH, Grammar
     from ._ir import Alt, Cap, Chars, Expr, Ref, Rep, Seq, refs
     from ._match import RuleMatch
-    from ._product import intersection
+    from ._product import difference, intersection
     from ._program import Program
     from ._reader import read_rules
     from ._record import RAW_MAKERS, Field, Record, exact, record_types
@@ -86,7 +89,10 @@ _LAZY: dict[str, str] = {
     "Rep": "_ir",
     "Seq": "_ir",
     "refs": "_ir",
+    "difference": "_product",
     "intersection": "_product",
+    "Part": "_combined",
+    "combination": "_combined",
     "Program": "_program",
     "read_rules": "_reader",
     "Field": "_record",
@@ -129,6 +135,7 @@ __all__ = [
     "Field",
     "Grammar",
     "PackageStore",
+    "Part",
     "Plan",
     "Program",
     "Record",
@@ -146,8 +153,10 @@ __all__ = [
     "column_array",
     "column_job",
     "column_stream",
+    "combination",
     "compile_body",
     "default_backend",
+    "difference",
     "exact",
     "inline_rule",
     "intersection",

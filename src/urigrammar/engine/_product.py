@@ -1,15 +1,19 @@
-"""The intersection of two regular languages, from their minimal DFAs
-(``_tables.Tables``): a minimal DFA that accepts exactly the strings both
-accept.
+"""The intersection of two regular languages, and the difference, from
+their minimal DFAs (``_tables.Tables``): a minimal DFA that accepts
+exactly the strings both accept, or the strings the first accepts and the
+second does not.
 
 The product construction over the pairs of states the two DFAs reach on
 the same input, from the pair of start states.  Its alphabet is the joint
 partition: the interval starts of both partitions merged, each interval
 of the class pair it falls in (``joint``, which ``_inclusion`` walks
-too).  A pair with either side dead is the dead state; a pair accepts when
-both sides do.  The result is minimized as ``_dfa`` minimizes a rule's DFA
-(``_dfa.minimal``), so equal columns merge back into one class.  Time:
-the reachable pairs times the joint classes.
+too).  For the intersection a pair with either side dead is the dead
+state, and a pair accepts when both sides do; for the difference only a
+dead first side is, since a dead second side means that no continuation
+is in the second language, and a pair accepts when the first side does
+and the second does not.  The result is minimized as ``_dfa`` minimizes a
+rule's DFA (``_dfa.minimal``), so equal columns merge back into one class.
+Time: the reachable pairs times the joint classes.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 from ._dfa import MAX_BUILD_WORK, MAX_CLASSES, MAX_DFA_STATES, minimal
 from ._tables import Tables
 
-__all__ = ["intersection", "joint"]
+__all__ = ["difference", "intersection", "joint"]
 
 
 def joint(first: Tables, second: Tables) -> tuple[list[int], list[int], list[tuple[int, int]]]:
@@ -37,13 +41,26 @@ def intersection(first: Tables, second: Tables, cap: int = MAX_DFA_STATES) -> Ta
     or ``None`` when it takes more than ``cap`` pairs before minimization,
     more work than ``_dfa.MAX_BUILD_WORK`` or more classes than
     ``_dfa.MAX_CLASSES``."""
+    return _product(first, second, cap, minus=False)
+
+
+def difference(first: Tables, second: Tables, cap: int = MAX_DFA_STATES) -> Tables | None:
+    """The minimal DFA of the strings ``first`` accepts and ``second`` does
+    not, or ``None`` over the same caps as ``intersection``."""
+    return _product(first, second, cap, minus=True)
+
+
+def _product(first: Tables, second: Tables, cap: int, *, minus: bool) -> Tables | None:
+    """The product walk of ``intersection`` (``minus`` off) and
+    ``difference`` (on): they differ in which pairs are dead and which
+    accept."""
     starts, classes, pairs = joint(first, second)
     if len(pairs) > 2 * MAX_CLASSES:
         return None
     cap = min(cap, MAX_BUILD_WORK // max(len(pairs), 1))
     wide_one, wide_two = first.nclasses, second.nclasses
-    # State 0 is every pair with a dead side; state 1 the pair of starts
-    # (dead too when a side is: its row then leads only to 0).
+    # State 0 is every dead pair; state 1 the pair of starts (dead too when
+    # it is one: its row then leads only to 0).
     index: dict[tuple[int, int], int] = {(first.start, second.start): 1}
     order = [(0, 0), (first.start, second.start)]
     moves: list[list[int]] = []
@@ -51,7 +68,7 @@ def intersection(first: Tables, second: Tables, cap: int = MAX_DFA_STATES) -> Ta
         row = []
         for one, other in pairs:
             pair = (first.moves[here * wide_one + one], second.moves[there * wide_two + other])
-            if pair[0] == 0 or pair[1] == 0:
+            if pair[0] == 0 or (pair[1] == 0 and not minus):
                 row.append(0)
                 continue
             found = index.get(pair)
@@ -62,8 +79,10 @@ def intersection(first: Tables, second: Tables, cap: int = MAX_DFA_STATES) -> Ta
                 order.append(pair)
             row.append(found)
         moves.append(row)
+    # The second DFA's dead state 0 never accepts: a pair on it accepts in
+    # the difference exactly when its first side does.
     accepting = [
-        at > 0 and first.accepting[here] and second.accepting[there]
+        at > 0 and bool(first.accepting[here]) and bool(second.accepting[there]) != minus
         for at, (here, there) in enumerate(order)
     ]
     return minimal(

@@ -39,7 +39,15 @@ from ._tables import Tables, TaggedTables
 if TYPE_CHECKING:
     from ._grammar import Grammar
 
-__all__ = ["Program", "Serves", "build_program", "expr_from_data", "expr_to_data"]
+__all__ = [
+    "Program",
+    "Serves",
+    "build_program",
+    "expr_from_data",
+    "expr_to_data",
+    "tables_from_data",
+    "tables_to_data",
+]
 
 #: What serves a rule on a back end (the table above).
 Serves = Literal["dfa", "tagged", "regex", "automaton", "abnf"]
@@ -197,7 +205,7 @@ class Program:
             "groups": [list(g) for g in self.groups],
             "linear": self.linear,
             "deterministic": self.deterministic,
-            "dfa": None if self.dfa is None else _tables_to_data(self.dfa),
+            "dfa": None if self.dfa is None else tables_to_data(self.dfa),
             "tagged": None if self.tagged is None else _tagged_to_data(self.tagged),
         }
 
@@ -219,7 +227,7 @@ class Program:
             groups=groups,
             linear=_bool(d["linear"]),
             deterministic=_bool(d["deterministic"]),
-            dfa=None if d["dfa"] is None else _tables_from_data(d["dfa"]),
+            dfa=None if d["dfa"] is None else tables_from_data(d["dfa"]),
             tagged=None if d["tagged"] is None else _tagged_from_data(d["tagged"]),
         )
 
@@ -373,7 +381,8 @@ def expr_from_data(data: object) -> Expr:
     raise _fail(f"unknown expression {kind!r}")
 
 
-def _tables_to_data(tables: Tables) -> dict[str, Any]:
+def tables_to_data(tables: Tables) -> dict[str, Any]:
+    """A minimal DFA's tables as JSON values (``tables_from_data``)."""
     return {
         "starts": list(tables.starts),
         "classes": list(tables.classes),
@@ -384,7 +393,9 @@ def _tables_to_data(tables: Tables) -> dict[str, Any]:
     }
 
 
-def _tables_from_data(data: object) -> Tables:
+def tables_from_data(data: object) -> Tables:
+    """DFA tables from ``tables_to_data``'s values; ``ValueError`` for
+    anything that is not exactly that shape."""
     d = _dict(data, {"starts", "classes", "nclasses", "moves", "accepting", "start"})
     nclasses = _int(d["nclasses"], 1, 255)
     accepting = tuple(bool(a) for a in _ints(d["accepting"], 0, 1))

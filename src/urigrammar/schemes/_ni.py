@@ -19,8 +19,9 @@ Section 3's prose says what the ABNF does not, two requirements:
   sha-256s).  Names the registry of 2013 does not list are not checked:
   IANA may have added them since.
 
-Each requirement is also a language (``grammar/rfc6920-requirements.abnf``),
-so that the native back end validates with one DFA.
+Each requirement is also a language (``grammar/rfc6920-requirements.abnf``):
+the first of the values that keep it, the second, a prohibition, of the
+values that break it; so that the native back end validates with one DFA.
 """
 
 from __future__ import annotations
@@ -158,7 +159,7 @@ NI: Profile[NiValue] = Profile(
             "the digest value has the length of the hash the algorithm names",
             _wrong_length,
             needs=_NEEDS,
-            language=(RFC6920_REQUIREMENTS, "ni-digest-length"),
+            forbidden=(RFC6920_REQUIREMENTS, "ni-wrong-digest-length"),
         ),
     ],
     cite="RFC 6920 section 3",

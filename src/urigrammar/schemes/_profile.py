@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from .._errors import RuleMatchError, URISyntaxError
-from ..shipped import RFC3986, userinfo_secret
+from ..shipped import COMBINATIONS, RFC3986, userinfo_secret
 
 if TYPE_CHECKING:
-    from ..engine import Backend, Grammar, RuleMatch, Tables
+    from ..engine import Backend, Grammar, RuleMatch
     from ._value import SchemeURI
 
 __all__ = ["Profile", "Requirement"]
@@ -53,10 +53,18 @@ class Requirement:
     ``language``, when given, is a rule of some grammar, as ``(grammar,
     rule name)``, that says the requirement as a language: for every text
     the profile's rule matches, the requirement holds exactly when the
-    rule matches all of the text.  When every requirement of a regular
-    profile has one, the native back end decides ``validate`` with one
-    DFA, the intersection of them all (``_product``); ``breaks`` still
-    gives ``check`` its offset, and the pure back end its verdict."""
+    rule matches all of the text.  ``forbidden`` is the other way to say
+    it, for a prohibition: a rule that matches all of exactly the texts
+    (of the profile's rule) that break the requirement.  ABNF has no
+    "except", so a prohibition's language of what keeps it would restate
+    a complement by hand; the language of what breaks it is written with
+    the RFC's own rules.  A requirement has at most one of the two.
+
+    When every requirement of a regular profile has one, the native back
+    end decides ``validate`` with one DFA: the rule's, intersected with
+    each ``language`` and with each ``forbidden`` taken out (``_product``);
+    ``breaks`` still gives ``check`` its offset, and the pure back end its
+    verdict."""
 
     cite: str
     rule: str
@@ -64,6 +72,12 @@ class Requirement:
     breaks: Callable[[RuleMatch], int | None]
     needs: tuple[str, ...] = ()
     language: tuple[Grammar, str] | None = None
+    forbidden: tuple[Grammar, str] | None = None
+
+    def __post_init__(self) -> None:
+        if self.language is not None and self.forbidden is not None:
+            msg = f"a requirement has a language or a forbidden language, not both: {self.says}"
+            raise ValueError(msg)
 
 
 class _Matched:
@@ -79,7 +93,8 @@ class _Matched:
 class _Runs:
     """A profile's prepared calls on one back end: ``uri`` is RFC 3986's
     ``URI`` matcher, or ``None`` where the rule's language lies inside
-    ``URI``'s (``Grammar.within``), which then says nothing more;
+    ``URI``'s (``Grammar.within``), which then says nothing more, or
+    ``_LATER`` until ``check`` first needs it (a one-DFA verdict does not);
     ``validate`` is the whole verdict; ``one_dfa`` whether it is a single
     DFA's (``Profile._one_dfa``), so that no faster verdict exists."""
 
@@ -95,6 +110,14 @@ class _Runs:
         self.uri = uri
         self.validate = validate
         self.one_dfa = one_dfa
+
+
+def _later(text: str) -> object | None:
+    """``_Runs.uri`` before it is known."""
+    raise AssertionError(text)
+
+
+_LATER: Callable[[str], object | None] = _later
 
 
 class Profile(Generic[V]):
@@ -198,22 +221,26 @@ class Profile(Generic[V]):
                 found = self._runs.setdefault(backend, found)
         return found
 
+    def _uri(self, backend: Backend | None) -> Callable[[str], object | None] | None:
+        """RFC 3986's ``URI`` matcher, or ``None`` when it says nothing more
+        than the rule (``_Runs.uri``)."""
+        if self.within_uri and not self.grammar.within(self.rule, RFC3986, "URI"):
+            return RFC3986.matcher("URI", backend=backend)
+        return None
+
     def _prepare(self, backend: Backend | None) -> _Runs:
+        whole = self._one_dfa(backend)
+        if whole is not None:
+            # The C runner's own predicate: no Python frame on the hot path.
+            return _Runs(_LATER, whole, one_dfa=True)
         grammar, name = self.grammar, self.rule
-        uri: Callable[[str], object | None] | None = None
-        if self.within_uri and not grammar.within(name, RFC3986, "URI"):
-            uri = RFC3986.matcher("URI", backend=backend)
+        uri = self._uri(backend)
         if grammar.is_regular(name):
             rule = grammar.matcher(name, backend=backend)
         else:
 
             def rule(text: str) -> object | None:
                 return True if grammar.validate(name, text) else None
-
-        whole = self._one_dfa(backend, uri is not None)
-        if whole is not None:
-            # The C runner's own predicate: no Python frame on the hot path.
-            return _Runs(uri, whole, one_dfa=True)
 
         requirements = self.requirements
         if requirements and not any(r.needs for r in requirements):
@@ -255,34 +282,36 @@ class Profile(Generic[V]):
 
         return _Runs(uri, validate)
 
-    def _one_dfa(self, backend: Backend | None, with_uri: bool) -> Callable[[str], bool] | None:
+    def _one_dfa(self, backend: Backend | None) -> Callable[[str], bool] | None:
         """The whole verdict as one DFA's predicate, on a back end that runs
         raw tables (the native one): the rule's DFA intersected with RFC
-        3986's ``URI`` (when ``with_uri``) and each requirement's
-        ``language``.  ``None`` when the rule is not regular, a requirement
-        has no language, a DFA is over its caps, or the back end runs no
-        DFA: the caller then checks the requirements one by one."""
-        from ..engine import default_backend, intersection
+        3986's ``URI`` (unless ``within_uri`` is off: where the rule lies
+        inside ``URI`` the product is the rule's own language, and no
+        inclusion test is paid for it) and each requirement's
+        ``language``, each ``forbidden`` language taken out.  ``None`` when
+        the rule is not regular, a requirement has neither, a DFA is over
+        its caps, or the back end runs no DFA: the caller then checks the
+        requirements one by one.  The shipped profiles' tables are read
+        from ``COMBINATIONS``, built with the package; another's are built
+        here."""
+        from ..engine import Part, combination, default_backend
 
         chosen = backend or default_backend()
         if not chosen.native or not self.grammar.is_regular(self.rule):
             return None
-        parts: list[tuple[Grammar, str]] = [(self.grammar, self.rule)]
-        if with_uri:
-            parts.append((RFC3986, "URI"))
+        parts: list[Part] = [(self.grammar, self.rule, False)]
+        if self.within_uri:
+            parts.append((RFC3986, "URI", False))
         for req in self.requirements:
-            if req.language is None:
+            if req.language is not None:
+                parts.append((*req.language, False))
+            elif req.forbidden is not None:
+                parts.append((*req.forbidden, True))
+            else:
                 return None
-            parts.append(req.language)
-        tables: Tables | None = None
-        for grammar, name in parts:
-            found = grammar.program(name).dfa
-            if found is None:
-                return None
-            tables = found if tables is None else intersection(tables, found)
-            if tables is None:
-                return None
-        assert tables is not None
+        tables = combination(parts, COMBINATIONS)
+        if tables is None:
+            return None
         made = chosen.tables_matcher(tables, predicate=True)
         return cast("Callable[[str], bool] | None", made)
 
@@ -308,7 +337,10 @@ class Profile(Generic[V]):
         if not isinstance(text, str):
             msg = f"text must be str, not {type(text).__name__}"
             raise TypeError(msg)
-        uri = self._on(backend).uri
+        runs = self._on(backend)
+        uri = runs.uri
+        if uri is _LATER:
+            uri = runs.uri = self._uri(backend)
         if uri is not None and uri(text) is None:
             raise RFC3986.syntax_error("URI", text)
         match = self._match(text, backend)

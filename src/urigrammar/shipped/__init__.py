@@ -6,6 +6,7 @@ the engine, which knows no grammar, and the URI model."""
 from __future__ import annotations
 
 from ._grammars import (
+    COMBINATIONS,
     COMPILED,
     GRAMMAR,
     RFC3986,
@@ -67,6 +68,7 @@ from ._secrets import password_span, userinfo_secret
 FILES = URI_FILES + SCHEME_FILES
 
 __all__ = [
+    "COMBINATIONS",
     "COMPILED",
     "DID_CORE",
     "DID_CORE_LOWERCASE",

@@ -34,6 +34,7 @@ from ._hints import uri_hint
 from ._secrets import userinfo_secret
 
 __all__ = [
+    "COMBINATIONS",
     "COMPILED",
     "GRAMMAR",
     "RFC3986",
@@ -53,6 +54,10 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 
 #: Where the wheel keeps each grammar's compiled form.
 COMPILED = _PACKAGE / "compiled"
+
+#: The minimal DFAs of the combinations of rules the shipped scheme
+#: profiles validate with (``engine._combined``), built with the wheel.
+COMBINATIONS = PackageStore(COMPILED / "combinations.json")
 
 
 def grammar_path(file_name: str) -> Path:
