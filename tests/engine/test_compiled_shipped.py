@@ -330,7 +330,7 @@ import urigrammar as u
 from urigrammar.engine import NATIVE
 if NATIVE is not None:
     for scheme in ("http", "ni", "geo"):
-        u.SCHEMES[scheme].validate(scheme + ":x")
+        u.SCHEMES[scheme].validate(scheme + ":x", backend=NATIVE)
 print("urigrammar.engine._product" in sys.modules)
 """
 
