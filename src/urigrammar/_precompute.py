@@ -63,6 +63,12 @@ def precompute(directory: Path) -> list[Path]:
             grammar.program(name)
     with _combined.recording() as combinations:
         _first_uses()
+        # Built here whatever back end runs this (the wheel's hook runs the
+        # pure one, which makes no verdict DFA of its own).
+        for scheme in SCHEMES:
+            parts = SCHEMES[scheme].verdict_parts()
+            if parts is not None:
+                _combined.combination(parts, COMBINATIONS)
     directory.mkdir(parents=True, exist_ok=True)
     core = list(_core().values())
     written = []
@@ -73,8 +79,7 @@ def precompute(directory: Path) -> list[Path]:
         path = directory / f"{file_name}.json"
         path.write_bytes(data)
         written.append(path)
-    # The scheme profiles' first validate built (or read) their one-DFA
-    # verdicts: _first_uses made them all.
+    # Every shipped profile's one-DFA verdict, as combined above.
     path = directory / COMBINATIONS.path.name
     path.write_bytes(_combined.encode(combinations))
     written.append(path)

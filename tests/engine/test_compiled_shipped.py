@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import shutil
 import subprocess
 import sys
@@ -232,34 +233,47 @@ def test_the_abnf_engine_reads_each_grammar_text_once(monkeypatch: pytest.Monkey
 # --- the scheme profiles' verdict DFAs -------------------------------------------------
 
 
-def _parts(profile: object) -> list[Part]:
-    """The rules a profile's one-DFA verdict combines, as ``_one_dfa`` lists
-    them; empty when it has none."""
-    from urigrammar import Profile
-
-    assert isinstance(profile, Profile)
-    parts: list[Part] = [(profile.grammar, profile.rule, False)]
-    if profile.within_uri:
-        parts.append((RFC3986, "URI", False))
-    for req in profile.requirements:
-        if req.language is not None:
-            parts.append((*req.language, False))
-        elif req.forbidden is not None:
-            parts.append((*req.forbidden, True))
-        else:
-            return []
-    return parts
-
-
 def test_the_package_carries_each_shipped_profiles_verdict() -> None:
     data = COMBINATIONS.path.read_bytes()
     pieces = _combined._pieces(data)
     assert not isinstance(pieces, str), pieces
-    with_verdicts = [name for name in urigrammar.SCHEMES if _parts(urigrammar.SCHEMES[name])]
+    parts = {name: urigrammar.SCHEMES[name].verdict_parts() for name in urigrammar.SCHEMES}
+    with_verdicts = {name: found for name, found in parts.items() if found is not None}
     assert "ni" in with_verdicts
     assert "http" in with_verdicts
-    for name in with_verdicts:
-        assert _combined.key(_parts(urigrammar.SCHEMES[name])) in pieces, name
+    for name, found in with_verdicts.items():
+        assert _combined.key(found) in pieces, name
+
+
+PRECOMPUTE_ON_PURE = """
+import sys
+from pathlib import Path
+import urigrammar as u
+from urigrammar._precompute import precompute
+from urigrammar.engine import _combined, default_backend
+assert not default_backend().native
+precompute(Path(sys.argv[1]))
+pieces = _combined._pieces((Path(sys.argv[1]) / "combinations.json").read_bytes())
+for name in u.SCHEMES:
+    parts = u.SCHEMES[name].verdict_parts()
+    if parts is not None:
+        assert _combined.key(parts) in pieces, name
+"""
+
+
+@pytest.mark.slow
+def test_the_build_combines_every_verdict_on_the_pure_back_end(tmp_path: Path) -> None:
+    # The wheel's build hook compiles on the pure back end, which makes no
+    # verdict DFA for its own use: the build must make each one anyway.
+    done = subprocess.run(
+        [sys.executable, "-c", PRECOMPUTE_ON_PURE, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=dict(os.environ, URIGRAMMAR_PURE="1"),
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
 
 
 def _fresh(text: str) -> Grammar:

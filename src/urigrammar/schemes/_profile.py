@@ -28,7 +28,7 @@ from .._errors import RuleMatchError, URISyntaxError
 from ..shipped import COMBINATIONS, RFC3986, userinfo_secret
 
 if TYPE_CHECKING:
-    from ..engine import Backend, Grammar, RuleMatch
+    from ..engine import Backend, Grammar, Part, RuleMatch
     from ._value import SchemeURI
 
 __all__ = ["Profile", "Requirement"]
@@ -282,22 +282,15 @@ class Profile(Generic[V]):
 
         return _Runs(uri, validate)
 
-    def _one_dfa(self, backend: Backend | None) -> Callable[[str], bool] | None:
-        """The whole verdict as one DFA's predicate, on a back end that runs
-        raw tables (the native one): the rule's DFA intersected with RFC
-        3986's ``URI`` (unless ``within_uri`` is off: where the rule lies
-        inside ``URI`` the product is the rule's own language, and no
-        inclusion test is paid for it) and each requirement's
-        ``language``, each ``forbidden`` language taken out.  ``None`` when
-        the rule is not regular, a requirement has neither, a DFA is over
-        its caps, or the back end runs no DFA: the caller then checks the
-        requirements one by one.  The shipped profiles' tables are read
-        from ``COMBINATIONS``, built with the package; another's are built
-        here."""
-        from ..engine import Part, combination, default_backend
-
-        chosen = backend or default_backend()
-        if not chosen.native or not self.grammar.is_regular(self.rule):
+    def verdict_parts(self) -> list[Part] | None:
+        """The rules whose one DFA is the whole verdict: the profile's rule,
+        RFC 3986's ``URI`` (unless ``within_uri`` is off: where the rule
+        lies inside ``URI`` the product is the rule's own language, and no
+        inclusion test is paid for it), each requirement's ``language``
+        kept and each ``forbidden`` language taken out.  ``None`` when the
+        rule is not regular or a requirement has neither: the verdict is
+        then checked piece by piece."""
+        if not self.grammar.is_regular(self.rule):
             return None
         parts: list[Part] = [(self.grammar, self.rule, False)]
         if self.within_uri:
@@ -309,6 +302,23 @@ class Profile(Generic[V]):
                 parts.append((*req.forbidden, True))
             else:
                 return None
+        return parts
+
+    def _one_dfa(self, backend: Backend | None) -> Callable[[str], bool] | None:
+        """The whole verdict (``verdict_parts``) as one DFA's predicate, on a
+        back end that runs raw tables (the native one).  ``None`` when there
+        are no such parts, a DFA is over its caps, or the back end runs no
+        DFA: the caller then checks the requirements one by one.  The
+        shipped profiles' tables are read from ``COMBINATIONS``, built with
+        the package; another's are built here."""
+        from ..engine import combination, default_backend
+
+        chosen = backend or default_backend()
+        if not chosen.native:
+            return None
+        parts = self.verdict_parts()
+        if parts is None:
+            return None
         tables = combination(parts, COMBINATIONS)
         if tables is None:
             return None
