@@ -66,9 +66,10 @@ def precompute(directory: Path) -> list[Path]:
         # Built here whatever back end runs this (the wheel's hook runs the
         # pure one, which makes no verdict DFA of its own).
         for scheme in SCHEMES:
-            parts = SCHEMES[scheme].verdict_parts()
-            if parts is not None:
-                _combined.combination(parts, COMBINATIONS)
+            profile = SCHEMES[scheme]
+            for parts in (profile.verdict_parts(), profile.sure_parts()):
+                if parts is not None:
+                    _combined.combination(parts, COMBINATIONS)
     directory.mkdir(parents=True, exist_ok=True)
     core = list(_core().values())
     written = []

@@ -237,12 +237,16 @@ def test_the_package_carries_each_shipped_profiles_verdict() -> None:
     data = COMBINATIONS.path.read_bytes()
     pieces = _combined._pieces(data)
     assert not isinstance(pieces, str), pieces
-    parts = {name: urigrammar.SCHEMES[name].verdict_parts() for name in urigrammar.SCHEMES}
-    with_verdicts = {name: found for name, found in parts.items() if found is not None}
-    assert "ni" in with_verdicts
-    assert "http" in with_verdicts
-    for name, found in with_verdicts.items():
-        assert _combined.key(found) in pieces, name
+    profiles = [urigrammar.SCHEMES[name] for name in urigrammar.SCHEMES]
+    verdicts = {p.schemes[0]: p.verdict_parts() for p in profiles}
+    sure = {p.schemes[0]: p.sure_parts() for p in profiles}
+    assert verdicts["ni"] is not None
+    assert verdicts["http"] is not None
+    assert sure["tel"] is not None
+    for kind in (verdicts, sure):
+        for name, found in kind.items():
+            if found is not None:
+                assert _combined.key(found) in pieces, name
 
 
 PRECOMPUTE_ON_PURE = """
@@ -255,9 +259,9 @@ assert not default_backend().native
 precompute(Path(sys.argv[1]))
 pieces = _combined._pieces((Path(sys.argv[1]) / "combinations.json").read_bytes())
 for name in u.SCHEMES:
-    parts = u.SCHEMES[name].verdict_parts()
-    if parts is not None:
-        assert _combined.key(parts) in pieces, name
+    for parts in (u.SCHEMES[name].verdict_parts(), u.SCHEMES[name].sure_parts()):
+        if parts is not None:
+            assert _combined.key(parts) in pieces, name
 """
 
 

@@ -1,5 +1,6 @@
 """A profile's requirement languages (``Requirement.language``, and
-``Requirement.forbidden``, the language of what breaks one) against their
+``Requirement.forbidden``, the language of what breaks one, and
+``Requirement.holds_within``, where one holds for certain) against their
 Python predicates (``breaks``), the oracle, and the native verdict (one
 DFA: rule, URI and every language intersected, every forbidden one taken
 out) against the pure one (the predicates): for the tests of each scheme
@@ -37,7 +38,8 @@ def agree(profile: Profile, text: str) -> None:  # type: ignore[type-arg]
     """The native verdict is the pure one; and where the profile's rule
     matches ``text``, each requirement's language matches it exactly when
     the requirement's predicate says it holds, and its forbidden language
-    exactly when the predicate says it is broken."""
+    exactly when the predicate says it is broken, and where it holds for
+    certain (``holds_within``) the predicate says it holds."""
     pure = profile.validate(text, backend=PURE)
     if NATIVE is not None:
         assert profile.validate(text, backend=NATIVE) is pure, text
@@ -52,6 +54,11 @@ def agree(profile: Profile, text: str) -> None:  # type: ignore[type-arg]
             language, name = requirement.forbidden
             breaks = language.validate(name, text, backend=PURE)
             assert breaks is not holds, (requirement.says, text)
+            continue
+        if requirement.holds_within is not None:
+            language, name = requirement.holds_within
+            if language.validate(name, text, backend=PURE):
+                assert holds, (requirement.says, text)
             continue
         assert requirement.language is not None, requirement.says
         language, name = requirement.language

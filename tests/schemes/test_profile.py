@@ -5,12 +5,14 @@ requirements), the errors, the registry and the typed value."""
 from __future__ import annotations
 
 import pickle
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import urigrammar as u
+from _budget import backend_settings, examples
 from urigrammar import (
     SCHEMES,
     Profile,
@@ -235,6 +237,11 @@ LANGUAGES = load_grammar(
 )
 
 
+# Where the requirement holds for certain, though not everywhere it holds:
+# a shelf of one digit but 0.  Only texts outside it are read by ``breaks``.
+SURE = load_grammar('item-one-digit = "item:" %x31-39 "/" *OCTET\n', name="item sure shelves")
+
+
 def _item(requirement: Requirement) -> Profile:  # type: ignore[type-arg]
     return Profile("item", GRAMMAR, "item-uri", value=ItemValue, requirements=[requirement])
 
@@ -265,13 +272,83 @@ def test_a_user_profiles_language_or_forbidden_language(
     assert ITEM.validate(text, backend=backend) is valid
 
 
-def test_a_requirement_has_a_language_or_a_forbidden_one_not_both() -> None:
-    with pytest.raises(ValueError, match="not both"):
+@pytest.mark.parametrize(
+    "how",
+    [
+        {"language": (LANGUAGES, "item-shelf-kept"), "forbidden": (LANGUAGES, "item-shelf-zero")},
+        {"language": (LANGUAGES, "item-shelf-kept"), "holds_within": (SURE, "item-one-digit")},
+        {"forbidden": (LANGUAGES, "item-shelf-zero"), "holds_within": (SURE, "item-one-digit")},
+    ],
+    ids=["language-forbidden", "language-holds", "forbidden-holds"],
+)
+def test_a_requirement_says_its_language_one_way_at_most(how: dict[str, object]) -> None:
+    with pytest.raises(ValueError, match="at most one"):
         Requirement(
             "the item spec, section 1",
             "shelf",
             "shelf 0 does not exist",
             _shelf_zero,
-            language=(LANGUAGES, "item-shelf-kept"),
-            forbidden=(LANGUAGES, "item-shelf-zero"),
+            **how,  # type: ignore[arg-type]
         )
+
+
+def _shelf_zero_of_text(match: RuleMatch) -> int | None:
+    """``_shelf_zero`` from the text alone (a requirement that needs no
+    capture)."""
+    shelf = match.text[5:].partition("/")[0]
+    return 5 if shelf.lstrip("0") == "" else None
+
+
+def _counted(
+    breaks: Callable[[RuleMatch], int | None], read: list[str]
+) -> Callable[[RuleMatch], int | None]:
+    def counted(match: RuleMatch) -> int | None:
+        read.append(match.text)
+        return breaks(match)
+
+    return counted
+
+
+@pytest.mark.parametrize(
+    ("breaks", "needs"),
+    [(_shelf_zero, ("shelf",)), (_shelf_zero_of_text, ())],
+    ids=["parsed", "text"],
+)
+@backend_settings(max_examples=examples(100))
+@given(text=st.text(alphabet="item:0123/ab-?%key=", max_size=20))
+def test_a_requirement_is_read_outside_where_it_holds(
+    backend: Backend,
+    breaks: Callable[[RuleMatch], int | None],
+    needs: tuple[str, ...],
+    text: str,
+) -> None:
+    read: list[str] = []
+    said = Requirement(
+        "the item spec, section 1",
+        "shelf",
+        "shelf 0 does not exist",
+        _counted(breaks, read),
+        needs=needs,
+        holds_within=(SURE, "item-one-digit"),
+    )
+    assert _item(said).validate(text, backend=backend) is ITEM.validate(text, backend=backend)
+    if backend.native and SURE.validate("item-one-digit", text):
+        assert read == []
+
+
+def test_a_requirement_where_it_holds_reads_the_texts_between(backend: Backend) -> None:
+    read: list[str] = []
+    said = Requirement(
+        "the item spec, section 1",
+        "shelf",
+        "shelf 0 does not exist",
+        _counted(_shelf_zero_of_text, read),
+        holds_within=(SURE, "item-one-digit"),
+    )
+    profile = _item(said)
+    assert profile.validate("item:7/a", backend=backend)
+    assert profile.validate("item:12/a", backend=backend)
+    assert not profile.validate("item:00/a", backend=backend)
+    assert not profile.validate("item:0/a b", backend=backend)
+    expected = ["item:12/a", "item:00/a"]
+    assert read == (expected if backend.native else ["item:7/a", *expected])

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _languages import agree, damaged
 from _vectors import ids, vectors
 from hypothesis import given
 from hypothesis import strategies as st
@@ -91,3 +92,8 @@ def test_the_verdict_is_rfc_3986_abnf_and_section_3(text: str) -> None:
         and _keeps_section_3(text)
     )
     assert TEL.validate(text) is expected
+
+
+@given(damaged(from_rule("telephone-uri", RFC3966), ";=+0-.aexisubtphon%"))
+def test_the_native_verdict_is_the_pure_one_and_the_languages_say_the_prose(text: str) -> None:
+    agree(TEL, text)

@@ -64,7 +64,16 @@ class Requirement:
     end decides ``validate`` with one DFA: the rule's, intersected with
     each ``language`` and with each ``forbidden`` taken out (``_product``);
     ``breaks`` still gives ``check`` its offset, and the pure back end its
-    verdict."""
+    verdict.
+
+    A requirement no regular language says (RFC 3966's parameters in
+    lexicographical order, say) may name ``holds_within`` instead: a rule
+    that matches all of only texts (of the profile's rule) that keep it,
+    not necessarily every such text.  The native back end then decides
+    with two DFAs: a text in the first, which intersects the other with
+    every ``holds_within``, is valid; a text outside the second, the
+    verdict of every ``language`` and ``forbidden``, is not; and only the
+    texts between are read by ``breaks``."""
 
     cite: str
     rule: str
@@ -73,10 +82,15 @@ class Requirement:
     needs: tuple[str, ...] = ()
     language: tuple[Grammar, str] | None = None
     forbidden: tuple[Grammar, str] | None = None
+    holds_within: tuple[Grammar, str] | None = None
 
     def __post_init__(self) -> None:
-        if self.language is not None and self.forbidden is not None:
-            msg = f"a requirement has a language or a forbidden language, not both: {self.says}"
+        given = [self.language, self.forbidden, self.holds_within]
+        if sum(part is not None for part in given) > 1:
+            msg = (
+                "a requirement has at most one of a language, a forbidden language "
+                f"and where it holds: {self.says}"
+            )
             raise ValueError(msg)
 
 
@@ -96,7 +110,7 @@ class _Runs:
     ``URI``'s (``Grammar.within``), which then says nothing more, or
     ``_LATER`` until ``check`` first needs it (a one-DFA verdict does not);
     ``validate`` is the whole verdict; ``one_dfa`` whether it is a single
-    DFA's (``Profile._one_dfa``), so that no faster verdict exists."""
+    DFA's (``Profile._dfas``), so that no faster verdict exists."""
 
     __slots__ = ("one_dfa", "uri", "validate")
 
@@ -229,10 +243,12 @@ class Profile(Generic[V]):
         return None
 
     def _prepare(self, backend: Backend | None) -> _Runs:
-        whole = self._one_dfa(backend)
-        if whole is not None:
+        dfas = self._dfas(backend)
+        if dfas is not None and dfas[1] is None:
             # The C runner's own predicate: no Python frame on the hot path.
-            return _Runs(_LATER, whole, one_dfa=True)
+            return _Runs(_LATER, dfas[0], one_dfa=True)
+        if dfas is not None:
+            return _Runs(_LATER, self._between(*dfas, backend))
         grammar, name = self.grammar, self.rule
         uri = self._uri(backend)
         if grammar.is_regular(name):
@@ -283,13 +299,14 @@ class Profile(Generic[V]):
         return _Runs(uri, validate)
 
     def verdict_parts(self) -> list[Part] | None:
-        """The rules whose one DFA is the whole verdict: the profile's rule,
-        RFC 3986's ``URI`` (unless ``within_uri`` is off: where the rule
-        lies inside ``URI`` the product is the rule's own language, and no
-        inclusion test is paid for it), each requirement's ``language``
-        kept and each ``forbidden`` language taken out.  ``None`` when the
-        rule is not regular or a requirement has neither: the verdict is
-        then checked piece by piece."""
+        """The rules whose one DFA is the verdict of every requirement with
+        a ``language`` or a ``forbidden`` one: the profile's rule, RFC
+        3986's ``URI`` (unless ``within_uri`` is off: where the rule lies
+        inside ``URI`` the product is the rule's own language, and no
+        inclusion test is paid for it), each ``language`` kept and each
+        ``forbidden`` language taken out.  ``None`` when the rule is not
+        regular or a requirement has neither nor a ``holds_within``: the
+        verdict is then checked piece by piece."""
         if not self.grammar.is_regular(self.rule):
             return None
         parts: list[Part] = [(self.grammar, self.rule, False)]
@@ -300,30 +317,96 @@ class Profile(Generic[V]):
                 parts.append((*req.language, False))
             elif req.forbidden is not None:
                 parts.append((*req.forbidden, True))
-            else:
+            elif req.holds_within is None:
                 return None
         return parts
 
-    def _one_dfa(self, backend: Backend | None) -> Callable[[str], bool] | None:
-        """The whole verdict (``verdict_parts``) as one DFA's predicate, on a
-        back end that runs raw tables (the native one).  ``None`` when there
-        are no such parts, a DFA is over its caps, or the back end runs no
-        DFA: the caller then checks the requirements one by one.  The
-        shipped profiles' tables are read from ``COMBINATIONS``, built with
-        the package; another's are built here."""
+    def sure_parts(self) -> list[Part] | None:
+        """``verdict_parts`` and each requirement's ``holds_within``: the
+        rules whose one DFA matches only valid texts.  ``None`` when no
+        requirement has a ``holds_within`` (``verdict_parts`` is then the
+        whole verdict) or there are no ``verdict_parts``."""
+        parts = self.verdict_parts()
+        within: list[Part] = []
+        for req in self.requirements:
+            if req.holds_within is not None and (*req.holds_within, False) not in within:
+                within.append((*req.holds_within, False))
+        if parts is None or not within:
+            return None
+        return [*parts, *within]
+
+    def _dfas(
+        self, backend: Backend | None
+    ) -> tuple[Callable[[str], bool], Callable[[str], bool] | None] | None:
+        """The verdict as DFA predicates, on a back end that runs raw tables
+        (the native one): that of ``verdict_parts``, and that of
+        ``sure_parts`` or ``None`` when there are none (the first is then
+        the whole verdict).  ``None`` when there are no such parts, a DFA
+        is over its caps, or the back end runs no DFA: the caller then
+        checks the requirements one by one.  The shipped profiles' tables
+        are read from ``COMBINATIONS``, built with the package; another's
+        are built here."""
         from ..engine import combination, default_backend
 
         chosen = backend or default_backend()
         if not chosen.native:
             return None
         parts = self.verdict_parts()
-        if parts is None:
+        verdict = None if parts is None else combination(parts, COMBINATIONS)
+        if verdict is None:
             return None
-        tables = combination(parts, COMBINATIONS)
-        if tables is None:
-            return None
-        made = chosen.tables_matcher(tables, predicate=True)
-        return cast("Callable[[str], bool] | None", made)
+        sure_parts = self.sure_parts()
+        sure = None
+        if sure_parts is not None:
+            sure = combination(sure_parts, COMBINATIONS)
+            if sure is None:
+                return None
+        made = chosen.tables_matcher(verdict, predicate=True)
+        also = None if sure is None else chosen.tables_matcher(sure, predicate=True)
+        return (
+            cast("Callable[[str], bool]", made),
+            cast("Callable[[str], bool] | None", also),
+        )
+
+    def _between(
+        self,
+        verdict: Callable[[str], bool],
+        sure: Callable[[str], bool],
+        backend: Backend | None,
+    ) -> Callable[[str], bool]:
+        """The verdict from ``_dfas``' two predicates, reading the
+        requirements that have a ``holds_within`` only for the texts
+        between them."""
+        rest = tuple(r for r in self.requirements if r.holds_within is not None)
+        tests = tuple(r.breaks for r in rest)
+        if not any(r.needs for r in rest):
+
+            def validate(text: str) -> bool:
+                if sure(text):
+                    return True
+                if not verdict(text):
+                    return False
+                # The requirements read .text alone (their ``needs`` are
+                # empty): the matched text stands in for its parse.
+                found = cast("RuleMatch", _Matched(text))
+                for breaks in tests:  # noqa: SIM110
+                    if breaks(found) is not None:
+                        return False
+                return True
+
+            return validate
+
+        match = functools.partial(self._match, backend=backend)
+
+        def validate_parsed(text: str) -> bool:
+            if sure(text):
+                return True
+            if not verdict(text):
+                return False
+            found = match(text)
+            return found is not None and all(breaks(found) is None for breaks in tests)
+
+        return validate_parsed
 
     def _match(self, text: str, backend: Backend | None) -> RuleMatch | None:
         try:

@@ -133,7 +133,7 @@ class FastProfile(Profile[V]):
 
     def _fast_on(self, backend: Backend | None) -> Fast:
         # Where the whole verdict is one DFA (every requirement has a
-        # language: Profile._one_dfa), nothing is faster: it never says None.
+        # language: Profile._dfas), nothing is faster: it never says None.
         runs = self._on(backend)
         made: Fast = runs.validate if runs.one_dfa else self._make_fast(backend)
         with self._lock:

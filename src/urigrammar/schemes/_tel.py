@@ -15,7 +15,11 @@ in a parameter value is percent-encoded (the ABNF's ``isub`` value, a
 ``uric``, takes it unencoded), so each ";" starts a parameter; no
 parameter appears twice; and they come in one order (``isub`` or ``ext``
 first, then ``phone-context``, then the others in lexicographical order).
-Each reads the text alone, so ``validate`` needs no parse.
+Each reads the text alone, so ``validate`` needs no parse.  The first is
+regular, and ``grammar/rfc3966-requirements.abnf`` says it as a language;
+the other two are not (parameter names are unbounded), and hold for
+certain in a text of one parameter at most, which that file says too: the
+native back end reads the parameters of the other texts only.
 Names are compared without case (section 4: parameter names are
 case-insensitive).
 """
@@ -26,7 +30,7 @@ from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
-from ..shipped import RFC3966, percent_decode
+from ..shipped import RFC3966, RFC3966_REQUIREMENTS, percent_decode
 from ._profile import Profile, Requirement
 from ._value import SchemeURI
 
@@ -172,12 +176,14 @@ TEL: Profile[TelValue] = Profile(
             "par",
             'a ";" in a parameter value is percent-encoded',
             _delimited,
+            language=(RFC3966_REQUIREMENTS, "tel-delimited"),
         ),
         Requirement(
             "RFC 3966 section 3",
             "par",
             "no parameter appears more than once",
             _repeated,
+            holds_within=(RFC3966_REQUIREMENTS, "tel-one-parameter"),
         ),
         Requirement(
             "RFC 3966 section 3",
@@ -185,6 +191,7 @@ TEL: Profile[TelValue] = Profile(
             "isub or ext come first, then phone-context, then the other "
             "parameters in lexicographical order",
             _out_of_order,
+            holds_within=(RFC3966_REQUIREMENTS, "tel-one-parameter"),
         ),
     ],
     cite="RFC 3966 section 3",

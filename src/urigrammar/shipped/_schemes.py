@@ -25,6 +25,8 @@ __all__ = [
     "RFC2397",
     "RFC2397_PUBLISHED",
     "RFC3966",
+    "RFC3966_REQUIREMENTS",
+    "RFC3966_UNDELIMITED",
     "RFC4151",
     "RFC4151_REQUIREMENTS",
     "RFC5322",
@@ -159,6 +161,23 @@ DID_CORE_LOWERCASE = shipped("did-core-lowercase.abnf", "DID Core (lower-case sc
 #: RFC 3966 section 3 (tel), read with ``rfc3966-errata.abnf``: the one
 #: rule the published text writes so that no ABNF reader takes it.
 RFC3966 = shipped("rfc3966.abnf", "RFC 3966", RFC3986, erratum="rfc3966-errata.abnf")
+#: RFC 3966 over the characters its telephone-uri uses but ";", every rule
+#: named "undelimited-" and its RFC 3966 name: what a parameter holds
+#: between two ";", for ``rfc3966-requirements.abnf``.  No file, as
+#: ``RFC6068_URI``.
+RFC3966_UNDELIMITED = RFC3966.restricted(
+    RFC3966,
+    "telephone-uri",
+    name='RFC 3966 (over telephone-uri characters but ";")',
+    store=PackageStore(COMPILED / "rfc3966-undelimited.abnf.json"),
+    prefix="undelimited-",
+    without=CharSet.of([ord(";")]),
+)
+#: Prose requirements of RFC 3966 section 3 on tel URIs, written as ABNF
+#: (not RFC text; the file says so).
+RFC3966_REQUIREMENTS = shipped(
+    "rfc3966-requirements.abnf", "RFC 3966 (requirements)", RFC3966, RFC3966_UNDELIMITED
+)
 
 #: RFC 7565 section 7 (acct) as published: its userpart takes one
 #: character, or a sub-delim first (``rfc7565.abnf``'s comment says why).
@@ -216,6 +235,8 @@ SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
     (DID_CORE, "did-core.abnf"),
     (DID_CORE_LOWERCASE, "did-core-lowercase.abnf"),
     (RFC3966, "rfc3966.abnf"),
+    (RFC3966_UNDELIMITED, "rfc3966-undelimited.abnf"),
+    (RFC3966_REQUIREMENTS, "rfc3966-requirements.abnf"),
     (RFC7565_PUBLISHED, "rfc7565.abnf"),
     (RFC7565, "rfc7565-errata.abnf"),
     (RFC4151, "rfc4151.abnf"),
