@@ -244,11 +244,12 @@ class Profile(Generic[V]):
 
     def _prepare(self, backend: Backend | None) -> _Runs:
         dfas = self._dfas(backend)
-        if dfas is not None and dfas[1] is None:
-            # The C runner's own predicate: no Python frame on the hot path.
-            return _Runs(_LATER, dfas[0], one_dfa=True)
         if dfas is not None:
-            return _Runs(_LATER, self._between(*dfas, backend))
+            verdict, sure = dfas
+            if sure is None:
+                # The C runner's own predicate: no Python frame on the hot path.
+                return _Runs(_LATER, verdict, one_dfa=True)
+            return _Runs(_LATER, self._between(verdict, sure, backend))
         grammar, name = self.grammar, self.rule
         uri = self._uri(backend)
         if grammar.is_regular(name):
