@@ -313,6 +313,62 @@ def test_non_str_is_a_type_error() -> None:
             runner.accepts(value)  # type: ignore[arg-type]
 
 
+@native
+def test_otherwise_answers_only_for_texts_the_dfa_refuses() -> None:
+    from urigrammar.engine import _native
+
+    asked: list[str] = []
+
+    def otherwise(text: str) -> object:
+        asked.append(text)
+        return text.startswith("x") and 1  # truthy or falsy, not a bool
+
+    runner = _native.Runner(**pack(tables("URI")), otherwise=otherwise)
+    assert runner.accepts("http://a") is True
+    assert asked == []
+    assert runner.accepts("x y") is True
+    assert runner.accepts("a b") is False
+    assert asked == ["x y", "a b"]
+    # fullmatch is the DFA's alone.
+    assert runner.fullmatch("x y") is None
+    assert asked == ["x y", "a b"]
+
+
+@native
+def test_otherwise_raises_through_and_must_be_callable() -> None:
+    from urigrammar.engine import _native
+
+    def broken(text: str) -> bool:
+        raise LookupError(text)
+
+    runner = _native.Runner(**pack(tables("URI")), otherwise=broken)
+    with pytest.raises(LookupError, match="a b"):
+        runner.accepts("a b")
+    with pytest.raises(TypeError, match="callable"):
+        _native.Runner(**pack(tables("URI")), otherwise=1)  # type: ignore[arg-type]
+
+
+@native
+def test_a_runner_in_a_cycle_through_otherwise_is_collected() -> None:
+    import gc
+    import weakref
+
+    from urigrammar.engine import _native
+
+    class Holder:
+        runner: object = None
+
+        def __call__(self, text: str) -> bool:
+            return False
+
+    holder = Holder()
+    holder.runner = _native.Runner(**pack(tables("URI")), otherwise=holder)
+    gone = weakref.ref(holder)
+    del holder
+    gc.collect()
+    assert gone() is None
+
+
 # --- the default back end ------------------------------------------------------
 
 

@@ -212,19 +212,28 @@ class Backend:
         return accepts
 
     def tables_matcher(
-        self, tables: Tables, *, predicate: bool = False
+        self,
+        tables: Tables,
+        *,
+        predicate: bool = False,
+        otherwise: Callable[[str], bool] | None = None,
     ) -> Callable[[str], object] | None:
         """A ``fullmatch``-like function of a text for a DFA given as raw
         ``Tables`` (one that no program holds: ``_product.intersection``'s,
-        say), or with ``predicate`` one that returns ``True`` or ``False``:
+        say), or with ``predicate`` one that returns ``True`` or ``False``,
+        and, given ``otherwise``, ``otherwise(text)`` for a text the DFA
+        refuses (called from C: no Python frame for a text it accepts):
         the C runner on the native back end; ``None`` on the pure one,
         which runs no DFA, or when the extension refuses the tables, so
         that the caller keeps its own way.  Not kept: the caller keeps
         what it makes."""
+        if otherwise is not None and not predicate:
+            msg = "otherwise is for a predicate"
+            raise ValueError(msg)
         if not self.native or _RUNNER is None:
             return None
         try:
-            runner = _RUNNER(**pack(tables))
+            runner = _RUNNER(**pack(tables), otherwise=otherwise)
         except (TypeError, ValueError):
             return None  # tables the extension refuses (a stale build)
         return runner.accepts if predicate else runner.fullmatch

@@ -243,13 +243,11 @@ class Profile(Generic[V]):
         return None
 
     def _prepare(self, backend: Backend | None) -> _Runs:
-        dfas = self._dfas(backend)
-        if dfas is not None:
-            verdict, sure = dfas
-            if sure is None:
-                # The C runner's own predicate: no Python frame on the hot path.
-                return _Runs(_LATER, verdict, one_dfa=True)
-            return _Runs(_LATER, self._between(verdict, sure, backend))
+        whole = self._dfas(backend)
+        if whole is not None:
+            # The C runner's own predicate: no Python frame on the hot path
+            # (but for the texts between, where there are sure_parts).
+            return _Runs(_LATER, whole, one_dfa=self.sure_parts() is None)
         grammar, name = self.grammar, self.rule
         uri = self._uri(backend)
         if grammar.is_regular(name):
@@ -336,17 +334,15 @@ class Profile(Generic[V]):
             return None
         return [*parts, *within]
 
-    def _dfas(
-        self, backend: Backend | None
-    ) -> tuple[Callable[[str], bool], Callable[[str], bool] | None] | None:
-        """The verdict as DFA predicates, on a back end that runs raw tables
-        (the native one): that of ``verdict_parts``, and that of
-        ``sure_parts`` or ``None`` when there are none (the first is then
-        the whole verdict).  ``None`` when there are no such parts, a DFA
-        is over its caps, or the back end runs no DFA: the caller then
-        checks the requirements one by one.  The shipped profiles' tables
-        are read from ``COMBINATIONS``, built with the package; another's
-        are built here."""
+    def _dfas(self, backend: Backend | None) -> Callable[[str], bool] | None:
+        """The verdict on a back end that runs raw tables (the native one):
+        one DFA's predicate, that of ``verdict_parts``; or, where there are
+        ``sure_parts``, that DFA's predicate, which hands a text it refuses
+        to ``_between``.  ``None`` when there are no such parts, a DFA is
+        over its caps, or the back end runs no DFA: the caller then checks
+        the requirements one by one.  The shipped profiles' tables are
+        read from ``COMBINATIONS``, built with the package; another's are
+        built here."""
         from ..engine import combination, default_backend
 
         chosen = backend or default_backend()
@@ -356,35 +352,27 @@ class Profile(Generic[V]):
         verdict = None if parts is None else combination(parts, COMBINATIONS)
         if verdict is None:
             return None
-        sure_parts = self.sure_parts()
-        sure = None
-        if sure_parts is not None:
-            sure = combination(sure_parts, COMBINATIONS)
-            if sure is None:
-                return None
         made = chosen.tables_matcher(verdict, predicate=True)
-        also = None if sure is None else chosen.tables_matcher(sure, predicate=True)
-        return (
-            cast("Callable[[str], bool]", made),
-            cast("Callable[[str], bool] | None", also),
-        )
+        sure_parts = self.sure_parts()
+        if made is None or sure_parts is None:
+            return cast("Callable[[str], bool] | None", made)
+        sure = combination(sure_parts, COMBINATIONS)
+        if sure is None:
+            return None
+        between = self._between(cast("Callable[[str], bool]", made), backend)
+        also = chosen.tables_matcher(sure, predicate=True, otherwise=between)
+        return cast("Callable[[str], bool] | None", also)
 
     def _between(
-        self,
-        verdict: Callable[[str], bool],
-        sure: Callable[[str], bool],
-        backend: Backend | None,
+        self, verdict: Callable[[str], bool], backend: Backend | None
     ) -> Callable[[str], bool]:
-        """The verdict from ``_dfas``' two predicates, reading the
-        requirements that have a ``holds_within`` only for the texts
-        between them."""
+        """The verdict of a text the DFA of ``sure_parts`` refused: that of
+        ``verdict``, then the requirements that have a ``holds_within``."""
         rest = tuple(r for r in self.requirements if r.holds_within is not None)
         tests = tuple(r.breaks for r in rest)
         if not any(r.needs for r in rest):
 
-            def validate(text: str) -> bool:
-                if sure(text):
-                    return True
+            def between(text: str) -> bool:
                 if not verdict(text):
                     return False
                 # The requirements read .text alone (their ``needs`` are
@@ -395,19 +383,17 @@ class Profile(Generic[V]):
                         return False
                 return True
 
-            return validate
+            return between
 
         match = functools.partial(self._match, backend=backend)
 
-        def validate_parsed(text: str) -> bool:
-            if sure(text):
-                return True
+        def between_parsed(text: str) -> bool:
             if not verdict(text):
                 return False
             found = match(text)
             return found is not None and all(breaks(found) is None for breaks in tests)
 
-        return validate_parsed
+        return between_parsed
 
     def _match(self, text: str, backend: Backend | None) -> RuleMatch | None:
         try:

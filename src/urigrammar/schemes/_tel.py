@@ -18,8 +18,9 @@ first, then ``phone-context``, then the others in lexicographical order).
 Each reads the text alone, so ``validate`` needs no parse.  The first is
 regular, and ``grammar/rfc3966-requirements.abnf`` says it as a language;
 the other two are not (parameter names are unbounded), and hold for
-certain in a text of one parameter at most, which that file says too: the
-native back end reads the parameters of the other texts only.
+certain in a text of one parameter at most, or of ``isub`` and ``ext``
+then ``phone-context``, which that file says too: the native back end
+reads the parameters of the other texts only.
 Names are compared without case (section 4: parameter names are
 case-insensitive).
 """
@@ -183,7 +184,7 @@ TEL: Profile[TelValue] = Profile(
             "par",
             "no parameter appears more than once",
             _repeated,
-            holds_within=(RFC3966_REQUIREMENTS, "tel-one-parameter"),
+            holds_within=(RFC3966_REQUIREMENTS, "tel-in-order"),
         ),
         Requirement(
             "RFC 3966 section 3",
@@ -191,7 +192,7 @@ TEL: Profile[TelValue] = Profile(
             "isub or ext come first, then phone-context, then the other "
             "parameters in lexicographical order",
             _out_of_order,
-            holds_within=(RFC3966_REQUIREMENTS, "tel-one-parameter"),
+            holds_within=(RFC3966_REQUIREMENTS, "tel-in-order"),
         ),
     ],
     cite="RFC 3966 section 3",

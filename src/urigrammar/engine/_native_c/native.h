@@ -45,6 +45,7 @@ typedef struct {
     unsigned shift;
     uint32_t inverse;
     uint32_t start;      /* the start state's row offset */
+    PyObject *otherwise; /* accepts() of a text refused: otherwise(text); or NULL */
 } Runner;
 
 /* The module's state (module.c): the types, which Entry_new hands its

@@ -6,7 +6,13 @@
  *   ascii, starts, classes   the class map (classmap.h);
  *   moves      uint16 native-endian: moves[state * nclasses + class];
  *              state 0 is dead and loops on every class;
- *   accepting  one byte per state.
+ *   accepting  one byte per state;
+ *   otherwise  optional: what accepts() returns for a text the DFA
+ *              refuses is otherwise(text), made a bool.  A DFA of texts
+ *              that surely hold a property then answers them alone, and
+ *              hands the rest to a slower test, with no Python frame
+ *              around the common case.  A Runner takes part in the
+ *              cyclic GC, as otherwise may lead back to it.
  *
  * Speed (all generic, decided from the tables at construction):
  * - a code point's class: the class map's tables, no search per character;
@@ -230,7 +236,8 @@ Runner_fullmatch(PyObject *self, PyObject *arg)
 
 PyDoc_STRVAR(accepts_doc,
 "accepts(text, /)\n--\n\n"
-"Whether the DFA accepts all of text.");
+"Whether the DFA accepts all of text; for a text it refuses, with\n"
+"otherwise given, whether otherwise(text) is true.");
 
 static PyObject *
 Runner_accepts(PyObject *self, PyObject *arg)
@@ -244,7 +251,22 @@ Runner_accepts(PyObject *self, PyObject *arg)
     if (state < 0) {
         return NULL;
     }
-    return PyBool_FromLong(state > 0 && r->accepting[state]);
+    if (state > 0 && r->accepting[state]) {
+        Py_RETURN_TRUE;
+    }
+    if (r->otherwise == NULL) {
+        Py_RETURN_FALSE;
+    }
+    PyObject *said = PyObject_CallFunctionObjArgs(r->otherwise, arg, NULL);
+    if (said == NULL) {
+        return NULL;
+    }
+    int truth = PyObject_IsTrue(said);
+    Py_DECREF(said);
+    if (truth < 0) {
+        return NULL;
+    }
+    return PyBool_FromLong(truth);
 }
 
 PyDoc_STRVAR(viable_doc,
@@ -270,12 +292,17 @@ static PyObject *
 Runner_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"ascii", "starts", "classes", "moves", "accepting",
-                             "nclasses", "start", NULL};
+                             "nclasses", "start", "otherwise", NULL};
     PyObject *ascii, *starts_obj, *classes_obj, *moves_obj, *accepting;
+    PyObject *otherwise = Py_None;
     Py_ssize_t nclasses, start;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "SSSSSnn", kwlist, &ascii, &starts_obj,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "SSSSSnn|$O", kwlist, &ascii, &starts_obj,
                                      &classes_obj, &moves_obj, &accepting, &nclasses,
-                                     &start)) {
+                                     &start, &otherwise)) {
+        return NULL;
+    }
+    if (otherwise != Py_None && !PyCallable_Check(otherwise)) {
+        PyErr_SetString(PyExc_TypeError, "otherwise must be callable or None");
         return NULL;
     }
     Py_ssize_t nstates = PyBytes_Size(accepting);
@@ -330,7 +357,28 @@ Runner_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         return PyErr_NoMemory();
     }
     memcpy(self->accepting, PyBytes_AsString(accepting), (size_t)nstates);
+    if (otherwise != Py_None) {
+        Py_INCREF(otherwise);
+        self->otherwise = otherwise;
+    }
     return (PyObject *)self;
+}
+
+static int
+Runner_traverse(PyObject *obj, visitproc visit, void *arg)
+{
+    Runner *self = (Runner *)obj;
+    Py_VISIT(self->otherwise);
+    Py_VISIT(Py_TYPE(obj)); /* a heap type's instances own a reference to it */
+    return 0;
+}
+
+static int
+Runner_clear(PyObject *obj)
+{
+    Runner *self = (Runner *)obj;
+    Py_CLEAR(self->otherwise);
+    return 0;
 }
 
 static void
@@ -338,6 +386,8 @@ Runner_dealloc(PyObject *obj)
 {
     Runner *self = (Runner *)obj;
     PyTypeObject *type = Py_TYPE(obj);
+    PyObject_GC_UnTrack(obj);
+    Py_CLEAR(self->otherwise);
     PyMem_Free(self->moves);
     PyMem_Free(self->accepting);
     PyMem_Free(self->map.page_of);
@@ -355,12 +405,15 @@ static PyMethodDef Runner_methods[] = {
 };
 
 PyDoc_STRVAR(Runner_doc,
-"Runner(ascii, starts, classes, moves, accepting, nclasses, start)\n--\n\n"
+"Runner(ascii, starts, classes, moves, accepting, nclasses, start, *,\n"
+"       otherwise=None)\n--\n\n"
 "A DFA over classes of code points, from engine._dfa's tables.");
 
 static PyType_Slot Runner_slots[] = {
     {Py_tp_new, Runner_new},
     {Py_tp_dealloc, Runner_dealloc},
+    {Py_tp_traverse, Runner_traverse},
+    {Py_tp_clear, Runner_clear},
     {Py_tp_methods, Runner_methods},
     {Py_tp_doc, (void *)Runner_doc},
     {0, NULL},
@@ -370,6 +423,6 @@ PyType_Spec Runner_spec = {
     .name = "urigrammar.engine._native.Runner",
     .basicsize = sizeof(Runner),
     .itemsize = 0,
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_HAVE_GC,
     .slots = Runner_slots,
 };
