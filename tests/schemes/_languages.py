@@ -39,7 +39,8 @@ def agree(profile: Profile, text: str) -> None:  # type: ignore[type-arg]
     matches ``text``, each requirement's language matches it exactly when
     the requirement's predicate says it holds, and its forbidden language
     exactly when the predicate says it is broken, and where it holds for
-    certain (``holds_within``) the predicate says it holds."""
+    certain (``holds_within`` but ``holds_within_but``) the predicate says
+    it holds."""
     pure = profile.validate(text, backend=PURE)
     if NATIVE is not None:
         assert profile.validate(text, backend=NATIVE) is pure, text
@@ -57,7 +58,11 @@ def agree(profile: Profile, text: str) -> None:  # type: ignore[type-arg]
             continue
         if requirement.holds_within is not None:
             language, name = requirement.holds_within
-            if language.validate(name, text, backend=PURE):
+            sure = language.validate(name, text, backend=PURE)
+            if sure and requirement.holds_within_but is not None:
+                language, name = requirement.holds_within_but
+                sure = not language.validate(name, text, backend=PURE)
+            if sure:
                 assert holds, (requirement.says, text)
             continue
         assert requirement.language is not None, requirement.says

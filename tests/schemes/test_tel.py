@@ -97,3 +97,39 @@ def test_the_verdict_is_rfc_3986_abnf_and_section_3(text: str) -> None:
 @given(damaged(from_rule("telephone-uri", RFC3966), ";=+0-.aexisubtphon%"))
 def test_the_native_verdict_is_the_pure_one_and_the_languages_say_the_prose(text: str) -> None:
     agree(TEL, text)
+
+
+# Parameters of every kind section 3 orders, each name twice in some
+# spelling, and values with ";" that must be encoded: texts of several
+# parameters, in and out of order.
+PARAMETERS = [
+    ";isub=a",
+    ";ISUB=b",
+    ";isub=a;b",
+    ";isub=%3b",
+    ";ext=1",
+    ";Ext=2",
+    ";phone-context=example.com",
+    ";phone-context=+1",
+    ";a=b",
+    ";A",
+    ";z=1",
+    ";isubx=1",
+    ";exta",
+]
+SEVERAL = st.builds(
+    lambda number, chosen: "tel:" + number + "".join(chosen),
+    st.sampled_from(["+1-201-555-0123", "7042", "+0", "12a"]),
+    st.lists(st.sampled_from(PARAMETERS), max_size=4),
+)
+
+
+@given(SEVERAL)
+def test_texts_of_several_parameters(text: str) -> None:
+    expected = (
+        validate("URI", text)
+        and RFC3966.abnf_parse("telephone-uri", text) is not None
+        and _keeps_section_3(text)
+    )
+    assert TEL.validate(text) is expected
+    agree(TEL, text)

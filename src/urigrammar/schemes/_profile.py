@@ -69,9 +69,12 @@ class Requirement:
     A requirement no regular language says (RFC 3966's parameters in
     lexicographical order, say) may name ``holds_within`` instead: a rule
     that matches all of only texts (of the profile's rule) that keep it,
-    not necessarily every such text.  The native back end then decides
-    with two DFAs: a text in the first, which intersects the other with
-    every ``holds_within``, is valid; a text outside the second, the
+    not necessarily every such text; with ``holds_within_but``, a rule
+    whose texts are taken out of it (the requirement then holds in every
+    text ``holds_within`` matches and ``holds_within_but`` does not).  The
+    native back end then decides with two DFAs: a text in the first,
+    which intersects the other with every ``holds_within`` and takes each
+    ``holds_within_but`` out, is valid; a text outside the second, the
     verdict of every ``language`` and ``forbidden``, is not; and only the
     texts between are read by ``breaks``."""
 
@@ -83,8 +86,12 @@ class Requirement:
     language: tuple[Grammar, str] | None = None
     forbidden: tuple[Grammar, str] | None = None
     holds_within: tuple[Grammar, str] | None = None
+    holds_within_but: tuple[Grammar, str] | None = None
 
     def __post_init__(self) -> None:
+        if self.holds_within_but is not None and self.holds_within is None:
+            msg = f"holds_within_but takes texts out of holds_within, which is missing: {self.says}"
+            raise ValueError(msg)
         given = [self.language, self.forbidden, self.holds_within]
         if sum(part is not None for part in given) > 1:
             msg = (
@@ -321,15 +328,22 @@ class Profile(Generic[V]):
         return parts
 
     def sure_parts(self) -> list[Part] | None:
-        """``verdict_parts`` and each requirement's ``holds_within``: the
-        rules whose one DFA matches only valid texts.  ``None`` when no
+        """``verdict_parts`` and each requirement's ``holds_within``, its
+        ``holds_within_but`` taken out: the rules whose one DFA matches
+        only valid texts.  ``None`` when no
         requirement has a ``holds_within`` (``verdict_parts`` is then the
         whole verdict) or there are no ``verdict_parts``."""
         parts = self.verdict_parts()
         within: list[Part] = []
         for req in self.requirements:
-            if req.holds_within is not None and (*req.holds_within, False) not in within:
-                within.append((*req.holds_within, False))
+            if req.holds_within is None:
+                continue
+            for part in [
+                (*req.holds_within, False),
+                *([] if req.holds_within_but is None else [(*req.holds_within_but, True)]),
+            ]:
+                if part not in within:
+                    within.append(part)
         if parts is None or not within:
             return None
         return [*parts, *within]

@@ -18,9 +18,9 @@ first, then ``phone-context``, then the others in lexicographical order).
 Each reads the text alone, so ``validate`` needs no parse.  The first is
 regular, and ``grammar/rfc3966-requirements.abnf`` says it as a language;
 the other two are not (parameter names are unbounded), and hold for
-certain in a text of one parameter at most, or of ``isub`` and ``ext``
-then ``phone-context``, which that file says too: the native back end
-reads the parameters of the other texts only.
+certain in a text of ``isub``, ``ext`` or both, then ``phone-context``,
+then one more parameter whose name breaks neither, which that file says
+too: the native back end reads the parameters of the other texts only.
 Names are compared without case (section 4: parameter names are
 case-insensitive).
 """
@@ -44,7 +44,7 @@ _FIRST = ("isub", "ext")
 _CONTEXT = "phone-context"
 
 
-@lru_cache(maxsize=64)  # the three requirements read one text in turn
+@lru_cache(maxsize=1)  # the requirements read one text in turn; no other is kept
 def _split(text: str) -> tuple[tuple[int, str, str | None], ...]:
     """Each parameter in order: where its ";" is, its name as written, and
     its value as written (``None`` without "=").  Section 3: ";" used as a
@@ -84,29 +84,37 @@ def _delimited(match: RuleMatch) -> int | None:
     return None
 
 
-def _repeated(match: RuleMatch) -> int | None:
+@lru_cache(maxsize=1)  # the two requirements read one text in turn
+def _names_break(text: str) -> tuple[int | None, int | None]:
+    """Where a parameter name first repeats, and where section 3's order
+    first breaks (``None``: nowhere), in one pass over the names, compared
+    in lower case (section 4: names are case-insensitive).  Every ";"
+    starts a parameter (``_split``)."""
+    repeated = out_of_order = None
     seen: set[str] = set()
-    for start, name, _ in _pieces(match):
-        if name.lower() in seen:
-            return start
-        seen.add(name.lower())
-    return None
+    last = (0, "")
+    pieces = text.split(";")
+    at = len(pieces[0])
+    for piece in pieces[1:]:
+        name = piece.partition("=")[0].lower()
+        if name in seen:
+            repeated = at if repeated is None else repeated
+        else:
+            seen.add(name)
+        rank = (0, "") if name in _FIRST else (1, "") if name == _CONTEXT else (2, name)
+        if rank < last and out_of_order is None:
+            out_of_order = at
+        last = rank
+        at += len(piece) + 1
+    return repeated, out_of_order
 
 
-def _rank(name: str) -> tuple[int, str]:
-    if name in _FIRST:
-        return (0, "")
-    return (1, "") if name == _CONTEXT else (2, name)
+def _repeated(match: RuleMatch) -> int | None:
+    return _names_break(match.text)[0]
 
 
 def _out_of_order(match: RuleMatch) -> int | None:
-    last = (0, "")
-    for start, name, _ in _pieces(match):
-        rank = _rank(name.lower())
-        if rank < last:
-            return start
-        last = rank
-    return None
+    return _names_break(match.text)[1]
 
 
 class TelValue(SchemeURI):
@@ -185,6 +193,7 @@ TEL: Profile[TelValue] = Profile(
             "no parameter appears more than once",
             _repeated,
             holds_within=(RFC3966_REQUIREMENTS, "tel-in-order"),
+            holds_within_but=(RFC3966_REQUIREMENTS, "tel-names-break"),
         ),
         Requirement(
             "RFC 3966 section 3",
@@ -193,6 +202,7 @@ TEL: Profile[TelValue] = Profile(
             "parameters in lexicographical order",
             _out_of_order,
             holds_within=(RFC3966_REQUIREMENTS, "tel-in-order"),
+            holds_within_but=(RFC3966_REQUIREMENTS, "tel-names-break"),
         ),
     ],
     cite="RFC 3966 section 3",
