@@ -28,14 +28,24 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._version import VERSION
 from ._program import Program, expr_from_data, expr_to_data
 from ._reader import RuleText
 
-__all__ = ["FORMAT", "Key", "Lineage", "Loaded", "decode", "encode", "piece", "program_from"]
+__all__ = [
+    "FORMAT",
+    "Key",
+    "Lineage",
+    "Loaded",
+    "decode",
+    "encode",
+    "headed",
+    "piece",
+    "program_from",
+]
 
 #: The layout of the file; a reader takes only its own.
 FORMAT = 2
@@ -98,9 +108,10 @@ def encode(
     return _json(head) + b"\n" + body
 
 
-def decode(data: bytes, lineage: Lineage) -> Loaded | str:
-    """The rules and program pieces of a file written by ``encode`` for
-    exactly ``lineage``, or why it cannot be used."""
+def headed(data: bytes, expected: Mapping[str, object]) -> tuple[dict[str, Any], bytes] | str:
+    """The header and body of a file of a JSON header line, then a body
+    whose sha256 the header's ``body`` holds, when the header holds every
+    field of ``expected`` with its value; or why the file cannot be used."""
     head, newline, body = data.partition(b"\n")
     if not newline:
         return "truncated"
@@ -110,16 +121,26 @@ def decode(data: bytes, lineage: Lineage) -> Loaded | str:
         return "damaged (its header is not JSON)"
     if not isinstance(found, dict):
         return "damaged (its header is not a record)"
-    expected = {
-        "format": FORMAT,
-        "urigrammar": VERSION,
-        "grammars": [list(pair) for pair in lineage],
-    }
     for field, value in expected.items():
         if found.get(field) != value:
             return f"written for another {field} ({found.get(field)!r}, not {value!r})"
     if found.get("body") != hashlib.sha256(body).hexdigest():
         return "damaged or truncated (its checksum does not match)"
+    return found, body
+
+
+def decode(data: bytes, lineage: Lineage) -> Loaded | str:
+    """The rules and program pieces of a file written by ``encode`` for
+    exactly ``lineage``, or why it cannot be used."""
+    expected = {
+        "format": FORMAT,
+        "urigrammar": VERSION,
+        "grammars": [list(pair) for pair in lineage],
+    }
+    read = headed(data, expected)
+    if isinstance(read, str):
+        return read
+    found, body = read
     try:
         start, length = _span(found.get("rules"), len(body))
         rules = [_rule(item) for item in _list(json.loads(body[start : start + length]))]

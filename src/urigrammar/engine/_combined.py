@@ -32,6 +32,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._version import VERSION
+from ._artifact import headed
 from ._cache import log
 
 if TYPE_CHECKING:
@@ -147,20 +148,10 @@ def _from_store(store: Store, wanted: str) -> Tables | None:
 def _pieces(data: bytes) -> dict[str, bytes] | str:
     """Each combination's piece of a file ``encode`` wrote, or why the file
     cannot be used."""
-    head, newline, body = data.partition(b"\n")
-    if not newline:
-        return "truncated"
-    try:
-        found = json.loads(head)
-    except (ValueError, RecursionError):
-        return "damaged (its header is not JSON)"
-    if not isinstance(found, dict):
-        return "damaged (its header is not a record)"
-    for field, value in (("format", FORMAT), ("urigrammar", VERSION)):
-        if found.get(field) != value:
-            return f"written for another {field} ({found.get(field)!r}, not {value!r})"
-    if found.get("body") != hashlib.sha256(body).hexdigest():
-        return "damaged or truncated (its checksum does not match)"
+    read = headed(data, {"format": FORMAT, "urigrammar": VERSION})
+    if isinstance(read, str):
+        return read
+    found, body = read
     index = found.get("tables")
     pieces: dict[str, bytes] = {}
     if not isinstance(index, list):

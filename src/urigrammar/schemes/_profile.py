@@ -111,6 +111,23 @@ class _Matched:
         self.text = text
 
 
+def _text_keeps(requirements: Sequence[Requirement]) -> Callable[[str], bool]:
+    """Whether a text the rule matched keeps every one of ``requirements``,
+    which read ``.text`` alone (their ``needs`` are empty): the text
+    stands in for its parse."""
+    tests = tuple(r.breaks for r in requirements)
+
+    def keeps(text: str) -> bool:
+        found = cast("RuleMatch", _Matched(text))
+        # A loop, not all(): no generator on the hot path.
+        for breaks in tests:  # noqa: SIM110
+            if breaks(found) is not None:
+                return False
+        return True
+
+    return keeps
+
+
 class _Runs:
     """A profile's prepared calls on one back end: ``uri`` is RFC 3986's
     ``URI`` matcher, or ``None`` where the rule's language lies inside
@@ -266,19 +283,12 @@ class Profile(Generic[V]):
 
         requirements = self.requirements
         if requirements and not any(r.needs for r in requirements):
-            tests = tuple(r.breaks for r in requirements)
+            keeps = _text_keeps(requirements)
 
             def validate(text: str) -> bool:
                 if (uri is not None and uri(text) is None) or rule(text) is None:
                     return False
-                # The requirements read .text alone (their ``needs`` are
-                # empty): the matched text stands in for its parse.
-                found = cast("RuleMatch", _Matched(text))
-                # A loop, not all(): no generator on the hot path.
-                for breaks in tests:  # noqa: SIM110
-                    if breaks(found) is not None:
-                        return False
-                return True
+                return keeps(text)
 
         elif requirements:
             match = functools.partial(self._match, backend=backend)
@@ -385,17 +395,10 @@ class Profile(Generic[V]):
         rest = tuple(r for r in self.requirements if r.holds_within is not None)
         tests = tuple(r.breaks for r in rest)
         if not any(r.needs for r in rest):
+            keeps = _text_keeps(rest)
 
             def between(text: str) -> bool:
-                if not verdict(text):
-                    return False
-                # The requirements read .text alone (their ``needs`` are
-                # empty): the matched text stands in for its parse.
-                found = cast("RuleMatch", _Matched(text))
-                for breaks in tests:  # noqa: SIM110
-                    if breaks(found) is not None:
-                        return False
-                return True
+                return verdict(text) and keeps(text)
 
             return between
 
