@@ -218,7 +218,7 @@ def _has_capture(node: Expr) -> bool:
 def _star_of_runs(node: Rep) -> Expr:
     """``*( a *x )`` as ``[ a *( a / x ) ]`` for a single character class
     ``a``: the same strings (every ``a`` starts a new iteration or is one
-    more element), but the loop now runs once per run of characters rather
+    more element), but the loop runs once per run of characters rather
     than once per ``a``.  This is ``path-abempty = *( "/" segment )``: a
     path becomes one class run ``[pchar/]`` broken only by ``%XX``."""
     item = node.item
