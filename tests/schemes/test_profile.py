@@ -362,6 +362,15 @@ def test_a_requirement_is_read_outside_where_it_holds(
         assert read == []
 
 
+def test_a_text_that_is_no_str_is_a_type_error_on_each_back_end(backend: Backend) -> None:
+    said = Requirement(
+        "the item spec, section 1", "shelf", "shelf 0 does not exist", _shelf_zero_of_text
+    )
+    for profile in (_item(said), u.SCHEMES["tel"]):
+        with pytest.raises(TypeError, match="text must be str, not NoneType"):
+            profile.validate(None, backend=backend)  # type: ignore[arg-type]
+
+
 def test_a_requirement_where_it_holds_reads_the_texts_between(backend: Backend) -> None:
     read: list[str] = []
     said = Requirement(

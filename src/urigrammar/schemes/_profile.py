@@ -286,6 +286,9 @@ class Profile(Generic[V]):
             keeps = _text_keeps(requirements)
 
             def validate(text: str) -> bool:
+                if not isinstance(text, str):
+                    msg = f"text must be str, not {type(text).__name__}"
+                    raise TypeError(msg)
                 if (uri is not None and uri(text) is None) or rule(text) is None:
                     return False
                 return keeps(text)

@@ -172,6 +172,11 @@ column_job(PyObject *module, PyObject *args)
         }
         return NULL;
     }
+    if (((Runner *)runner)->otherwise != NULL) {
+        /* The rows run the DFA alone: its otherwise would go unasked. */
+        PyErr_SetString(PyExc_TypeError, "runner must be a Runner without otherwise");
+        return NULL;
+    }
     if (tagger != Py_None) {
         int is_tagger = PyObject_IsInstance(tagger, st->tagger_type);
         if (is_tagger <= 0) {
