@@ -40,11 +40,13 @@ __all__ = [
     "Key",
     "Lineage",
     "Loaded",
+    "compact_json",
     "decode",
     "encode",
     "headed",
     "piece",
     "program_from",
+    "with_head",
 ]
 
 #: The layout of the file; a reader takes only its own.
@@ -62,17 +64,24 @@ Key = tuple[str, tuple[str, ...], tuple[str, ...]]
 Loaded = tuple[list[RuleText], list[RuleText], dict[Key, bytes]]
 
 
-def _json(value: object) -> bytes:
+def compact_json(value: object) -> bytes:
+    """``value`` as JSON without spaces, in ASCII: one spelling per value."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+
+
+def with_head(head: Mapping[str, object], body: bytes) -> bytes:
+    """A file of ``head`` as a JSON line, with the sha256 of ``body`` as
+    its ``body`` field, then ``body``: what ``headed`` reads."""
+    return compact_json({**head, "body": hashlib.sha256(body).hexdigest()}) + b"\n" + body
 
 
 def piece(program: Program) -> bytes:
     """A program's piece of a file."""
-    return _json(program.to_data())
+    return compact_json(program.to_data())
 
 
 def _rules(rules: Sequence[RuleText]) -> bytes:
-    return _json(
+    return compact_json(
         [
             [rule.name, None if rule.expr is None else expr_to_data(rule.expr), rule.source]
             for rule in rules
@@ -100,12 +109,11 @@ def encode(
         "format": FORMAT,
         "urigrammar": VERSION,
         "grammars": [list(pair) for pair in lineage],
-        "body": hashlib.sha256(body).hexdigest(),
         "rules": [0, len(pieces[0])],
         "core": [len(pieces[0]), len(pieces[1])],
         "programs": index,
     }
-    return _json(head) + b"\n" + body
+    return with_head(head, body)
 
 
 def headed(data: bytes, expected: Mapping[str, object]) -> tuple[dict[str, Any], bytes] | str:

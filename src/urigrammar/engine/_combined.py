@@ -32,7 +32,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._version import VERSION
-from ._artifact import headed
+from ._artifact import compact_json, headed, with_head
 from ._cache import log
 
 if TYPE_CHECKING:
@@ -56,15 +56,11 @@ _READ: dict[str, dict[str, bytes] | None] = {}
 _LOCK = threading.Lock()
 
 
-def _json(value: object) -> bytes:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=True).encode("ascii")
-
-
 def key(parts: Sequence[Part]) -> str:
     """The key of a combination: the sha256 of its rules, how each takes
     part, and their grammars' lineages."""
     named = [[name, out, [list(pair) for pair in grammar.lineage]] for grammar, name, out in parts]
-    return hashlib.sha256(_json(named)).hexdigest()
+    return hashlib.sha256(compact_json(named)).hexdigest()
 
 
 def combination(parts: Sequence[Part], store: Store | None = None) -> Tables | None:
@@ -177,15 +173,9 @@ def encode(combinations: Mapping[str, Tables]) -> bytes:
     pieces: list[bytes] = []
     offset = 0
     for wanted in sorted(combinations):
-        piece = _json(tables_to_data(combinations[wanted]))
+        piece = compact_json(tables_to_data(combinations[wanted]))
         index.append([wanted, offset, len(piece)])
         pieces.append(piece)
         offset += len(piece)
     body = b"".join(pieces)
-    head = {
-        "format": FORMAT,
-        "urigrammar": VERSION,
-        "body": hashlib.sha256(body).hexdigest(),
-        "tables": index,
-    }
-    return _json(head) + b"\n" + body
+    return with_head({"format": FORMAT, "urigrammar": VERSION, "tables": index}, body)
