@@ -269,9 +269,7 @@ class Profile(Generic[V]):
     def _prepare(self, backend: Backend | None) -> _Runs:
         whole = self._dfas(backend)
         if whole is not None:
-            # The C runner's own predicate: no Python frame on the hot path
-            # (but for the texts between, where there are sure_parts).
-            return _Runs(_LATER, whole, one_dfa=self.sure_parts() is None)
+            return whole
         grammar, name = self.grammar, self.rule
         uri = self._uri(backend)
         if grammar.is_regular(name):
@@ -361,15 +359,16 @@ class Profile(Generic[V]):
             return None
         return [*parts, *within]
 
-    def _dfas(self, backend: Backend | None) -> Callable[[str], bool] | None:
-        """The verdict on a back end that runs raw tables (the native one):
-        one DFA's predicate, that of ``verdict_parts``; or, where there are
-        ``sure_parts``, that DFA's predicate, which hands a text it refuses
-        to ``_between``.  ``None`` when there are no such parts, a DFA is
-        over its caps, or the back end runs no DFA: the caller then checks
-        the requirements one by one.  The shipped profiles' tables are
-        read from ``COMBINATIONS``, built with the package; another's are
-        built here."""
+    def _dfas(self, backend: Backend | None) -> _Runs | None:
+        """The verdict on a back end that runs raw tables (the native one),
+        as the C runner's own predicate, with no Python frame on the hot
+        path: that of the DFA of ``verdict_parts``; or, where there are
+        ``sure_parts``, that of their DFA, which hands a text it refuses to
+        ``_between``.  ``None`` when there are no such parts, a DFA is over
+        its caps, or the back end runs no DFA: the caller then checks the
+        requirements one by one.  The shipped profiles' tables are read
+        from ``COMBINATIONS``, built with the package; another's are built
+        here."""
         from ..engine import combination, default_backend
 
         chosen = backend or default_backend()
@@ -379,16 +378,20 @@ class Profile(Generic[V]):
         verdict = None if parts is None else combination(parts, COMBINATIONS)
         if verdict is None:
             return None
-        made = chosen.tables_matcher(verdict, predicate=True)
+        made = cast("Callable[[str], bool] | None", chosen.tables_matcher(verdict, predicate=True))
+        if made is None:
+            return None
         sure_parts = self.sure_parts()
-        if made is None or sure_parts is None:
-            return cast("Callable[[str], bool] | None", made)
+        if sure_parts is None:
+            return _Runs(_LATER, made, one_dfa=True)
         sure = combination(sure_parts, COMBINATIONS)
         if sure is None:
             return None
-        between = self._between(cast("Callable[[str], bool]", made), backend)
+        between = self._between(made, backend)
         also = chosen.tables_matcher(sure, predicate=True, otherwise=between)
-        return cast("Callable[[str], bool] | None", also)
+        if also is None:
+            return None
+        return _Runs(_LATER, cast("Callable[[str], bool]", also))
 
     def _between(
         self, verdict: Callable[[str], bool], backend: Backend | None
