@@ -252,6 +252,26 @@ def test_runs_and_cycles_stop_where_the_text_stops_being_viable(
     assert run_native("URI-reference", broken) == expected
 
 
+@native
+@pytest.mark.parametrize("rule", ["URI-reference", "IRI-reference"])
+@pytest.mark.parametrize("run", range(10))
+@pytest.mark.parametrize("stop", [" ", "\u00e9", "\u20ac\u00e9", "/", "?", "%41", "\x80"])
+def test_a_loop_stops_at_its_first_other_character(rule: str, run: int, stop: str) -> None:
+    # A state's loop is skipped four ASCII characters at a time: whatever
+    # the length of the run, the first character that leaves it (or, past
+    # 127, may stay in it: an IRI's "\u00e9") must be read as one.
+    grammar, name = shipped_rule(rule)
+    for text in (
+        "http://h/" + "a" * run + stop + "b" * run,
+        "x:" + "a" * run + stop,
+        "http://h/?" + "q" * run + stop + "=" * run,
+    ):
+        expected = (grammar.compiled(name).pattern.fullmatch(text) is not None,)
+        expected += (grammar.viable_prefix(name, text),)
+        assert run_native(rule, text) == expected
+        assert tables(rule).run(text) == expected[::-1]
+
+
 def test_a_user_grammar_runs_natively_and_a_large_dfa_falls_back(backend: Backend) -> None:
     grammar = u.load_grammar(
         'small = *( "x" / "y" ) "z"\nwide = *( "a" / "b" ) "a" 11( "a" / "b" )\n'

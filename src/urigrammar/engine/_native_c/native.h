@@ -45,6 +45,11 @@ typedef struct {
     unsigned shift;
     uint32_t inverse;
     uint32_t start;      /* the start state's row offset */
+    /* The ASCII code points each state loops on: stays + stay_of[state]
+       is 128 bytes, 1 where the state moves to itself.  States that loop
+       on the same code points share a table (a URI's DFA has a handful). */
+    uint8_t *stays;
+    uint32_t *stay_of;
     PyObject *otherwise; /* accepts() of a text refused: otherwise(text); or NULL */
 } Runner;
 

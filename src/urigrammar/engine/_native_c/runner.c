@@ -18,8 +18,9 @@
  * - a code point's class: the class map's tables, no search per character;
  * - transitions hold the target's row offset (state * nclasses), not its
  *   number: one load and one add a character on the critical path;
- * - a state that loops on the class just read skips the run in a loop
- *   whose row is fixed, so its loads do not wait on each other; likewise,
+ * - a state that loops on the class just read skips the run with a table
+ *   of the ASCII code points it loops on (Runner's stays), four
+ *   characters a test, none waiting on another; likewise,
  *   when the rows of the last 16 characters repeat with a period of 2 to 8
  *   (a "%41" run goes around three states, "u:p%20" six positions with a
  *   loop inside), the cycle is followed with its rows fixed while it
@@ -57,6 +58,29 @@ period_at(const uint32_t *hist, Py_ssize_t pos)
         }
     }
     return 0;
+}
+
+/* Where a loop of the state at row `off` ends, reading buf from i (the
+   character after the one that looped): four ASCII characters a test
+   while they all stay, each one load from the state's table, with no
+   state carried between them; then one at a time.  A character past 127
+   ends the scan: the caller's general step reads it through the class
+   map, and comes back here if it loops too. */
+static inline Py_ssize_t
+stay_from(const Runner *r, uint32_t off, const Py_UCS4 *buf, Py_ssize_t i, Py_ssize_t n)
+{
+    const uint8_t *stay = r->stays + r->stay_of[(off >> r->shift) * r->inverse];
+    while (i + 4 <= n) {
+        Py_UCS4 a = buf[i], b = buf[i + 1], c = buf[i + 2], d = buf[i + 3];
+        if ((a | b | c | d) >= 128 || !(stay[a] & stay[b] & stay[c] & stay[d])) {
+            break;
+        }
+        i += 4;
+    }
+    while (i < n && buf[i] < 128 && stay[buf[i]]) {
+        i++;
+    }
+    return i;
 }
 
 /* Run the DFA over `text`; *end gets the end of the longest viable prefix.
@@ -108,9 +132,7 @@ run_source(const Runner *r, Source *src, Py_ssize_t *end)
                 uint32_t next = moves[off + class_of(r, buf[i])];
                 i++;
                 if (next == off) {
-                    while (i < n && moves[off + class_of(r, buf[i])] == off) {
-                        i++;
-                    }
+                    i = stay_from(r, off, buf, i, n);
                     continue;
                 }
                 if (next == 0) {
@@ -129,9 +151,7 @@ run_source(const Runner *r, Source *src, Py_ssize_t *end)
                 /* A loop: the row stays `off` for as long as it lasts, so
                    the loads do not wait on each other. */
                 Py_ssize_t from = i;
-                while (i < n && moves[off + class_of(r, buf[i])] == off) {
-                    i++;
-                }
+                i = stay_from(r, off, buf, i, n);
                 for (Py_ssize_t k = i - from > HIST ? i - HIST : from; k < i; k++) {
                     hist[(at + k) & (HIST - 1)] = off;
                 }
@@ -288,6 +308,36 @@ Runner_viable(PyObject *self, PyObject *arg)
     return PyLong_FromSsize_t(end);
 }
 
+/* Each state's table of the ASCII code points it loops on (Runner's
+   stays and stay_of), equal tables shared: 0, or -1 with MemoryError. */
+static int
+find_stays(Runner *r)
+{
+    Py_ssize_t nstates = r->nstates, nclasses = r->nclasses, count = 0;
+    r->stay_of = PyMem_Malloc((size_t)nstates * sizeof(uint32_t));
+    r->stays = PyMem_Malloc((size_t)nstates * 128);
+    if (r->stay_of == NULL || r->stays == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t s = 0; s < nstates; s++) {
+        uint8_t *mine = r->stays + count * 128;
+        uint32_t off = (uint32_t)(s * nclasses);
+        for (int c = 0; c < 128; c++) {
+            mine[c] = r->moves[off + r->map.ascii[c]] == off;
+        }
+        Py_ssize_t k = 0;
+        while (k < count && memcmp(r->stays + k * 128, mine, 128) != 0) {
+            k++;
+        }
+        r->stay_of[s] = (uint32_t)(k * 128);
+        if (k == count) {
+            count++;
+        }
+    }
+    return 0;
+}
+
 static PyObject *
 Runner_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
@@ -357,6 +407,10 @@ Runner_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         return PyErr_NoMemory();
     }
     memcpy(self->accepting, PyBytes_AsString(accepting), (size_t)nstates);
+    if (find_stays(self) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
     if (otherwise != Py_None) {
         Py_INCREF(otherwise);
         self->otherwise = otherwise;
@@ -390,6 +444,8 @@ Runner_dealloc(PyObject *obj)
     Py_CLEAR(self->otherwise);
     PyMem_Free(self->moves);
     PyMem_Free(self->accepting);
+    PyMem_Free(self->stays);
+    PyMem_Free(self->stay_of);
     PyMem_Free(self->map.page_of);
     PyMem_Free(self->map.pages);
     freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
