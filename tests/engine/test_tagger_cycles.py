@@ -1,13 +1,14 @@
 """The C tagger's short cuts against the plain walk.
 
-The C forward pass skips loops that keep every thread, follows 2- and
-3-state cycles whose records collapse (``follow_cycle`` in
-``engine/_native.c``), compacts repeated blocks of records, and reads its
-text in chunks of 2048 characters.  ``TaggedTables.tags`` does none of
-that: the two must give the same tags for every text.  The texts here are
-a unit repeated, broken by another text at one offset, so that a cycle
-is followed, stops where the break is, and resumes; the long ones put
-the break at each offset around the chunk seam.
+The C forward pass (``engine/_native_c/tagger.c``) skips loops that keep
+every thread, four ASCII characters a test; follows 2- and 3-state cycles
+whose records collapse (``follow_cycle``); compacts repeated blocks of
+records; and reads its text in chunks of 2048 characters.
+``TaggedTables.tags`` does none of that: the two must give the same tags
+for every text.  The texts here are a unit repeated, broken by another
+text at one offset, so that a run or a cycle is followed, stops where the
+break is, and resumes; the long ones put the break at each offset around
+the chunk seam.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from urigrammar.engine._tagged import build_tagged
 
 pytestmark = pytest.mark.skipif(NATIVE is None, reason="the extension is not built")
 
-CHUNK = 2048  # the C pass's buffer (engine/_native.c)
+CHUNK = 2048  # the C pass's buffer (engine/_native_c/classmap.h)
 
 HEADS = ["", "s:", "s://", "//u@h", "http://h/", "http://h?", "#", "a/", "?", "//[", "s://u:"]
 UNIT_CHARS = list("%4a1F/?#:@.[]v-~é\u0100\U00010000")
@@ -59,7 +60,7 @@ def test_a_broken_run_across_the_chunk_seam_gives_the_plain_walks_tags(
 def test_every_break_at_every_offset_of_a_short_run(rule: str) -> None:
     tables, tags = rule_parts(rule)[0], tagger(rule).tags  # type: ignore[attr-defined]
     for head, unit in itertools.product(
-        ["", "s://", "http://h/", "//u@h", "?"], ["a%41", "%4", "a:"]
+        ["", "s://", "http://h/", "//u@h", "?"], ["a%41", "%4", "a:", "abcde", "a\u00e9b"]
     ):
         base = head + unit * 4
         for brk in BREAKS:

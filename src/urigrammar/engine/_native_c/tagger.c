@@ -25,6 +25,10 @@ typedef struct {
     uint32_t *moves;        /* the target's row offset; 0 is dead */
     uint16_t *recs;         /* the record of each transition */
     uint16_t *loop_rec;     /* a loop's record, else NO_LOOP (not a record) */
+    /* loop_rec of each ASCII code point, by state: loop_ascii +
+       loop_ascii_of[state] holds 128 (states with equal ones share). */
+    uint16_t *loop_ascii;
+    uint32_t *loop_ascii_of;
     Py_ssize_t nrecords;
     uint32_t *rec_first;    /* record r: threads rec_first[r] .. rec_first[r + 1] */
     uint16_t *rec_source;   /* per thread of a record: its source thread */
@@ -212,7 +216,24 @@ memo_collapses(const Tagger *t, BlockMemo *memo, const uint16_t *recs, int len)
    the text) and the block collapses, drop its earlier run.  A "%41" run
    or a "u:p%20" userinfo then keeps a few records, not one per cycle. */
 static void
+events_compact_block(const Tagger *t, Events *ev, BlockMemo *memo);
+
+static inline void
 events_compact(const Tagger *t, Events *ev, BlockMemo *memo)
+{
+    /* Most pushes repeat no block: a block of len records ends twice
+       only if the last record is also the len-th before it. */
+    const uint16_t *end = ev->rec + ev->n;
+    for (int len = 1; len <= MAX_BLOCK && 2 * len <= ev->n; len++) {
+        if (end[-1] == end[-1 - len]) {
+            events_compact_block(t, ev, memo);
+            return;
+        }
+    }
+}
+
+static void
+events_compact_block(const Tagger *t, Events *ev, BlockMemo *memo)
 {
     const uint16_t *end = ev->rec + ev->n;
     for (int len = 1; len <= MAX_BLOCK && 2 * len <= ev->n; len++) {
@@ -343,6 +364,19 @@ tag_forward(const Tagger *t, Source *src, Events *ev, Py_ssize_t *final)
                    matter backwards, so skip the run and keep that one. */
                 Py_ssize_t from = at + i - 1;
                 const uint16_t *loop_rec = t->loop_rec;
+                const uint16_t *ascii_rec =
+                    t->loop_ascii + t->loop_ascii_of[(off >> t->shift) * t->inverse];
+                /* Four ASCII characters a test, none waiting on another,
+                   then one at a time, through the class map past 127. */
+                while (i + 4 <= n) {
+                    Py_UCS4 a = buf[i], b = buf[i + 1], c = buf[i + 2], d = buf[i + 3];
+                    if ((a | b | c | d) >= 128 ||
+                        ((ascii_rec[a] ^ rec) | (ascii_rec[b] ^ rec) | (ascii_rec[c] ^ rec) |
+                         (ascii_rec[d] ^ rec)) != 0) {
+                        break;
+                    }
+                    i += 4;
+                }
                 while (i < n && loop_rec[off + map_class(&t->map, buf[i])] == rec) {
                     i++;
                 }
@@ -417,10 +451,13 @@ tag_backward(const Tagger *t, const Events *ev, Py_ssize_t final, Py_ssize_t *va
             return -1;
         }
         uint16_t set = t->rec_tagset[first + k];
+        Py_ssize_t pos = ev->pos[e];
         for (uint32_t j = t->set_first[set]; j < t->set_first[set + 1]; j++) {
-            if (values[t->set_tags[j]] < 0) {
-                values[t->set_tags[j]] = ev->pos[e];
-            }
+            /* Kept when set already (a later value); with a mask, not a
+               branch, since whether it was set is as good as random. */
+            Py_ssize_t *value = &values[t->set_tags[j]];
+            Py_ssize_t unset = -(Py_ssize_t)(*value < 0);
+            *value = (pos & unset) | (*value & ~unset);
         }
         k = t->rec_source[first + k];
     }
@@ -694,6 +731,35 @@ Tagger_parse(PyObject *self, PyObject *arg)
 
 /* A table of count items of `itemsize` bytes, copied into new memory of
    items of `size` bytes (native byte order), or NULL with an error set. */
+/* Each state's loop_rec over the ASCII code points (Tagger's loop_ascii
+   and loop_ascii_of), equal tables shared: 0, or -1 with MemoryError. */
+static int
+find_loop_ascii(Tagger *t)
+{
+    Py_ssize_t nstates = t->nstates, nclasses = t->nclasses, count = 0;
+    t->loop_ascii_of = PyMem_Malloc((size_t)nstates * sizeof(uint32_t));
+    t->loop_ascii = PyMem_Malloc((size_t)nstates * 128 * sizeof(uint16_t));
+    if (t->loop_ascii_of == NULL || t->loop_ascii == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t s = 0; s < nstates; s++) {
+        uint16_t *mine = t->loop_ascii + count * 128;
+        for (int c = 0; c < 128; c++) {
+            mine[c] = t->loop_rec[s * nclasses + t->map.ascii[c]];
+        }
+        Py_ssize_t k = 0;
+        while (k < count && memcmp(t->loop_ascii + k * 128, mine, 128 * sizeof(uint16_t)) != 0) {
+            k++;
+        }
+        t->loop_ascii_of[s] = (uint32_t)(k * 128);
+        if (k == count) {
+            count++;
+        }
+    }
+    return 0;
+}
+
 static void *
 copy_table(PyObject *obj, const char *what, Py_ssize_t itemsize, Py_ssize_t count)
 {
@@ -934,6 +1000,10 @@ Tagger_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         uint32_t row = (uint32_t)(i - i % nclasses);
         self->loop_rec[i] = self->moves[i] == row ? self->recs[i] : NO_LOOP;
     }
+    if (find_loop_ascii(self) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
     if (self->rec_first[0] != 0 || self->rec_first[nrecords] != (uint32_t)nthreads) {
         return refuse(self, "rec_first must run from 0 to the thread count");
     }
@@ -1005,6 +1075,8 @@ Tagger_dealloc(PyObject *obj)
     PyMem_Free(self->moves);
     PyMem_Free(self->recs);
     PyMem_Free(self->loop_rec);
+    PyMem_Free(self->loop_ascii);
+    PyMem_Free(self->loop_ascii_of);
     PyMem_Free(self->rec_first);
     PyMem_Free(self->rec_source);
     PyMem_Free(self->rec_tagset);
