@@ -219,13 +219,14 @@ static void
 events_compact_block(const Tagger *t, Events *ev, BlockMemo *memo);
 
 static inline void
-events_compact(const Tagger *t, Events *ev, BlockMemo *memo)
+events_compact(const Tagger *t, Events *ev, BlockMemo *memo, uint16_t last)
 {
     /* Most pushes repeat no block: a block of len records ends twice
-       only if the last record is also the len-th before it. */
+       only if the last record (`last`, just pushed) is also the len-th
+       before it. */
     const uint16_t *end = ev->rec + ev->n;
     for (int len = 1; len <= MAX_BLOCK && 2 * len <= ev->n; len++) {
-        if (end[-1] == end[-1 - len]) {
+        if (last == end[-1 - len]) {
             events_compact_block(t, ev, memo);
             return;
         }
@@ -388,7 +389,7 @@ tag_forward(const Tagger *t, Source *src, Events *ev, Py_ssize_t *final)
                         return -1;
                     }
                     else {
-                        events_compact(t, ev, &memo);
+                        events_compact(t, ev, &memo, rec);
                     }
                 }
                 continue;
@@ -397,7 +398,7 @@ tag_forward(const Tagger *t, Source *src, Events *ev, Py_ssize_t *final)
                 if (events_push(ev, at + i, rec) < 0) {
                     return -1;
                 }
-                events_compact(t, ev, &memo);
+                events_compact(t, ev, &memo, rec);
             }
             if (next == back2 || next == back3) {
                 /* A cycle of two or three states just completed: follow it
@@ -436,40 +437,58 @@ inconsistent(void)
 }
 
 /* The backward pass: each tag's position into values (-1: never set);
-   0, or -1 with an exception set. */
+   0, or -1 with an exception set.  The thread each record was read in
+   is found backwards, from the final state's accepting thread; then the
+   records' tags are set forwards, a later one overwriting an earlier one,
+   so each tag ends with its last value without reading what it holds. */
 static int
 tag_backward(const Tagger *t, const Events *ev, Py_ssize_t final, Py_ssize_t *values)
 {
-    /* Every byte 0xFF: -1 in each. */
-    memset(values, 0xFF, (size_t)t->ntags * sizeof *values);
+    /* Per record met: the index of its thread in rec_tagset. */
+    uint32_t small[EVENTS_ON_STACK];
+    uint32_t *thread = small;
+    if (ev->n > EVENTS_ON_STACK) {
+        thread = PyMem_Malloc((size_t)ev->n * sizeof(uint32_t));
+        if (thread == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    int ok = 0;
     Py_ssize_t k = t->finals[final];
     for (Py_ssize_t e = ev->n - 1; e >= 0; e--) {
         uint16_t rec = ev->rec[e];
         uint32_t first = t->rec_first[rec];
         if (k < 0 || k >= (Py_ssize_t)(t->rec_first[rec + 1] - first)) {
-            inconsistent();
-            return -1;
+            goto done;
         }
-        uint16_t set = t->rec_tagset[first + k];
-        Py_ssize_t pos = ev->pos[e];
-        for (uint32_t j = t->set_first[set]; j < t->set_first[set + 1]; j++) {
-            /* Kept when set already (a later value); with a mask, not a
-               branch, since whether it was set is as good as random. */
-            Py_ssize_t *value = &values[t->set_tags[j]];
-            Py_ssize_t unset = -(Py_ssize_t)(*value < 0);
-            *value = (pos & unset) | (*value & ~unset);
-        }
+        thread[e] = first + (uint32_t)k;
         k = t->rec_source[first + k];
     }
     if (k < 0 || k >= t->nstart) {
-        inconsistent();
-        return -1;
+        goto done;
     }
+    /* Every byte 0xFF: -1 in each. */
+    memset(values, 0xFF, (size_t)t->ntags * sizeof *values);
     uint16_t set = t->start_tags[k];
     for (uint32_t j = t->set_first[set]; j < t->set_first[set + 1]; j++) {
-        if (values[t->set_tags[j]] < 0) {
-            values[t->set_tags[j]] = 0;
+        values[t->set_tags[j]] = 0;
+    }
+    for (Py_ssize_t e = 0; e < ev->n; e++) {
+        Py_ssize_t pos = ev->pos[e];
+        set = t->rec_tagset[thread[e]];
+        for (uint32_t j = t->set_first[set]; j < t->set_first[set + 1]; j++) {
+            values[t->set_tags[j]] = pos;
         }
+    }
+    ok = 1;
+done:
+    if (thread != small) {
+        PyMem_Free(thread);
+    }
+    if (!ok) {
+        inconsistent();
+        return -1;
     }
     return 0;
 }
