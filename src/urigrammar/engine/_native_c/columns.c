@@ -98,15 +98,8 @@ struct ArrowArrayStream {
 
 /* ---- the job ------------------------------------------------------------ */
 
-/* The runner's tables for validating rows (see "validate" below). */
-typedef struct Lanes Lanes;
-static Lanes *lanes_new(const Runner *r);
-static void lanes_free(Lanes *lanes);
-
 typedef struct {
     PyObject *runner;    /* Runner: the verdict, and the error offset */
-    Lanes *lanes;        /* the runner's tables as validate reads them, or
-                            NULL: too many classes, the rows run one by one */
     PyObject *tagger;    /* Tagger, or NULL: validate only */
     Py_ssize_t nslots;   /* the tagger's output slots */
     Py_ssize_t nfields;
@@ -124,7 +117,6 @@ static void
 job_free(Job *job)
 {
     Py_XDECREF(job->runner);
-    lanes_free(job->lanes);
     Py_XDECREF(job->tagger);
     for (Py_ssize_t i = 0; i < MAX_FIELDS; i++) {
         free(job->names[i]);
@@ -197,11 +189,6 @@ column_job(PyObject *module, PyObject *args)
         return PyErr_NoMemory();
     }
     job->runner = Py_NewRef(runner);
-    job->lanes = lanes_new((const Runner *)runner);
-    if (job->lanes == NULL && PyErr_Occurred()) {
-        job_free(job);
-        return NULL;
-    }
     job->nfields = nfields;
     if (tagger != Py_None) {
         job->tagger = Py_NewRef(tagger);
@@ -708,69 +695,9 @@ row_accepted(const Runner *runner, const unsigned char *p, size_t n)
     return state > 0 && !src.ill_formed && runner->accepting[state];
 }
 
-/* The runner's tables as the lanes read them (made once per job by
-   lanes_new): rows of width nclasses + 1, whose last column, the class of
-   byte 0xFF, leaves every state where it is.  The lanes read a row eight
-   bytes at a time, its bytes past the end read as 0xFF, so a row's last
-   word needs no step of its own; 0xFF is never in UTF-8, and a row with
-   any byte past ASCII is run again, decoded (lane_finish). */
-struct Lanes {
-    uint32_t *moves;        /* moves[off + class]: the target's offset; 0 dead */
-    uint8_t *accepting;     /* by offset (a multiple of the width) */
-    uint8_t classes[256];   /* by byte */
-    uint32_t start;
-};
-
-static void
-lanes_free(Lanes *lanes)
-{
-    if (lanes != NULL) {
-        PyMem_Free(lanes->moves);
-        PyMem_Free(lanes->accepting);
-        PyMem_Free(lanes);
-    }
-}
-
-static Lanes *
-lanes_new(const Runner *r)
-{
-    size_t nclasses = (size_t)r->nclasses, nstates = (size_t)r->nstates;
-    size_t width = nclasses + 1;
-    if (nstates == 0 || nclasses == 0 || nclasses > 255 || nstates > UINT32_MAX / width) {
-        return NULL; /* a class byte cannot name the extra column: row by row */
-    }
-    Lanes *lanes = PyMem_Calloc(1, sizeof(Lanes));
-    if (lanes == NULL) {
-        PyErr_NoMemory();
-        return NULL;
-    }
-    lanes->moves = PyMem_Calloc(nstates * width, sizeof(uint32_t));
-    lanes->accepting = PyMem_Calloc(nstates * width, 1);
-    if (lanes->moves == NULL || lanes->accepting == NULL) {
-        lanes_free(lanes);
-        PyErr_NoMemory();
-        return NULL;
-    }
-    for (size_t s = 0; s < nstates; s++) {
-        for (size_t c = 0; c < nclasses; c++) {
-            uint32_t to = r->moves[s * nclasses + c];
-            lanes->moves[s * width + c] = (uint32_t)((to / nclasses) * width);
-        }
-        lanes->moves[s * width + nclasses] = (uint32_t)(s * width); /* stay */
-        lanes->accepting[s * width] = r->accepting[s];
-    }
-    for (int b = 0; b < 256; b++) {
-        /* Past ASCII any class will do: such a row is run again. */
-        lanes->classes[b] = b < 128 ? r->map.ascii[b] : 0;
-    }
-    lanes->classes[0xFF] = (uint8_t)nclasses;
-    lanes->start = (uint32_t)((r->start / nclasses) * width);
-    return lanes;
-}
-
 typedef struct {
     const Strings *in;
-    int64_t next;     /* the next row to hand a lane */
+    int64_t next;     /* the next row */
     int64_t stop;     /* past the last row of this share */
     uint8_t *values;
     uint8_t *valid;   /* NULL: no row of the input is null */
@@ -801,213 +728,63 @@ next_row(Rows *rows, const unsigned char **p, size_t *n, int64_t *row)
     return 0;
 }
 
-/* How far past a row's end its last word may read: the bytes of the
-   string columns up to the end of the array's last row are readable, and
-   a row of a view is copied (ROW_COPY) unless its buffer's size says. */
-typedef struct {
-    const unsigned char *limit; /* 'u' and 'U': the end of the last row */
-} Reach;
-
-/* A row is stepped through a copy of at most this many bytes (and eight
-   more, of 0xFF) when a word could read past what is readable. */
-#define ROW_COPY 248
-
-/* A row being run: its bytes, the next one, how many are left (at most 0
-   when done), the state reached, and the bytes past ASCII met. */
-typedef struct {
-    const unsigned char *start, *at;
-    size_t n;
-    int64_t left;
-    int64_t row;
-    uint32_t off;
-    uint64_t high;
-    unsigned char copy[ROW_COPY + 8];
-} Lane;
-
-/* The verdict on a lane whose row is done, into the bitmap. */
-static inline void
-lane_finish(const Runner *runner, const Lanes *lanes, Rows *rows, const Lane *lane)
-{
-    int accepted = lane->high ? row_accepted(runner, lane->start, lane->n)
-                              : lanes->accepting[lane->off];
-    if (accepted) {
-        set_bit(rows->values, lane->row);
-    }
-}
-
-/* A row's run, alone and byte by byte: for a row no word may read past. */
-static void
-lane_alone(const Runner *runner, const Lanes *lanes, Rows *rows, Lane *lane)
-{
-    uint32_t o = lanes->start;
-    uint64_t high = 0;
-    for (size_t j = 0; j < lane->n; j++) {
-        unsigned char c = lane->start[j];
-        high |= c & 0x80;
-        o = lanes->moves[o + lanes->classes[c]];
-    }
-    lane->off = o;
-    lane->high = high;
-    lane_finish(runner, lanes, rows, lane);
-}
-
-/* A lane given the next row with bytes (an empty row, and a row that
-   must run alone, get their verdicts on the way): 1, or 0 when there is
-   none. */
+/* A row's verdict over its bytes, ASCII read directly: 1 when the runner
+   accepts it, 0 when not, -1 at a byte past ASCII (the row is then run
+   again, decoded).  A state's loop is skipped four bytes a test, with the
+   runner's table of the code points it stays on (runner.c). */
 static inline int
-lane_fill(const Runner *runner, const Lanes *lanes, const Reach *reach, Rows *rows, Lane *lane)
+row_ascii(const Runner *r, const unsigned char *p, size_t n)
 {
-    while (next_row(rows, &lane->start, &lane->n, &lane->row)) {
-        lane->off = lanes->start;
-        lane->high = 0;
-        if (lane->n == 0) {
-            lane_finish(runner, lanes, rows, lane);
+    const uint32_t *moves = r->moves;
+    uint32_t off = r->start;
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = p[i++];
+        if (c >= 128) {
+            return -1;
+        }
+        uint32_t next = moves[off + r->map.ascii[c]];
+        if (next == off && off != 0) {
+            const uint8_t *stay = r->stays + r->stay_of[(off >> r->shift) * r->inverse];
+            while (i + 4 <= n) {
+                unsigned char b0 = p[i], b1 = p[i + 1], b2 = p[i + 2], b3 = p[i + 3];
+                if (((b0 | b1 | b2 | b3) & 0x80) || !(stay[b0] & stay[b1] & stay[b2] & stay[b3])) {
+                    break;
+                }
+                i += 4;
+            }
+            while (i < n && p[i] < 128 && stay[p[i]]) {
+                i++;
+            }
             continue;
         }
-        lane->at = lane->start;
-        lane->left = (int64_t)lane->n;
-        if (reach->limit != NULL && lane->start <= reach->limit &&
-            (size_t)(reach->limit - lane->start) >= lane->n + 8) {
-            return 1;
+        if (next == 0) {
+            /* Dead, unless a byte past ASCII makes the row ill-formed:
+               the verdict is false either way. */
+            return 0;
         }
-        if (lane->n > ROW_COPY) {
-            lane_alone(runner, lanes, rows, lane);
-            continue;
-        }
-        memcpy(lane->copy, lane->start, lane->n);
-        memset(lane->copy + lane->n, 0xFF, 8);
-        lane->at = lane->copy;
-        return 1;
+        off = next;
     }
-    return 0;
+    return off != 0 && r->accepting[(off >> r->shift) * r->inverse];
 }
 
-/* Rows validated LANES at a time.  A DFA's run is a chain of dependent
-   loads (each transition's row comes from the one before), so one row
-   runs at the latency of a load a character; rows are independent, so
-   stepping four in lockstep overlaps their chains.  Each lane reads its
-   row a word of eight bytes at a time, the bytes past the row's end made
-   0xFF, which steps nowhere: a word is eight steps whatever is left, and
-   the only branch is whether some row is done.  The states stay in
-   registers; a finished row gets its verdict and its lane the next row,
-   and the last rows, fewer than four, run on alone. */
-#define LANES 4
-/* Where the byte at offset b / 8 of a word read from memory sits in it. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define BYTE_SHIFT(b) (56 - (b))
-#else
-#define BYTE_SHIFT(b) (b)
-#endif
-#define HIGH_BITS UINT64_C(0x8080808080808080)
-
-/* The bytes of a word past a row's end, k of them before it (0 < k < 8). */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define PAST_END(k) (~UINT64_C(0) >> (8 * (k)))
-#else
-#define PAST_END(k) (~UINT64_C(0) << (8 * (k)))
-#endif
-
-/* The next word of a lane's row, its bytes past the row's end 0xFF; the
-   row's own bytes past ASCII noted in high. */
-static inline uint64_t
-lane_word(Lane *lane)
-{
-    uint64_t w;
-    memcpy(&w, lane->at, 8);
-    uint64_t past = lane->left >= 8 ? 0 : PAST_END(lane->left);
-    lane->high |= w & ~past & HIGH_BITS;
-    return w | past;
-}
-
+/* The verdicts on rows into the bitmaps, a row at a time: a row's run
+   skips its states' loops (row_ascii), which rows stepped together could
+   not. */
 static void
-validate_lanes(const Runner *runner, const Lanes *lanes, const Reach *reach, Rows *rows)
+validate_each(const Runner *runner, Rows *rows)
 {
-    if (lanes == NULL) {
-        const unsigned char *p;
-        size_t n;
-        int64_t row;
-        while (next_row(rows, &p, &n, &row)) {
-            if (row_accepted(runner, p, n)) {
-                set_bit(rows->values, row);
-            }
+    const unsigned char *p;
+    size_t n;
+    int64_t row;
+    while (next_row(rows, &p, &n, &row)) {
+        int got = row_ascii(runner, p, n);
+        if (got < 0) {
+            got = row_accepted(runner, p, n);
         }
-        return;
-    }
-    const uint32_t *moves = lanes->moves;
-    const uint8_t *classes = lanes->classes;
-    Lane lane[LANES];
-    int active = 0;
-    while (active < LANES && lane_fill(runner, lanes, reach, rows, &lane[active])) {
-        active++;
-    }
-    if (active == LANES) {
-        uint32_t o[LANES];
-#pragma GCC unroll 8
-        for (int k = 0; k < LANES; k++) {
-            o[k] = lane[k].off;
+        if (got) {
+            set_bit(rows->values, row);
         }
-        for (;;) {
-            uint64_t w[LANES];
-            int done = 0;
-#pragma GCC unroll 8
-            for (int k = 0; k < LANES; k++) {
-                w[k] = lane_word(&lane[k]);
-            }
-#pragma GCC unroll 8
-            for (int b = 0; b < 64; b += 8) {
-#pragma GCC unroll 8
-                for (int k = 0; k < LANES; k++) {
-                    o[k] = moves[o[k] + classes[(w[k] >> BYTE_SHIFT(b)) & 0xFF]];
-                }
-            }
-#pragma GCC unroll 8
-            for (int k = 0; k < LANES; k++) {
-                lane[k].at += 8;
-                lane[k].left -= 8;
-                done |= lane[k].left <= 0;
-            }
-            if (!done) {
-                continue;
-            }
-            int more = 1;
-            for (int k = 0; k < LANES; k++) {
-                if (lane[k].left > 0) {
-                    continue;
-                }
-                lane[k].off = o[k];
-                lane_finish(runner, lanes, rows, &lane[k]);
-                if (!lane_fill(runner, lanes, reach, rows, &lane[k])) {
-                    lane[k].left = 0; /* no row: the lane is idle */
-                    more = 0;
-                }
-                o[k] = lane[k].off;
-            }
-            if (!more) {
-                for (int k = 0; k < LANES; k++) {
-                    lane[k].off = o[k];
-                }
-                break;
-            }
-        }
-    }
-    /* Fewer than four rows left: each runs on alone, word by word. */
-    for (int k = 0; k < active; k++) {
-        if (lane[k].left <= 0) {
-            continue;
-        }
-        do {
-            uint32_t o = lane[k].off;
-            while (lane[k].left > 0) {
-                uint64_t w = lane_word(&lane[k]);
-                for (int b = 0; b < 64; b += 8) {
-                    o = moves[o + classes[(w >> BYTE_SHIFT(b)) & 0xFF]];
-                }
-                lane[k].at += 8;
-                lane[k].left -= 8;
-            }
-            lane[k].off = o;
-            lane_finish(runner, lanes, rows, &lane[k]);
-        } while (lane_fill(runner, lanes, reach, rows, &lane[k]));
     }
 }
 
@@ -1023,8 +800,6 @@ validate_lanes(const Runner *runner, const Lanes *lanes, const Reach *reach, Row
 
 typedef struct {
     const Runner *runner;
-    const Lanes *lanes;
-    Reach reach;
     Rows rows;
 } Share;
 
@@ -1035,7 +810,7 @@ static void
 run_share(Share *share)
 {
     Rows rows = share->rows;
-    validate_lanes(share->runner, share->lanes, &share->reach, &rows);
+    validate_each(share->runner, &rows);
     share->rows = rows;
 }
 
@@ -1062,8 +837,7 @@ processors(void)
 /* Every row of `in` validated into the two bitmaps; the null rows'
    count. */
 static int64_t
-validate_shared(const Runner *runner, const Lanes *lanes, const Strings *in, uint8_t *values,
-                uint8_t *valid)
+validate_shared(const Runner *runner, const Strings *in, uint8_t *values, uint8_t *valid)
 {
     int64_t length = in->length;
     int shares = processors();
@@ -1073,16 +847,6 @@ validate_shared(const Runner *runner, const Lanes *lanes, const Strings *in, uin
     if (shares < 1) {
         shares = 1;
     }
-    /* The string columns' bytes are readable to the end of the last row. */
-    Reach reach = {NULL};
-    if ((in->kind == 'u' || in->kind == 'U') && in->data != NULL && length > 0) {
-        int64_t last = in->offset + length;
-        int64_t end = in->kind == 'u' ? ((const int32_t *)in->offsets)[last]
-                                      : ((const int64_t *)in->offsets)[last];
-        if (end >= 0) {
-            reach.limit = in->data + end;
-        }
-    }
     Share share[MAX_SHARES];
     int64_t each = (length / shares + 7) & ~(int64_t)7;
     for (int k = 0; k < shares; k++) {
@@ -1090,8 +854,6 @@ validate_shared(const Runner *runner, const Lanes *lanes, const Strings *in, uin
         int64_t stop = k == shares - 1 || each * (k + 1) > length ? length : each * (k + 1);
         Rows rows = {in, first, stop, values, valid, 0};
         share[k].runner = runner;
-        share[k].lanes = lanes;
-        share[k].reach = reach;
         share[k].rows = rows;
     }
 #ifndef _WIN32
@@ -1137,7 +899,7 @@ validate_rows(const Job *job, const Strings *in, struct ArrowArray *out)
        GIL, and the input stays alive in the caller's capsules. */
     int64_t nulls;
     Py_BEGIN_ALLOW_THREADS
-    nulls = validate_shared(runner, job->lanes, in, values, valid);
+    nulls = validate_shared(runner, in, values, valid);
     Py_END_ALLOW_THREADS
     ArrayPrivate *pv = out->private_data;
     if (nulls == 0) {
