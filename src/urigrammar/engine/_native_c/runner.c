@@ -63,24 +63,28 @@ period_at(const uint32_t *hist, Py_ssize_t pos)
 /* Where a loop of the state at row `off` ends, reading buf from i (the
    character after the one that looped): four ASCII characters a test
    while they all stay, each one load from the state's table, with no
-   state carried between them; then one at a time.  A character past 127
-   ends the scan: the caller's general step reads it through the class
-   map, and comes back here if it loops too. */
+   state carried between them; then one at a time, a character past 127
+   through the class map. */
 static inline Py_ssize_t
 stay_from(const Runner *r, uint32_t off, const Py_UCS4 *buf, Py_ssize_t i, Py_ssize_t n)
 {
     const uint8_t *stay = r->stays + r->stay_of[(off >> r->shift) * r->inverse];
-    while (i + 4 <= n) {
-        Py_UCS4 a = buf[i], b = buf[i + 1], c = buf[i + 2], d = buf[i + 3];
-        if ((a | b | c | d) >= 128 || !(stay[a] & stay[b] & stay[c] & stay[d])) {
-            break;
+    for (;;) {
+        while (i + 4 <= n) {
+            Py_UCS4 a = buf[i], b = buf[i + 1], c = buf[i + 2], d = buf[i + 3];
+            if ((a | b | c | d) >= 128 || !(stay[a] & stay[b] & stay[c] & stay[d])) {
+                break;
+            }
+            i += 4;
         }
-        i += 4;
-    }
-    while (i < n && buf[i] < 128 && stay[buf[i]]) {
+        while (i < n && buf[i] < 128 && stay[buf[i]]) {
+            i++;
+        }
+        if (i == n || buf[i] < 128 || r->moves[off + class_of(r, buf[i])] != off) {
+            return i;
+        }
         i++;
     }
-    return i;
 }
 
 /* Run the DFA over `text`; *end gets the end of the longest viable prefix.
