@@ -11,7 +11,8 @@
  * bitmap and a struct's are honoured.  Each row's UTF-8 is decoded into
  * code points a chunk at a time (classmap.h's Source) and fed to the same
  * loops that run a str (run_source, tagger_run_source): ill-formed UTF-8
- * ends the row, which then does not match.
+ * ends the row, which then does not match.  validate reads a row of ASCII
+ * in place first (row_ascii), and decodes only a row with a byte past it.
  *
  * Out: Arrow arrays that this file allocates (malloc, so that a consumer
  * on any thread may release them without the GIL), exported as capsules
