@@ -175,6 +175,34 @@ def test_parse_is_the_same_on_both_back_ends(rule: str, data: st.DataObject) -> 
 
 
 @native
+@pytest.mark.parametrize("rule", PARSE_RULES)
+@settings(max_examples=examples(40))
+@given(data=st.data())
+def test_both_ways_of_choosing_slots_agree(rule: str, data: st.DataObject) -> None:
+    # A plan whose slots list their captures in increasing order (every
+    # shipped one) has each slot chosen from the bits of the tags set; the
+    # same plan with each slot's first candidate repeated last, which
+    # changes no answer, is chosen candidate by candidate.  Two slots more
+    # per capture: its text or a constant default, and a constant or None.
+    from urigrammar.engine._native import Tagger
+
+    tables, compiled = rule_parts(rule)
+    captures = range(len(compiled.groups))
+    slots = (
+        *plan(compiled.groups),
+        *(("absent", ((c, None),)) for c in captures),
+        *((None, ((c, "present"),)) for c in captures),
+    )
+    repeated = tuple((default, (*cands, *cands[:1])) for default, cands in slots)
+    assert any(len(cands) > 1 for _, cands in slots)
+    by_bits = Tagger(**pack_tagged(tables, slots, u.URIReference))  # type: ignore[arg-type]
+    by_loop = Tagger(**pack_tagged(tables, repeated, u.URIReference))  # type: ignore[arg-type]
+    text = data.draw(st.one_of(from_rule(rule), mutated(rule)))
+    assert by_bits.spans(text) == by_loop.spans(text), text
+    assert by_bits.consts == by_loop.consts
+
+
+@native
 def test_parse_vectors_on_both_back_ends() -> None:
     cases = json.loads((VECTORS / "parse.json").read_text(encoding="utf-8"))["cases"]
     for case_id, text, _fields in cases:

@@ -1108,13 +1108,13 @@ parse_row(const Job *job, const Strings *in, int64_t i, Parsed *out)
         return 0;
     }
     set_bit(out->outer_valid, i);
-    Py_ssize_t values[MAX_TAGS];
+    Reading reading;
     Py_ssize_t spans[2 * MAX_FIELDS];
     Source src;
     int found = 0;
     if (got == 0) {
         source_utf8(&src, p, n);
-        found = tagger_run_source(job->tagger, &src, values);
+        found = tagger_run_source(job->tagger, &src, &reading);
         if (found < 0) {
             return -1;
         }
@@ -1128,7 +1128,7 @@ parse_row(const Job *job, const Strings *in, int64_t i, Parsed *out)
     if (found == 1 && error < 0) {
         set_bit(out->ref_valid, i);
         out->error_nulls++;
-        tagger_slot_spans(job->tagger, values, spans);
+        tagger_slot_spans(job->tagger, &reading, spans);
         Py_ssize_t known_pos = 0;
         size_t known_byte = 0;
         for (Py_ssize_t f = 0; f < job->nfields; f++) {

@@ -71,19 +71,25 @@ run(const Runner *r, PyObject *text, Py_ssize_t *end);
 NATIVE_SHARED int
 run_source(const Runner *r, Source *src, Py_ssize_t *end);
 
-/* What columns.c reads of a Tagger (tagger.c), given a Tagger object:
-   the tags' positions for the text of src (1 when the DFA accepts it, 0
-   when not, -1 with an exception set; values holds MAX_TAGS numbers);
-   the number of output slots; their spans from the tags' positions (two
-   numbers a slot, as Tagger.spans gives them); and the constants those
-   spans index (a borrowed tuple). */
+/* A Tagger's reading of a text: each tag's position (-1: never set),
+   and, for a Tagger of at most 62 tags, the tags set, as bits. */
 #define MAX_TAGS 256
+typedef struct {
+    Py_ssize_t values[MAX_TAGS];
+    uint64_t set;
+} Reading;
+
+/* What columns.c reads of a Tagger (tagger.c), given a Tagger object:
+   the reading of the text of src (1 when the DFA accepts it, 0 when
+   not, -1 with an exception set); the number of output slots; their
+   spans from a reading (two numbers a slot, as Tagger.spans gives them);
+   and the constants those spans index (a borrowed tuple). */
 NATIVE_SHARED int
-tagger_run_source(PyObject *tagger, Source *src, Py_ssize_t *values);
+tagger_run_source(PyObject *tagger, Source *src, Reading *reading);
 NATIVE_SHARED Py_ssize_t
 tagger_nslots(PyObject *tagger);
 NATIVE_SHARED void
-tagger_slot_spans(PyObject *tagger, const Py_ssize_t *values, Py_ssize_t *out);
+tagger_slot_spans(PyObject *tagger, const Reading *reading, Py_ssize_t *out);
 NATIVE_SHARED PyObject *
 tagger_consts(PyObject *tagger);
 

@@ -34,6 +34,9 @@ typedef struct {
     uint16_t *rec_source;   /* per thread of a record: its source thread */
     uint16_t *rec_tagset;   /* and the tag set it sets */
     uint8_t *keeps;         /* per record: every thread stays where it was */
+    /* per record: the source of every thread when they all share one,
+       else -1; the backward walk then needs no thread to know the next */
+    int32_t *rec_common;
     Py_ssize_t ntagsets;
     uint32_t *set_first;    /* tag set i: tags set_first[i] .. set_first[i + 1] */
     uint8_t *set_tags;
@@ -58,7 +61,46 @@ typedef struct {
     Py_ssize_t *cand_index;    /* per candidate: its constant's index, or -1 */
     Py_ssize_t *default_index; /* per slot: its default's index, or -1 for None */
     int untrack;               /* records of cls need no garbage collection */
+    /* Slots chosen without a branch (tagger_spans), for at most
+       FAST_CAPTURES captures and FAST_CONSTS constants, and a plan whose
+       slots each list their captures in increasing order; NULL
+       otherwise.  Every slot's output is then a pair: the values of a
+       capture's tags (pair 2 c), or a pair of `fixed`, which holds
+       (-1, -1) for None, then (-2 - k, 0) for constant k (pairs NONE_AT
+       and CONST_AT + 2 k).  set_mask: per tag set, its tags as bits;
+       slot_mask: per slot, bit 2 c for each candidate capture c; pick:
+       per slot, FAST_CAPTURES + 1 pairs, by capture (the last for
+       none). */
+    Py_ssize_t *fixed;
+    uint64_t *set_mask;
+    uint64_t *slot_mask;
+    uint8_t *pick;
 } Tagger;
+
+/* The branch-free choice: tags 0 .. 61, then the pair for None, then the
+   constants' pairs; bit 62 of a reading's tags set stands for "no
+   candidate took part". */
+#define FAST_CAPTURES 31
+#define NONE_BIT ((uint64_t)1 << (2 * FAST_CAPTURES))
+#define NONE_AT (2 * FAST_CAPTURES)
+#define CONST_AT (NONE_AT + 2)
+#define FAST_CONSTS ((MAX_TAGS - CONST_AT) / 2)
+
+/* The lowest set bit's index of a nonzero word. */
+static inline int
+lowest_bit(uint64_t word)
+{
+#if defined(__GNUC__)
+    return __builtin_ctzll(word);
+#else
+    int bit = 0;
+    while (!(word & 1)) {
+        word >>= 1;
+        bit++;
+    }
+    return bit;
+#endif
+}
 
 
 /* loop_rec of a transition that leaves its state: no record is 0xFFFF,
@@ -436,14 +478,16 @@ inconsistent(void)
     return NULL;
 }
 
-/* The backward pass: each tag's position into values (-1: never set);
-   0, or -1 with an exception set.  The thread each record was read in
+/* The backward pass: the reading (each tag's position, and the tags set;
+   with `all`, or without the tags set, -1 for each tag never set, which
+   is otherwise left as it was); 0, or -1 with an exception set.  The thread each record was read in
    is found backwards, from the final state's accepting thread; then the
    records' tags are set forwards, a later one overwriting an earlier one,
    so each tag ends with its last value without reading what it holds. */
 static int
-tag_backward(const Tagger *t, const Events *ev, Py_ssize_t final, Py_ssize_t *values)
+tag_backward(const Tagger *t, const Events *ev, Py_ssize_t final, Reading *reading, int all)
 {
+    Py_ssize_t *values = reading->values;
     /* Per record met: the index of its thread in rec_tagset. */
     uint32_t small[EVENTS_ON_STACK];
     uint32_t *thread = small;
@@ -463,24 +507,39 @@ tag_backward(const Tagger *t, const Events *ev, Py_ssize_t final, Py_ssize_t *va
             goto done;
         }
         thread[e] = first + (uint32_t)k;
-        k = t->rec_source[first + k];
+        /* A branch, not a select: a record whose threads share their
+           source (nearly half of a URL's) then breaks the chain of loads
+           that the walk otherwise is. */
+        int32_t common = t->rec_common[rec];
+        if (common >= 0) {
+            k = common;
+        }
+        else {
+            k = t->rec_source[first + k];
+        }
     }
     if (k < 0 || k >= t->nstart) {
         goto done;
     }
-    /* Every byte 0xFF: -1 in each. */
-    memset(values, 0xFF, (size_t)t->ntags * sizeof *values);
+    if (all || t->pick == NULL) {
+        memset(values, 0xFF, (size_t)t->ntags * sizeof *values); /* -1 in each */
+    }
     uint16_t set = t->start_tags[k];
     for (uint32_t j = t->set_first[set]; j < t->set_first[set + 1]; j++) {
         values[t->set_tags[j]] = 0;
     }
+    uint64_t bits = t->set_mask != NULL ? t->set_mask[set] : 0;
     for (Py_ssize_t e = 0; e < ev->n; e++) {
         Py_ssize_t pos = ev->pos[e];
         set = t->rec_tagset[thread[e]];
         for (uint32_t j = t->set_first[set]; j < t->set_first[set + 1]; j++) {
             values[t->set_tags[j]] = pos;
         }
+        if (t->set_mask != NULL) {
+            bits |= t->set_mask[set];
+        }
     }
+    reading->set = bits;
     ok = 1;
 done:
     if (thread != small) {
@@ -493,9 +552,9 @@ done:
     return 0;
 }
 
-/* 1 with values filled when text matches, 0 when not, -1 on error. */
+/* 1 with the reading filled when text matches, 0 when not, -1 on error. */
 static int
-tag_run_source(const Tagger *t, Source *src, Py_ssize_t *values)
+tag_run_source(const Tagger *t, Source *src, Reading *reading, int all)
 {
     Events ev;
     ev.n = 0;
@@ -504,7 +563,7 @@ tag_run_source(const Tagger *t, Source *src, Py_ssize_t *values)
     ev.rec = ev.rec_stack;
     Py_ssize_t final = 0;
     int found = tag_forward(t, src, &ev, &final);
-    if (found == 1 && tag_backward(t, &ev, final, values) < 0) {
+    if (found == 1 && tag_backward(t, &ev, final, reading, all) < 0) {
         found = -1;
     }
     events_free(&ev);
@@ -512,7 +571,7 @@ tag_run_source(const Tagger *t, Source *src, Py_ssize_t *values)
 }
 
 static int
-tag_run(const Tagger *t, PyObject *text, Py_ssize_t *values)
+tag_run(const Tagger *t, PyObject *text, Reading *reading, int all)
 {
     Py_ssize_t length = PyUnicode_GetLength(text);
     if (length < 0) {
@@ -520,14 +579,14 @@ tag_run(const Tagger *t, PyObject *text, Py_ssize_t *values)
     }
     Source src;
     source_str(&src, text, length);
-    return tag_run_source(t, &src, values);
+    return tag_run_source(t, &src, reading, all);
 }
 
 /* What columns.c reads of a Tagger (declared in native.h). */
 int
-tagger_run_source(PyObject *tagger, Source *src, Py_ssize_t *values)
+tagger_run_source(PyObject *tagger, Source *src, Reading *reading)
 {
-    return tag_run_source((const Tagger *)tagger, src, values);
+    return tag_run_source((const Tagger *)tagger, src, reading, 0);
 }
 
 Py_ssize_t
@@ -542,16 +601,16 @@ tagger_consts(PyObject *tagger)
     return ((const Tagger *)tagger)->consts;
 }
 
-/* tag_run on a method's argument: 1 with values filled when it is a str
+/* tag_run on a method's argument: 1 with the reading filled when it is a str
    the DFA accepts, 0 when it is not accepted, -1 with an exception set
    (TypeError for anything but a str). */
 static int
-tag_text(const Tagger *t, PyObject *arg, Py_ssize_t *values)
+tag_text(const Tagger *t, PyObject *arg, Reading *reading, int all)
 {
     if (check_str(arg) == NULL) {
         return -1;
     }
-    return tag_run(t, arg, values);
+    return tag_run(t, arg, reading, all);
 }
 
 PyDoc_STRVAR(tags_doc,
@@ -563,8 +622,8 @@ static PyObject *
 Tagger_tags(PyObject *self, PyObject *arg)
 {
     Tagger *t = (Tagger *)self;
-    Py_ssize_t values[MAX_TAGS];
-    int found = tag_text(t, arg, values);
+    Reading reading;
+    int found = tag_text(t, arg, &reading, 1);
     if (found <= 0) {
         return found < 0 ? NULL : Py_NewRef(Py_None);
     }
@@ -573,7 +632,7 @@ Tagger_tags(PyObject *self, PyObject *arg)
         return NULL;
     }
     for (Py_ssize_t i = 0; i < t->ntags; i++) {
-        PyObject *v = PyLong_FromSsize_t(values[i]);
+        PyObject *v = PyLong_FromSsize_t(reading.values[i]);
         if (v == NULL) {
             Py_DECREF(out);
             return NULL;
@@ -587,17 +646,34 @@ Tagger_tags(PyObject *self, PyObject *arg)
    first candidate that took part, as a span or a constant's index, else
    its default; no string is made. */
 static void
-tagger_spans(const Tagger *t, const Py_ssize_t *values, Py_ssize_t *out);
+tagger_spans(const Tagger *t, const Reading *reading, Py_ssize_t *out);
 
 void
-tagger_slot_spans(PyObject *tagger, const Py_ssize_t *values, Py_ssize_t *out)
+tagger_slot_spans(PyObject *tagger, const Reading *reading, Py_ssize_t *out)
 {
-    tagger_spans((const Tagger *)tagger, values, out);
+    tagger_spans((const Tagger *)tagger, reading, out);
 }
 
 static void
-tagger_spans(const Tagger *t, const Py_ssize_t *values, Py_ssize_t *out)
+tagger_spans(const Tagger *t, const Reading *reading, Py_ssize_t *out)
 {
+    const Py_ssize_t *values = reading->values;
+    if (t->pick != NULL) {
+        /* Bit 2c: capture c took part (both its tags set).  A slot's
+           first candidate that took part is its lowest such capture, the
+           none bit when there is none, and what it gives is a pair of
+           values: no branch, since which slots are present varies text
+           by text and a branch on it would often be mispredicted. */
+        uint64_t took = reading->set & (reading->set >> 1);
+        for (Py_ssize_t s = 0; s < t->nslots; s++) {
+            int cap = lowest_bit((took & t->slot_mask[s]) | NONE_BIT) >> 1;
+            Py_ssize_t at = t->pick[s * (FAST_CAPTURES + 1) + cap];
+            const Py_ssize_t *pair = at < NONE_AT ? values + at : t->fixed + (at - NONE_AT);
+            out[2 * s] = pair[0];
+            out[2 * s + 1] = pair[1];
+        }
+        return;
+    }
     for (Py_ssize_t s = 0; s < t->nslots; s++) {
         Py_ssize_t start = -1, end = -1;
         if (t->default_index[s] >= 0) {
@@ -641,14 +717,14 @@ tagger_alloc_spans(const Tagger *t, Py_ssize_t *small, Py_ssize_t nsmall)
 }
 
 static PyObject *
-tagger_record(const Tagger *t, PyObject *text, const Py_ssize_t *values)
+tagger_record(const Tagger *t, PyObject *text, const Reading *reading)
 {
     Py_ssize_t small[2 * 16];
     Py_ssize_t *spans = tagger_alloc_spans(t, small, 2 * 16);
     if (spans == NULL) {
         return NULL;
     }
-    tagger_spans(t, values, spans);
+    tagger_spans(t, reading, spans);
     PyObject *made =
         record_make((PyTypeObject *)t->cls, text, t->consts, spans, t->nslots, t->untrack);
     if (spans != small) {
@@ -667,8 +743,8 @@ static PyObject *
 Tagger_spans(PyObject *self, PyObject *arg)
 {
     Tagger *t = (Tagger *)self;
-    Py_ssize_t values[MAX_TAGS];
-    int found = tag_text(t, arg, values);
+    Reading reading;
+    int found = tag_text(t, arg, &reading, 0);
     if (found <= 0) {
         return found < 0 ? NULL : Py_NewRef(Py_None);
     }
@@ -677,7 +753,7 @@ Tagger_spans(PyObject *self, PyObject *arg)
     if (spans == NULL) {
         return NULL;
     }
-    tagger_spans(t, values, spans);
+    tagger_spans(t, &reading, spans);
     PyObject *out = PyTuple_New(2 * t->nslots);
     for (Py_ssize_t i = 0; out != NULL && i < 2 * t->nslots; i++) {
         PyObject *v = PyLong_FromSsize_t(spans[i]);
@@ -708,13 +784,14 @@ PyObject *
 Tagger_parse(PyObject *self, PyObject *arg)
 {
     Tagger *t = (Tagger *)self;
-    Py_ssize_t values[MAX_TAGS];
-    int found = tag_text(t, arg, values);
+    Reading reading;
+    /* A record reads only the slots' spans; the tuple reads the tags. */
+    int found = tag_text(t, arg, &reading, t->cls == NULL);
     if (found <= 0) {
         return found < 0 ? NULL : Py_NewRef(Py_None);
     }
     if (t->cls != NULL) {
-        return tagger_record(t, arg, values);
+        return tagger_record(t, arg, &reading);
     }
     PyObject *out = PyTuple_New(t->nslots);
     if (out == NULL) {
@@ -725,7 +802,7 @@ Tagger_parse(PyObject *self, PyObject *arg)
         Py_INCREF(value);
         for (Py_ssize_t c = t->slot_first[s]; c < t->slot_first[s + 1]; c++) {
             Py_ssize_t cap = t->cand_capture[c];
-            Py_ssize_t opened = values[2 * cap], closed = values[2 * cap + 1];
+            Py_ssize_t opened = reading.values[2 * cap], closed = reading.values[2 * cap + 1];
             if (opened < 0 || closed < 0) {
                 continue;
             }
@@ -748,8 +825,6 @@ Tagger_parse(PyObject *self, PyObject *arg)
     return out;
 }
 
-/* A table of count items of `itemsize` bytes, copied into new memory of
-   items of `size` bytes (native byte order), or NULL with an error set. */
 /* Each state's loop_rec over the ASCII code points (Tagger's loop_ascii
    and loop_ascii_of), equal tables shared: 0, or -1 with MemoryError. */
 static int
@@ -779,6 +854,8 @@ find_loop_ascii(Tagger *t)
     return 0;
 }
 
+/* A table of count items of `itemsize` bytes, copied into new memory,
+   or NULL with an error set. */
 static void *
 copy_table(PyObject *obj, const char *what, Py_ssize_t itemsize, Py_ssize_t count)
 {
@@ -906,6 +983,78 @@ read_consts(Tagger *self)
     Py_DECREF(self->consts);
     self->consts = frozen;
     return frozen == NULL ? -1 : 0;
+}
+
+/* Each record's rec_common: 0, or -1 with MemoryError. */
+static int
+find_common_sources(Tagger *self)
+{
+    self->rec_common = PyMem_Malloc((size_t)self->nrecords * sizeof(int32_t));
+    if (self->rec_common == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t r = 0; r < self->nrecords; r++) {
+        uint32_t first = self->rec_first[r], stop = self->rec_first[r + 1];
+        int32_t common = first < stop ? self->rec_source[first] : -1;
+        for (uint32_t i = first; common >= 0 && i < stop; i++) {
+            if (self->rec_source[i] != common) {
+                common = -1;
+            }
+        }
+        self->rec_common[r] = common;
+    }
+    return 0;
+}
+
+/* The tables of the branch-free slot choice (set_mask, slot_mask, pick),
+   when the tags and the plan allow it: 0 (with or without them), or -1
+   with MemoryError. */
+static int
+find_fast_choice(Tagger *self)
+{
+    Py_ssize_t nconsts = PyTuple_Size(self->consts);
+    if (self->ntags > 2 * FAST_CAPTURES || nconsts > FAST_CONSTS) {
+        return 0;
+    }
+    for (Py_ssize_t s = 0; s < self->nslots; s++) {
+        for (Py_ssize_t c = self->slot_first[s] + 1; c < self->slot_first[s + 1]; c++) {
+            if (self->cand_capture[c] <= self->cand_capture[c - 1]) {
+                return 0; /* the lowest capture would not be the first */
+            }
+        }
+    }
+    Py_ssize_t width = FAST_CAPTURES + 1;
+    self->fixed = PyMem_Malloc((size_t)(CONST_AT - NONE_AT + 2 * nconsts) * sizeof(Py_ssize_t));
+    self->set_mask = PyMem_Calloc((size_t)self->ntagsets, sizeof(uint64_t));
+    self->slot_mask = PyMem_Calloc((size_t)self->nslots + 1, sizeof(uint64_t));
+    self->pick = PyMem_Calloc((size_t)(self->nslots * width) + 1, 1);
+    if (self->fixed == NULL || self->set_mask == NULL || self->slot_mask == NULL ||
+        self->pick == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->fixed[0] = self->fixed[1] = -1; /* pair NONE_AT */
+    for (Py_ssize_t k = 0; k < nconsts; k++) {
+        self->fixed[CONST_AT - NONE_AT + 2 * k] = -2 - k;
+        self->fixed[CONST_AT - NONE_AT + 2 * k + 1] = 0;
+    }
+    for (Py_ssize_t i = 0; i < self->ntagsets; i++) {
+        for (uint32_t j = self->set_first[i]; j < self->set_first[i + 1]; j++) {
+            self->set_mask[i] |= (uint64_t)1 << self->set_tags[j];
+        }
+    }
+    for (Py_ssize_t s = 0; s < self->nslots; s++) {
+        uint8_t *pick = self->pick + s * width;
+        for (Py_ssize_t c = self->slot_first[s]; c < self->slot_first[s + 1]; c++) {
+            Py_ssize_t cap = self->cand_capture[c], k = self->cand_index[c];
+            self->slot_mask[s] |= (uint64_t)1 << (2 * cap);
+            pick[cap] = (uint8_t)(k >= 0 ? CONST_AT + 2 * k : 2 * cap);
+        }
+        Py_ssize_t k = self->default_index[s];
+        pick[FAST_CAPTURES] = (uint8_t)(k >= 0 ? CONST_AT + 2 * k : NONE_AT);
+    }
+    return 0;
 }
 
 static PyObject *
@@ -1063,7 +1212,7 @@ Tagger_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         Py_DECREF(self);
         return NULL;
     }
-    if (read_consts(self) < 0) {
+    if (read_consts(self) < 0 || find_common_sources(self) < 0 || find_fast_choice(self) < 0) {
         Py_DECREF(self);
         return NULL;
     }
@@ -1100,6 +1249,11 @@ Tagger_dealloc(PyObject *obj)
     PyMem_Free(self->rec_source);
     PyMem_Free(self->rec_tagset);
     PyMem_Free(self->keeps);
+    PyMem_Free(self->rec_common);
+    PyMem_Free(self->fixed);
+    PyMem_Free(self->set_mask);
+    PyMem_Free(self->slot_mask);
+    PyMem_Free(self->pick);
     PyMem_Free(self->set_first);
     PyMem_Free(self->set_tags);
     PyMem_Free(self->finals);
