@@ -5,6 +5,8 @@ tested over both."""
 from __future__ import annotations
 
 import gc
+import sys
+import tracemalloc
 import weakref
 from typing import Any
 
@@ -20,19 +22,31 @@ IMPLEMENTATIONS = [pytest.param((_record.Record, _record.Field), id="python")]
 if NATIVE_RECORD is not None:
     IMPLEMENTATIONS.insert(0, pytest.param(NATIVE_RECORD, id="c"))
 
+#: The implementations, and the C one's classes through ``untracked``.
+KINDS = [pytest.param((*p.values[0], False), id=p.id) for p in IMPLEMENTATIONS]
+if NATIVE_RECORD is not None:
+    KINDS.insert(1, pytest.param((*NATIVE_RECORD, True), id="c-untracked"))
 
-@pytest.fixture(params=IMPLEMENTATIONS)
-def kind(request: pytest.FixtureRequest) -> tuple[type[Any], type[Any]]:
-    """A record class with three fields, and the base pair it was made from."""
-    base, field = request.param
+#: CPython's type flag of a class whose instances the collector tracks.
+HAVE_GC = 1 << 14
 
+
+def three_of(base: type[Any], field: type[Any]) -> type[Any]:
     class Three(base):  # type: ignore[misc, valid-type]
         __slots__ = ()
         first = field(0, "the first slot")
         second = field(1)
         third = field(2)
 
-    return Three, field
+    return Three
+
+
+@pytest.fixture(params=KINDS)
+def kind(request: pytest.FixtureRequest) -> tuple[type[Any], type[Any]]:
+    """A record class with three fields, and the base pair it was made from."""
+    base, field, untracked = request.param
+    three = three_of(base, field)
+    return (_record.untracked(three) if untracked else three), field
 
 
 def test_fields_slice_spans_and_give_none_and_constants(kind: tuple[type[Any], Any]) -> None:
@@ -225,7 +239,10 @@ def test_a_subclass_has_no_slots_of_its_own(kind: tuple[type[Any], Any]) -> None
 
 
 def test_a_cycle_through_the_constants_is_collected(kind: tuple[type[Any], Any]) -> None:
-    three, _ = kind
+    # A class statement gives the collector back to a subclass of an
+    # untracked class.
+    three = type("Tracked", (kind[0],), {"__slots__": ()})
+    assert three.__flags__ & HAVE_GC
 
     class Box:
         record: object = None
@@ -236,3 +253,56 @@ def test_a_cycle_through_the_constants_is_collected(kind: tuple[type[Any], Any])
     del box
     gc.collect()
     assert alive() is None
+
+
+def test_untracked_keeps_the_class_and_its_names_on_python_records() -> None:
+    three = three_of(_record.Record, _record.Field)
+    assert _record.untracked(three) is three
+
+
+@pytest.mark.skipif(NATIVE_RECORD is None, reason="the extension is not built")
+def test_an_untracked_class_is_a_subclass_of_the_same_names_without_the_collector() -> None:
+    assert NATIVE_RECORD is not None
+    three = three_of(*NATIVE_RECORD)
+    made = _record.untracked(three)
+    assert made is not three
+    assert made.__bases__ == (three,)
+    for name in ("__name__", "__qualname__", "__module__", "__doc__"):
+        assert getattr(made, name) == getattr(three, name)
+    assert three.__flags__ & HAVE_GC
+    assert not made.__flags__ & HAVE_GC
+    record = made._make("abc", ("K",), (0, 1, -1, -1, -2, 0))
+    assert type(record) is made
+    assert isinstance(record, three)
+    assert not gc.is_tracked(record)
+    assert sys.getsizeof(record) < sys.getsizeof(three._make("abc", ("K",), (0, 1, -1, -1, -2, 0)))
+
+
+@pytest.mark.skipif(NATIVE_RECORD is None, reason="the extension is not built")
+def test_records_of_an_untracked_class_and_its_subclasses_are_freed() -> None:
+    assert NATIVE_RECORD is not None
+    made = _record.untracked(three_of(*NATIVE_RECORD))
+    sub = type("Sub", (made,), {"__slots__": ()})
+    text = "".join(["ab", "c"])
+    consts = ("K",)
+    before = sys.getrefcount(text), sys.getrefcount(consts)
+    tracemalloc.start()
+    try:
+        for cls in (made, sub, made):
+            records = [cls._make(text, consts, (0, 1, -1, -1, -2, 0)) for _ in range(10_000)]
+            assert sys.getrefcount(text) == before[0] + 10_000
+            start = tracemalloc.get_traced_memory()[0]
+            del records
+            assert tracemalloc.get_traced_memory()[0] < start - 10_000 * 40
+    finally:
+        tracemalloc.stop()
+    assert (sys.getrefcount(text), sys.getrefcount(consts)) == before
+
+
+@pytest.mark.skipif(NATIVE_RECORD is None, reason="the extension is not built")
+def test_only_a_class_of_plain_records_is_made_untracked() -> None:
+    assert NATIVE_RECORD is not None
+    base, _ = NATIVE_RECORD
+    with_dict = type("WithDict", (base,), {})
+    with pytest.raises(TypeError, match="more than a Record"):
+        _record.untracked(with_dict)

@@ -3,18 +3,23 @@ first-match-wins for hosts (section 3.2.2), from both engines."""
 
 from __future__ import annotations
 
+import gc
 import json
 import pickle
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
 
 import urigrammar as u
-from _backends import On
+from _backends import C_RECORDS, On
 from _budget import backend_settings, examples
 from _references import fields
 from urigrammar.strategies import from_rule, uri_references
+
+#: CPython's type flag of a class whose instances the collector tracks.
+HAVE_GC = 1 << 14
 
 VECTORS = json.loads(
     (Path(__file__).resolve().parents[1] / "vectors" / "parse.json").read_text("utf-8")
@@ -146,6 +151,24 @@ def test_reference_is_an_immutable_value(on: On) -> None:
     assert on.parse("http://a:80") != on.parse("http://a:080")
     assert pickle.loads(pickle.dumps(ref)) == ref
     assert len({ref, on.parse("http://a/b?c#d")}) == 1
+
+
+@pytest.mark.skipif(not C_RECORDS, reason="references are Python records")
+@pytest.mark.parametrize("parse", [u.parse, u.parse_iri])
+def test_references_are_c_records_outside_the_collector(parse: Any) -> None:
+    # Their class is the untracked one (engine.untracked) under the public
+    # name: what parse makes, what pickle finds and what users subclass.
+    ref = parse("http://u:p@a/b?c#d")
+    cls = type(ref)
+    assert cls is getattr(u, cls.__name__)
+    assert not gc.is_tracked(ref)
+    assert not cls.__flags__ & HAVE_GC
+    assert type(pickle.loads(pickle.dumps(ref))) is cls
+    sub = type("Sub", (cls,), {"__slots__": ()})
+    mine = sub(scheme="http", host="a", path="/b")
+    assert type(mine) is sub
+    assert sub.__flags__ & HAVE_GC
+    assert str(mine.resolve("c")) == "http://a/c"
 
 
 def test_reference_compares_only_to_references(on: On) -> None:

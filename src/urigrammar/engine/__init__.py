@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from ._product import difference, intersection
     from ._program import Program
     from ._reader import read_rules
-    from ._record import RAW_MAKERS, Field, Record, exact, record_types
+    from ._record import RAW_MAKERS, Field, Record, exact, record_types, untracked
     from ._tables import Tables
 
 # Each name is imported from its module on first use (PEP 562): importing
@@ -100,6 +100,7 @@ _LAZY: dict[str, str] = {
     "exact": "_record",
     "Record": "_record",
     "record_types": "_record",
+    "untracked": "_record",
     "Tables": "_tables",
 }
 
@@ -166,6 +167,7 @@ __all__ = [
     "read_rules",
     "record_types",
     "refs",
+    "untracked",
 ]
 
 

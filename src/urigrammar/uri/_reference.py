@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
+from ..engine import untracked
 from . import _build, _convert, _normalize, _path, _pydantic_schema, _query, _resolve, _views
 from ._api import Engine, Parser, parser_for, resolve_annotations, validate
 from ._components import Components, trusted
@@ -245,6 +246,10 @@ class Reference(Components):
         return _query.remove_param(self, name, form=form)
 
 
+# Untracked (engine.untracked): their records hold the text and the host's
+# rule name, so they can be part of no cycle, and each parse then skips the
+# garbage collector's bookkeeping.
+@untracked
 class URIReference(Reference):
     """A parsed URI-reference (RFC 3986 section 4.1).  Build one with
     ``parse``; ``str()`` recomposes it (section 5.3).
@@ -263,6 +268,7 @@ class URIReference(Reference):
         return _convert.to_iri(self, iri_cls=IRIReference, idna=idna)
 
 
+@untracked
 class IRIReference(Reference):
     """A parsed IRI-reference (RFC 3987 section 2.2): the fields, methods
     and conventions of ``URIReference``, over the IRI grammar, whose

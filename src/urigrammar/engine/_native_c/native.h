@@ -72,11 +72,13 @@ NATIVE_SHARED int
 run_source(const Runner *r, Source *src, Py_ssize_t *end);
 
 /* A Tagger's reading of a text: each tag's position (-1: never set),
-   and, for a Tagger of at most 62 tags, the tags set, as bits. */
+   for a Tagger of at most 62 tags the tags set, as bits, and the text's
+   length in code points. */
 #define MAX_TAGS 256
 typedef struct {
     Py_ssize_t values[MAX_TAGS];
     uint64_t set;
+    Py_ssize_t length;
 } Reading;
 
 /* What columns.c reads of a Tagger (tagger.c), given a Tagger object:
@@ -103,13 +105,17 @@ Runner_fullmatch(PyObject *self, PyObject *arg);
 NATIVE_SHARED PyObject *
 Tagger_parse(PyObject *self, PyObject *arg);
 
-/* A record of cls (a subclass of Record, record.c) over text, with
-   nslots slots whose spans are spans[0 .. 2 * nslots), unchecked; with
-   untrack, not tracked by the garbage collector (only for a plain class
-   and constants that are strings). */
+/* A record of cls (a subclass of Record, record.c) over text, `length`
+   code points long, with nslots slots whose spans are spans[0 .. 2 *
+   nslots), unchecked, made by alloc, cls's tp_alloc (which a Tagger
+   looks up once); consts holds fewer than MAX_CONSTS items.  With
+   untrack, the record is taken from the garbage collector's view (only
+   for a class with the collector whose records hold nothing beyond a
+   Record's, and constants that are strings). */
+#define MAX_CONSTS ((Py_ssize_t)INT32_MAX - 2) /* -2 - k fits an int32 */
 NATIVE_SHARED PyObject *
-record_make(PyTypeObject *cls, PyObject *text, PyObject *consts, const Py_ssize_t *spans,
-            Py_ssize_t nslots, int untrack);
+record_make(PyTypeObject *cls, allocfunc alloc, PyObject *text, Py_ssize_t length,
+            PyObject *consts, const Py_ssize_t *spans, Py_ssize_t nslots, int untrack);
 
 /* 1 when cls's instances hold nothing beyond a Record's (no __dict__, no
    __weakref__, no slot), 0 when they do, -1 with an exception set. */

@@ -120,17 +120,11 @@ record_plain(PyObject *cls)
 }
 
 NATIVE_SHARED PyObject *
-record_make(PyTypeObject *cls, PyObject *text, PyObject *consts, const Py_ssize_t *spans,
-            Py_ssize_t nslots, int untrack)
+record_make(PyTypeObject *cls, allocfunc alloc, PyObject *text, Py_ssize_t length,
+            PyObject *consts, const Py_ssize_t *spans, Py_ssize_t nslots, int untrack)
 {
-    Py_ssize_t length = PyUnicode_GetLength(text);
-    if (length < 0) {
-        return NULL;
-    }
-    if (PyTuple_Size(consts) >= NARROW_LIMIT - 2) {
-        /* -2 - k must fit the narrow words. */
-        PyErr_SetString(PyExc_ValueError, "consts: too many constants");
-        return NULL;
+    if (nslots > PY_SSIZE_T_MAX / 8) {
+        return PyErr_NoMemory();
     }
     /* A str subclass's own methods (__hash__, __eq__) must not become the
        record's: keep an exact str. */
@@ -139,16 +133,12 @@ record_make(PyTypeObject *cls, PyObject *text, PyObject *consts, const Py_ssize_
         return NULL;
     }
     int wide = length >= NARROW_LIMIT;
-    if (nslots > PY_SSIZE_T_MAX / 8) {
-        return PyErr_NoMemory();
-    }
-    allocfunc alloc = (allocfunc)PyType_GetSlot(cls, Py_tp_alloc);
     Record *r = (Record *)alloc(cls, nslots * (wide ? 4 : 2));
     if (r == NULL) {
         Py_DECREF(exact);
         return NULL;
     }
-    if (untrack && (PyType_GetFlags(cls) & Py_TPFLAGS_HAVE_GC)) {
+    if (untrack) {
         /* A class statement gives every heap type the collector; a record
            of a class that adds no attribute holds a str and a tuple of
            constants, so it can be in no cycle, and tracking it would only
@@ -217,11 +207,20 @@ Record_make(PyObject *cls, PyObject *const *args, Py_ssize_t nargs)
             goto done;
         }
     }
-    if (!spans_valid(spans, count / 2, PyUnicode_GetLength(text), PyTuple_Size(consts))) {
+    Py_ssize_t length = PyUnicode_GetLength(text);
+    if (length < 0) {
+        goto done;
+    }
+    if (PyTuple_Size(consts) >= MAX_CONSTS) {
+        PyErr_SetString(PyExc_ValueError, "consts: too many constants");
+        goto done;
+    }
+    if (!spans_valid(spans, count / 2, length, PyTuple_Size(consts))) {
         PyErr_SetString(PyExc_ValueError, "spans: a slot outside the text or the constants");
         goto done;
     }
-    made = record_make((PyTypeObject *)cls, text, consts, spans, count / 2, 0);
+    allocfunc alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)cls, Py_tp_alloc);
+    made = record_make((PyTypeObject *)cls, alloc, text, length, consts, spans, count / 2, 0);
 done:
     if (spans != small) {
         PyMem_Free(spans);
@@ -358,8 +357,60 @@ Record_dealloc(PyObject *obj)
     Py_DECREF(type);
 }
 
+/* The type Record_untracked makes: Record's layout and deallocation, and
+   no collector, under a base that a class statement gave one. */
+static PyType_Slot Untracked_slots[] = {
+    {Py_tp_dealloc, Record_dealloc},
+    /* A traverse function of its own keeps the type from taking its
+       base's collector (PyType_Ready gives the collector to a type that
+       has neither traverse nor clear and a base that has it). */
+    {Py_tp_traverse, Record_traverse},
+    /* Not inherited from a base with the collector: its tp_free is the
+       collector's. */
+    {Py_tp_free, PyObject_Free},
+    {0, NULL},
+};
+
+static PyType_Spec Untracked_spec = {
+    .name = "urigrammar.engine._native.Untracked",
+    .basicsize = (int)offsetof(Record, words),
+    .itemsize = (int)sizeof(int32_t),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .slots = Untracked_slots,
+};
+
+PyDoc_STRVAR(untracked_doc,
+"_untracked()\n--\n\n"
+"A subclass of this class whose records the garbage collector does not\n"
+"track, freed as a Record is: what a class statement cannot make, since\n"
+"it gives every class the collector.  Only for a class whose records\n"
+"hold nothing beyond a Record's; its records then hold a str and a\n"
+"tuple of constants, which makes a cycle only through constants that\n"
+"hold one.  Named \"Untracked\": the caller names it.");
+
+static PyObject *
+Record_untracked(PyObject *cls, PyObject *Py_UNUSED(ignored))
+{
+    int plain = record_plain(cls);
+    if (plain <= 0) {
+        if (plain == 0) {
+            PyErr_SetString(PyExc_TypeError,
+                            "_untracked: the records hold more than a Record's");
+        }
+        return NULL;
+    }
+    PyObject *bases = PyTuple_Pack(1, cls);
+    if (bases == NULL) {
+        return NULL;
+    }
+    PyObject *made = PyType_FromSpecWithBases(&Untracked_spec, bases);
+    Py_DECREF(bases);
+    return made;
+}
+
 static PyMethodDef Record_methods[] = {
     {"_make", (PyCFunction)(void (*)(void))Record_make, METH_FASTCALL | METH_CLASS, make_doc},
+    {"_untracked", Record_untracked, METH_NOARGS | METH_CLASS, untracked_doc},
     {"_spans", Record_spans, METH_NOARGS, spans_doc},
     {"_values", Record_values, METH_NOARGS, values_doc},
     {"_slot", Record_slot, METH_O, slot_doc},

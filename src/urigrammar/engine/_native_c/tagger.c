@@ -57,10 +57,11 @@ typedef struct {
        (record.c), whose slots are spans of the text or indexes into
        consts (every constant and non-None default of the plan). */
     PyObject *cls;
+    allocfunc alloc;           /* cls's tp_alloc */
     PyObject *consts;
     Py_ssize_t *cand_index;    /* per candidate: its constant's index, or -1 */
     Py_ssize_t *default_index; /* per slot: its default's index, or -1 for None */
-    int untrack;               /* records of cls need no garbage collection */
+    int untrack;               /* records of cls are untracked by the collector */
     /* Slots chosen without a branch (tagger_spans), for at most
        FAST_CAPTURES captures and FAST_CONSTS constants, and a plan whose
        slots each list their captures in increasing order; NULL
@@ -488,12 +489,12 @@ static int
 tag_backward(const Tagger *t, const Events *ev, Py_ssize_t final, Reading *reading, int all)
 {
     Py_ssize_t *values = reading->values;
-    /* Per record met: the index of its thread in rec_tagset. */
-    uint32_t small[EVENTS_ON_STACK];
-    uint32_t *thread = small;
+    /* Per record met: the tag set of the thread it was read in. */
+    uint16_t small[EVENTS_ON_STACK];
+    uint16_t *sets = small;
     if (ev->n > EVENTS_ON_STACK) {
-        thread = PyMem_Malloc((size_t)ev->n * sizeof(uint32_t));
-        if (thread == NULL) {
+        sets = PyMem_Malloc((size_t)ev->n * sizeof(uint16_t));
+        if (sets == NULL) {
             PyErr_NoMemory();
             return -1;
         }
@@ -506,7 +507,7 @@ tag_backward(const Tagger *t, const Events *ev, Py_ssize_t final, Reading *readi
         if (k < 0 || k >= (Py_ssize_t)(t->rec_first[rec + 1] - first)) {
             goto done;
         }
-        thread[e] = first + (uint32_t)k;
+        sets[e] = t->rec_tagset[first + k];
         /* A branch, not a select: a record whose threads share their
            source (nearly half of a URL's) then breaks the chain of loads
            that the walk otherwise is. */
@@ -531,7 +532,7 @@ tag_backward(const Tagger *t, const Events *ev, Py_ssize_t final, Reading *readi
     uint64_t bits = t->set_mask != NULL ? t->set_mask[set] : 0;
     for (Py_ssize_t e = 0; e < ev->n; e++) {
         Py_ssize_t pos = ev->pos[e];
-        set = t->rec_tagset[thread[e]];
+        set = sets[e];
         for (uint32_t j = t->set_first[set]; j < t->set_first[set + 1]; j++) {
             values[t->set_tags[j]] = pos;
         }
@@ -542,8 +543,8 @@ tag_backward(const Tagger *t, const Events *ev, Py_ssize_t final, Reading *readi
     reading->set = bits;
     ok = 1;
 done:
-    if (thread != small) {
-        PyMem_Free(thread);
+    if (sets != small) {
+        PyMem_Free(sets);
     }
     if (!ok) {
         inconsistent();
@@ -566,6 +567,7 @@ tag_run_source(const Tagger *t, Source *src, Reading *reading, int all)
     if (found == 1 && tag_backward(t, &ev, final, reading, all) < 0) {
         found = -1;
     }
+    reading->length = src->at;
     events_free(&ev);
     return found;
 }
@@ -725,8 +727,8 @@ tagger_record(const Tagger *t, PyObject *text, const Reading *reading)
         return NULL;
     }
     tagger_spans(t, reading, spans);
-    PyObject *made =
-        record_make((PyTypeObject *)t->cls, text, t->consts, spans, t->nslots, t->untrack);
+    PyObject *made = record_make((PyTypeObject *)t->cls, t->alloc, text, reading->length,
+                                 t->consts, spans, t->nslots, t->untrack);
     if (spans != small) {
         PyMem_Free(spans);
     }
@@ -1228,7 +1230,11 @@ Tagger_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         for (Py_ssize_t k = 0; plain && k < PyTuple_Size(self->consts); k++) {
             plain = PyUnicode_CheckExact(PyTuple_GetItem(self->consts, k));
         }
-        self->untrack = plain;
+        self->untrack = plain && (PyType_GetFlags((PyTypeObject *)cls) & Py_TPFLAGS_HAVE_GC);
+        self->alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)cls, Py_tp_alloc);
+        if (PyTuple_Size(self->consts) >= MAX_CONSTS) {
+            return refuse(self, "consts: too many constants");
+        }
     }
     return (PyObject *)self;
 }
