@@ -71,8 +71,9 @@ run(const Runner *r, PyObject *text, Py_ssize_t *end);
 NATIVE_SHARED int
 run_source(const Runner *r, Source *src, Py_ssize_t *end);
 
-/* A Tagger's reading of a text: each tag's position (-1: never set),
-   for a Tagger of at most 62 tags the tags set, as bits, and the text's
+/* A Tagger's reading of a text: each tag's position (-1 where never set,
+   except where only the tags set are read: tagger.c's tag_backward), for
+   a Tagger of at most 62 tags the tags set, as bits, and the text's
    length in code points. */
 #define MAX_TAGS 256
 typedef struct {

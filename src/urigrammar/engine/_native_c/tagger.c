@@ -6,9 +6,10 @@
  * are not record 0 (the identity without tags), with the position after
  * each; a run of one record on a loop that keeps every thread in place is
  * kept once, at its end.  The backward pass follows the final state's
- * first accepting thread through those records, and the first value it
- * meets for a tag is the tag's last.  Every index read from the tables at
- * run time is checked where it is used.
+ * first accepting thread back through those records, to learn the thread
+ * each was read in, then sets their tags forwards, a later value over an
+ * earlier one.  Every index read from the tables at run time is checked
+ * where it is used.
  */
 
 #include "native.h"
@@ -102,7 +103,6 @@ lowest_bit(uint64_t word)
     return bit;
 #endif
 }
-
 
 /* loop_rec of a transition that leaves its state: no record is 0xFFFF,
    since there are at most UINT16_MAX records. */
@@ -479,12 +479,14 @@ inconsistent(void)
     return NULL;
 }
 
-/* The backward pass: the reading (each tag's position, and the tags set;
-   with `all`, or without the tags set, -1 for each tag never set, which
-   is otherwise left as it was); 0, or -1 with an exception set.  The thread each record was read in
-   is found backwards, from the final state's accepting thread; then the
-   records' tags are set forwards, a later one overwriting an earlier one,
-   so each tag ends with its last value without reading what it holds. */
+/* The backward pass: the reading's values and tags set; 0, or -1 with an
+   exception set.  A tag never set reads -1 when `all` asks for it or the
+   Tagger lacks the branch-free choice; that choice reads only the tags
+   set, so the values are otherwise left as they were.  The thread each
+   record was read in is found backwards, from the final state's
+   accepting thread; then the records' tags are set forwards, a later one
+   overwriting an earlier one, so each tag ends with its last value
+   without reading what it holds. */
 static int
 tag_backward(const Tagger *t, const Events *ev, Py_ssize_t final, Reading *reading, int all)
 {
