@@ -264,11 +264,17 @@ def test_untracked_keeps_the_class_and_its_names_on_python_records() -> None:
 def test_an_untracked_class_is_a_subclass_of_the_same_names_without_the_collector() -> None:
     assert NATIVE_RECORD is not None
     three = three_of(*NATIVE_RECORD)
+    names = {name: getattr(three, name) for name in ("__name__", "__qualname__", "__module__")}
     made = _record.untracked(three)
     assert made is not three
     assert made.__bases__ == (three,)
-    for name in ("__name__", "__qualname__", "__module__", "__doc__"):
-        assert getattr(made, name) == getattr(three, name)
+    assert {name: getattr(made, name) for name in names} == names
+    assert made.__doc__ == three.__doc__
+    # The class statement's namespace is the made class's own; its class
+    # is the base, under a private name.
+    assert {"first", "second", "third", "__slots__"} <= set(vars(made))
+    assert three.__name__ == "_Three"
+    assert three.__qualname__ == names["__qualname__"].replace(".Three", "._Three")
     assert three.__flags__ & HAVE_GC
     assert not made.__flags__ & HAVE_GC
     record = made._make("abc", ("K",), (0, 1, -1, -1, -2, 0))
@@ -301,8 +307,34 @@ def test_records_of_an_untracked_class_and_its_subclasses_are_freed() -> None:
 
 @pytest.mark.skipif(NATIVE_RECORD is None, reason="the extension is not built")
 def test_only_a_class_of_plain_records_is_made_untracked() -> None:
+    # Plain records, no finalizer (their release calls none), the
+    # metaclass type (the only one a type made from a spec has).
     assert NATIVE_RECORD is not None
     base, _ = NATIVE_RECORD
-    with_dict = type("WithDict", (base,), {})
-    with pytest.raises(TypeError, match="more than a Record"):
-        _record.untracked(with_dict)
+
+    class Meta(type):
+        pass
+
+    refused = {
+        "more than a Record": type("WithDict", (base,), {}),
+        "finalizer": type("WithDel", (base,), {"__slots__": (), "__del__": lambda self: None}),
+        "metaclass": Meta("WithMeta", (base,), {"__slots__": ()}),
+    }
+    for why, cls in refused.items():
+        with pytest.raises(TypeError, match=why):
+            _record.untracked(cls)
+
+
+@pytest.mark.skipif(NATIVE_RECORD is None, reason="the extension is not built")
+def test_records_the_collector_does_not_track_hold_str_constants_only() -> None:
+    # Else a constant that refers back to its record would make a cycle the
+    # collector cannot see; with the collector, any constant.
+    assert NATIVE_RECORD is not None
+    base, field = NATIVE_RECORD
+    tracked = three_of(base, field)
+    made = _record.untracked(three_of(base, field))
+    for cls in (base, made):
+        with pytest.raises(TypeError, match="constants"):
+            cls._make("ab", ("K", 1), (0, 1))
+        assert cls._make("ab", ("K",), (-2, 0))._values() == ("K",)
+    assert tracked._make("ab", ("K", 1), (-3, 0))._values() == (1,)

@@ -294,6 +294,24 @@ def test_the_native_tagger_makes_records_of_the_base_class_itself() -> None:
     assert record._values() == ("http", None, "a", "/b", None, None, "reg-name", None)
 
 
+@native
+def test_records_without_the_collector_take_only_str_constants() -> None:
+    # A constant that is no str could refer back to its record, in a cycle
+    # the collector would not see: the tagger refuses such a plan for a
+    # class without the collector, and takes it for one with it.
+    from urigrammar.engine._native import Record as CRecord
+    from urigrammar.engine._native import Tagger
+
+    tables, compiled = rule_parts("URI-reference")
+    slots = plan(compiled.groups)
+    numbered = (*slots, (None, ((0, 1),)))
+    with pytest.raises(TypeError, match="constants"):
+        Tagger(**pack_tagged(tables, numbered, CRecord))  # type: ignore[arg-type]
+    tracked = type("Tracked", (CRecord,), {"__slots__": ()})
+    made = Tagger(**pack_tagged(tables, numbered, tracked))  # type: ignore[arg-type]
+    assert made.parse("http://a/b")._values()[-1] == 1
+
+
 # --- long texts: the read buffer (2048 characters) and the record stack ----
 
 

@@ -4,6 +4,7 @@ first-match-wins for hosts (section 3.2.2), from both engines."""
 from __future__ import annotations
 
 import gc
+import inspect
 import json
 import pickle
 from pathlib import Path
@@ -161,6 +162,7 @@ def test_references_are_c_records_outside_the_collector(parse: Any) -> None:
     ref = parse("http://u:p@a/b?c#d")
     cls = type(ref)
     assert cls is getattr(u, cls.__name__)
+    assert inspect.getsource(cls).startswith(f"@untracked\nclass {cls.__name__}(")
     assert not gc.is_tracked(ref)
     assert not cls.__flags__ & HAVE_GC
     assert type(pickle.loads(pickle.dumps(ref))) is cls

@@ -191,23 +191,38 @@ class Field(Generic[_T]):
         raise AttributeError(msg)
 
 
+#: What a class's namespace holds that its copy must not take over.
+_OWN = frozenset({"__dict__", "__weakref__", "__module__", "__qualname__", "__doc__"})
+
+
 def untracked(cls: type[_R]) -> type[_R]:
     """``cls``, for records its parses make by the hundred thousand: on
     the native back end a subclass of the same name whose records the
     garbage collector does not track, freed as a ``_native.Record`` is
     (``Record._untracked``); a class statement gives every class the
     collector, whose allocation and release cost about a tenth of a
-    parse.  ``cls`` itself for this module's records.  Only for a class
-    whose records hold their text and constants that are strings, which
-    can be part of no reference cycle."""
+    parse.  ``cls`` itself for this module's records.
+
+    For a class of the metaclass ``type``, without ``__del__``, whose
+    records hold their text and constants that are strings (``_make``
+    refuses others), which can be part of no reference cycle.  The
+    subclass holds a copy of ``cls``'s namespace (``vars``, ``inspect``
+    and ``help`` read it as the class statement's), and ``cls``, its base,
+    is renamed ``_`` + its name."""
     make = getattr(cls, "_untracked", None)
     if make is None:
         return cls
     made: type[_R] = make()
-    made.__name__ = cls.__name__
-    made.__qualname__ = cls.__qualname__
+    # __module__ first: setting it drops the class's __firstlineno__
+    # (Python 3.13), which the copy then brings.
     made.__module__ = cls.__module__
+    for name, value in list(vars(cls).items()):
+        if name not in _OWN:
+            setattr(made, name, value)
     made.__doc__ = cls.__doc__
+    made.__name__, made.__qualname__ = cls.__name__, cls.__qualname__
+    cls.__name__ = f"_{cls.__name__}"
+    cls.__qualname__ = f"{cls.__qualname__.rpartition('.')[0]}._{made.__name__}".lstrip(".")
     return made
 
 

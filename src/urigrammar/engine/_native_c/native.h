@@ -118,6 +118,12 @@ NATIVE_SHARED PyObject *
 record_make(PyTypeObject *cls, allocfunc alloc, PyObject *text, Py_ssize_t length,
             PyObject *consts, const Py_ssize_t *spans, Py_ssize_t nslots, int untrack);
 
+/* 1 when records of cls may hold consts: any, with the collector, else
+   str only (a record the collector does not track must not be part of a
+   cycle); 0 with TypeError set when not. */
+NATIVE_SHARED int
+record_consts_allowed(PyObject *cls, PyObject *consts);
+
 /* 1 when cls's instances hold nothing beyond a Record's (no __dict__, no
    __weakref__, no slot), 0 when they do, -1 with an exception set. */
 NATIVE_SHARED int

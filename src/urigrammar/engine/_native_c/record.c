@@ -160,6 +160,22 @@ record_make(PyTypeObject *cls, allocfunc alloc, PyObject *text, Py_ssize_t lengt
 }
 
 NATIVE_SHARED int
+record_consts_allowed(PyObject *cls, PyObject *consts)
+{
+    if (PyType_GetFlags((PyTypeObject *)cls) & Py_TPFLAGS_HAVE_GC) {
+        return 1;
+    }
+    for (Py_ssize_t k = 0; k < PyTuple_Size(consts); k++) {
+        if (!PyUnicode_CheckExact(PyTuple_GetItem(consts, k))) {
+            PyErr_SetString(PyExc_TypeError,
+                            "the constants of a record the collector does not track are str");
+            return 0;
+        }
+    }
+    return 1;
+}
+
+NATIVE_SHARED int
 record_type_check(PyObject *cls, PyObject *record_type)
 {
     return PyType_Check(cls) && PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)record_type);
@@ -186,6 +202,9 @@ Record_make(PyObject *cls, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t count = PyTuple_Size(spans_obj);
     if (count % 2) {
         PyErr_SetString(PyExc_ValueError, "spans: two numbers per slot");
+        return NULL;
+    }
+    if (!record_consts_allowed(cls, consts)) {
         return NULL;
     }
     Py_ssize_t small[32];
@@ -383,14 +402,25 @@ PyDoc_STRVAR(untracked_doc,
 "_untracked()\n--\n\n"
 "A subclass of this class whose records the garbage collector does not\n"
 "track, freed as a Record is: what a class statement cannot make, since\n"
-"it gives every class the collector.  Only for a class whose records\n"
-"hold nothing beyond a Record's; its records then hold a str and a\n"
-"tuple of constants, which makes a cycle only through constants that\n"
-"hold one.  Named \"Untracked\": the caller names it.");
+"it gives every class the collector.  Only for a class of the metaclass\n"
+"type, without __del__, whose records hold nothing beyond a Record's;\n"
+"its records then hold a str and constants that are str (_make and the\n"
+"Tagger refuse others), so no cycle.  Named \"Untracked\": the caller\n"
+"names it.");
 
 static PyObject *
 Record_untracked(PyObject *cls, PyObject *Py_UNUSED(ignored))
 {
+    /* PyType_FromSpecWithBases makes a type of the metaclass type, and
+       Record_dealloc calls no finalizer. */
+    if (!Py_IS_TYPE(cls, &PyType_Type)) {
+        PyErr_SetString(PyExc_TypeError, "_untracked: the class's metaclass is not type");
+        return NULL;
+    }
+    if (PyType_GetSlot((PyTypeObject *)cls, Py_tp_finalize) != NULL) {
+        PyErr_SetString(PyExc_TypeError, "_untracked: the class has a finalizer (__del__)");
+        return NULL;
+    }
     int plain = record_plain(cls);
     if (plain <= 0) {
         if (plain == 0) {

@@ -1234,6 +1234,10 @@ Tagger_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         }
         self->untrack = plain && (PyType_GetFlags((PyTypeObject *)cls) & Py_TPFLAGS_HAVE_GC);
         self->alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)cls, Py_tp_alloc);
+        if (!record_consts_allowed(cls, self->consts)) {
+            Py_DECREF(self);
+            return NULL;
+        }
         if (PyTuple_Size(self->consts) >= MAX_CONSTS) {
             return refuse(self, "consts: too many constants");
         }
