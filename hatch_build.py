@@ -1,5 +1,5 @@
 """Hatch build hook: compile the shipped grammars into programs, and the
-optional C extension ``urigrammar.engine._native``.
+optional C extension ``urigrammar.engine.backend._native``.
 
 Programs: ``python -m urigrammar._precompute`` (run from ``src/`` in a
 subprocess) writes each shipped grammar's rules and programs as data
@@ -38,8 +38,8 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 # The extension's sources: one file per type, and the class map they share
-# (src/urigrammar/engine/_native_c/native.h says which file holds what).
-SOURCES = Path("src/urigrammar/engine/_native_c")
+# (src/urigrammar/engine/backend/_native_c/native.h says which file holds what).
+SOURCES = Path("src/urigrammar/engine/backend/_native_c")
 SOURCE_FILES = (
     "classmap.c",
     "runner.c",
@@ -49,7 +49,7 @@ SOURCE_FILES = (
     "columns.c",
     "module.c",
 )
-NAME = "urigrammar.engine._native"
+NAME = "urigrammar.engine.backend._native"
 # The stable ABI's file suffix on POSIX; Windows uses .pyd.
 SUFFIX = ".pyd" if sys.platform == "win32" else ".abi3.so"
 
@@ -171,7 +171,7 @@ class NativeBuildHook(BuildHookInterface):  # type: ignore[misc]
                 "the wheel is pure Python and urigrammar runs on its regex engine"
             )
             return
-        target = "urigrammar/engine/_native" + SUFFIX
+        target = "urigrammar/engine/backend/_native" + SUFFIX
         if version == "editable":
             # An editable install imports from src/: put the module there
             # (ignored by git, and excluded from wheels built from the tree).

@@ -32,8 +32,8 @@ import urigrammar
 from _common import corpus, quietly
 from bench_length import SHAPES, UNICODE_SHAPES, best_time, make
 from urigrammar.engine import NATIVE, PURE, Backend, inline_rule
-from urigrammar.engine._dfa import build_tables
-from urigrammar.engine._tagged import build_tagged
+from urigrammar.engine.automata.dfa import build_tables
+from urigrammar.engine.automata.tagged import build_tagged
 from urigrammar.shipped import shipped_rule
 from urigrammar.uri._api import api
 from urigrammar.uri._components import layout
@@ -180,13 +180,13 @@ def dfa_sizes() -> None:
     )
     for rule in ("URI-reference", "URI", "relative-ref", "IRI-reference", "IRI", "irelative-ref"):
         grammar, name = shipped_rule(rule)
-        body = inline_rule(grammar, name)
+        body = inline_rule(grammar.rules, name)
         start = time.perf_counter()
         tables = build_tables(body)
         took = time.perf_counter() - start
         assert tables is not None
         # The tagged DFA of parse (engine/_tagged.py), with the visitor's captures.
-        captured = inline_rule(grammar, name, CAPTURES - {name}, LEAVES)
+        captured = inline_rule(grammar.rules, name, CAPTURES - {name}, LEAVES)
         start = time.perf_counter()
         tagged = build_tagged(captured)
         tagged_took = time.perf_counter() - start

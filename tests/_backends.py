@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from urigrammar import IRIReference, URIReference
 from urigrammar.engine import Backend
-from urigrammar.engine._backend import NATIVE_RECORD
+from urigrammar.engine.backend.native import record_types
 from urigrammar.uri._api import Engine, api
+
+NATIVE_RECORD = record_types()
 
 #: Whether references are C records (``engine._native.Record``), which the
 #: native tagger makes in C: with the extension, unless URIGRAMMAR_PURE

@@ -28,9 +28,7 @@ from . import (
     parse_iri,
     percent_encode,
 )
-from .engine import _combined
-from .engine._artifact import encode, piece
-from .engine._grammar import _core
+from .engine import combination, encode_combinations, recording
 from .shipped import COMBINATIONS, COMPILED, FILES, grammar_path
 from .uri._dialect import IRI, URI
 from .uri._encode import encode_rules
@@ -61,7 +59,7 @@ def precompute(directory: Path) -> list[Path]:
     for grammar, _ in FILES:
         for name in grammar.all_names:
             grammar.program(name)
-    with _combined.recording() as combinations:
+    with recording() as combinations:
         _first_uses()
         # Built here whatever back end runs this (the wheel's hook runs the
         # pure one, which makes no verdict DFA of its own).
@@ -69,20 +67,16 @@ def precompute(directory: Path) -> list[Path]:
             profile = SCHEMES[scheme]
             for parts in (profile.verdict_parts(), profile.sure_parts()):
                 if parts is not None:
-                    _combined.combination(parts, COMBINATIONS)
+                    combination(parts, COMBINATIONS)
     directory.mkdir(parents=True, exist_ok=True)
-    core = list(_core().values())
     written = []
     for grammar, file_name in FILES:
-        table = grammar._table()
-        pieces = {program.key: piece(program) for program in grammar.programs()}
-        data = encode(grammar.lineage, list(table.own.values()), core, pieces)
         path = directory / f"{file_name}.json"
-        path.write_bytes(data)
+        path.write_bytes(grammar.artifact())
         written.append(path)
     # Every shipped profile's one-DFA verdict, as combined above.
     path = directory / COMBINATIONS.path.name
-    path.write_bytes(_combined.encode(combinations))
+    path.write_bytes(encode_combinations(combinations))
     written.append(path)
     return written
 

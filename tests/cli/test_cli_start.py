@@ -19,7 +19,7 @@ for argv in json.loads(sys.argv[1]):
             main(argv)
         except SystemExit:
             pass
-    loaded = [g.name for g in SHIPPED if g._loaded is not None]
+    loaded = [g.name for g in SHIPPED if g._rules is not None]
     print(json.dumps([argv, loaded, "abnf" in sys.modules]))
 """
 

@@ -77,8 +77,8 @@ def test_capsules_of_the_wrong_kind_and_used_twice() -> None:
 
 def test_a_runner_with_otherwise_is_refused() -> None:
     # The rows run the DFA alone, so a runner's otherwise would go unasked.
-    from urigrammar.engine import _native
-    from urigrammar.engine._backend import pack
+    from urigrammar.engine.backend import _native
+    from urigrammar.engine.backend.native import pack
     from urigrammar.shipped import RFC3986
 
     tables = RFC3986.program("scheme").dfa

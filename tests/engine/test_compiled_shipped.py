@@ -3,7 +3,7 @@
 when they match the grammar texts found, and compiled afresh from the text
 when they do not: a grammar edited after the build, or data that is
 damaged, truncated or from another version.  The same for the scheme
-profiles' verdict DFAs (``engine._combined``): read for their key, built
+profiles' verdict DFAs (``engine.combined``): read for their key, built
 again for any other."""
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ import pytest
 
 import urigrammar
 from urigrammar import load_grammar
-from urigrammar.engine import Grammar, PackageStore, Part, Tables, _combined, combination
-from urigrammar.engine._artifact import decode
+from urigrammar.engine import Grammar, PackageStore, Part, Tables, combination
+from urigrammar.engine import combined as _combined
+from urigrammar.engine.program.artifact import decode
 from urigrammar.shipped import COMBINATIONS, COMPILED, FILES, RFC3986, grammar_path, grammar_text
 
 GRAMMAR_FILES = [(grammar.name, file_name) for grammar, file_name in FILES]
@@ -204,7 +205,7 @@ def test_a_missing_store_compiles_from_the_text(tmp_path: Path) -> None:
 def test_the_abnf_engine_reads_each_grammar_text_once(monkeypatch: pytest.MonkeyPatch) -> None:
     # A grammar loaded from its compiled file has no abnf nodes: the abnf
     # engine's first use reads each grammar text again, once, not once a rule.
-    from urigrammar.engine import _grammar
+    from urigrammar.engine import grammar as _grammar
     from urigrammar.shipped import URI_FILES
 
     read: list[int] = []
@@ -254,7 +255,8 @@ import sys
 from pathlib import Path
 import urigrammar as u
 from urigrammar._precompute import precompute
-from urigrammar.engine import _combined, default_backend
+from urigrammar.engine import combined as _combined
+from urigrammar.engine import default_backend
 assert not default_backend().native
 precompute(Path(sys.argv[1]))
 pieces = _combined._pieces((Path(sys.argv[1]) / "combinations.json").read_bytes())
@@ -287,8 +289,8 @@ def _fresh(text: str) -> Grammar:
 
 
 def _store_of(path: Path, tables: dict[str, Tables]) -> PackageStore:
-    """A file of ``tables`` by key, as ``_combined.encode`` writes one."""
-    path.write_bytes(_combined.encode(tables))
+    """A file of ``tables`` by key, as ``combined.encode_combinations`` writes one."""
+    path.write_bytes(_combined.encode_combinations(tables))
     return PackageStore(path)
 
 
@@ -349,7 +351,7 @@ from urigrammar.engine import NATIVE
 if NATIVE is not None:
     for scheme in ("http", "ni", "geo"):
         u.SCHEMES[scheme].validate(scheme + ":x", backend=NATIVE)
-print("urigrammar.engine._product" in sys.modules)
+print("urigrammar.engine.automata.product" in sys.modules)
 """
 
 

@@ -1,5 +1,5 @@
 """The per-user cache of compiled user grammars (``load_grammar(...,
-cache=True)``, ``engine._cache``): a second load reads the grammar with no
+cache=True)``, ``engine.program.store``): a second load reads the grammar with no
 ``abnf`` and no compiling; a directory or file that someone else could
 have written is refused, with the reason logged; writers race safely."""
 
@@ -17,8 +17,10 @@ import pytest
 import urigrammar
 from _user_cache import GRAMMAR, cache, entries
 from urigrammar import load_grammar
-from urigrammar.engine import _cache, _grammar
-from urigrammar.engine._artifact import decode
+from urigrammar.engine import compiled as _grammar
+from urigrammar.engine.program import build as _build
+from urigrammar.engine.program import store as _cache
+from urigrammar.engine.program.artifact import decode
 from urigrammar.shipped import grammar_text
 
 __all__ = ["cache"]  # the fixture, imported
@@ -37,7 +39,7 @@ def test_a_second_load_reads_neither_text_nor_rules(
     assert len(entries(cache)) == 1
     with monkeypatch.context() as patch:
         patch.setattr(_grammar, "read_rules", _fail)
-        patch.setattr(_grammar, "build_program", _fail)
+        patch.setattr(_build, "build_program", _fail)
         again = load_grammar(GRAMMAR, cache=True)
         assert again.validate("date", "2024-01-31")
         assert not again.validate("date", "2024-1-31")

@@ -9,7 +9,7 @@ import pytest
 
 from urigrammar import GrammarError, load_grammar
 from urigrammar.engine import Backend, Chars, CharSet
-from urigrammar.engine._reader import _Builder
+from urigrammar.engine.syntax.reader import _Builder
 
 ZEROS = "0" * 4400  # past the 4,300 digits int() converts
 

@@ -18,8 +18,9 @@ from hypothesis import HealthCheck, given, settings
 import urigrammar as u
 from _budget import examples
 from urigrammar.engine import BACKENDS, NATIVE, PURE, Backend, Grammar
-from urigrammar.engine._match import occurrences, pike_events, table_events, tree_spans
-from urigrammar.engine._tagged import _Automaton
+from urigrammar.engine.automata.pike import PikeVM
+from urigrammar.engine.backend.pure import occurrences, table_events
+from urigrammar.engine.reference import tree_spans
 from urigrammar.strategies import from_rule
 
 # The longest generated text the abnf engine is asked about: its time grows
@@ -74,7 +75,7 @@ def test_spans_agree_with_the_other_engines(label: str, rule: str) -> None:
     captures = frozenset(grammar.default_captures(rule)) - {rule}
     program = grammar.program(rule, captures)
     # The Pike VM's automaton, built once for the rule's examples.
-    automaton = None if program.body is None or not captures else _Automaton(program.body)
+    automaton = None if program.body is None or not captures else PikeVM(program.body)
 
     @settings(
         max_examples=examples(4),
@@ -95,7 +96,7 @@ def test_spans_agree_with_the_other_engines(label: str, rule: str) -> None:
                 assert grammar.validate(name, text[start:end]), (name, text)
         if program.tagged is not None and automaton is not None:
             # The tables' run and a Pike VM over the same automaton.
-            events = pike_events(automaton, text)
+            events = automaton.events(text)
             assert events is not None
             mine = occurrences(events, tuple(automaton.names))
             run = table_events(program.tagged, text)
@@ -273,8 +274,10 @@ def test_a_rule_over_the_tagged_dfas_caps_runs_a_pike_vm(backend: Backend) -> No
 def test_the_native_back_end_runs_the_c_tagger() -> None:
     program = abnf_grammar("rfc3339").program("date-time", frozenset({"full-date"}))
     assert NATIVE is not None
-    assert NATIVE.tag_positions(program) is not None
-    assert PURE.tag_positions(program) is None
+    grammar = abnf_grammar("rfc3339")
+    assert grammar.runs("date-time", frozenset({"full-date"}), backend=NATIVE).reads == "tagged"
+    assert grammar.runs("date-time", frozenset({"full-date"}), backend=PURE).reads != "tagged"
+    assert program.tagged is not None
 
 
 # Occurrences that touch, empty ones among them: a position's tags are

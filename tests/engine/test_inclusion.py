@@ -1,5 +1,5 @@
 """``Grammar.within``: whether one rule's language lies inside another's,
-decided on their minimal DFAs (``engine._inclusion``)."""
+decided on their minimal DFAs (``engine.automata.product``)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from urigrammar import RFC3986, RFC3987, load_grammar
+from urigrammar.engine import within
 from urigrammar.strategies import from_rule
 
 #: RFC 3986's rules with a DFA, a sample wide enough to hold both answers.
@@ -59,35 +60,35 @@ RULES = (
     ],
 )
 def test_rfc_3986_relations(inner: str, outer: str, expected: bool) -> None:
-    assert RFC3986.within(inner, RFC3986, outer) is expected
+    assert within(RFC3986, inner, RFC3986, outer) is expected
 
 
 @pytest.mark.parametrize("rule", RULES)
 def test_every_rule_lies_within_itself(rule: str) -> None:
-    assert RFC3986.within(rule, RFC3986, rule) is True
+    assert within(RFC3986, rule, RFC3986, rule) is True
 
 
 def test_across_grammars() -> None:
     # RFC 3987 section 2.2: every URI is an IRI; not every IRI is a URI.
-    assert RFC3986.within("URI", RFC3987, "IRI") is True
-    assert RFC3987.within("IRI", RFC3986, "URI") is False
+    assert within(RFC3986, "URI", RFC3987, "IRI") is True
+    assert within(RFC3987, "IRI", RFC3986, "URI") is False
 
 
 def test_a_rule_without_a_dfa_says_nothing() -> None:
     grammar = load_grammar('nested = "(" *( "a" / nested ) ")"')
-    assert grammar.within("nested", RFC3986, "URI") is None
-    assert RFC3986.within("URI", grammar, "nested") is None
+    assert within(grammar, "nested", RFC3986, "URI") is None
+    assert within(RFC3986, "URI", grammar, "nested") is None
 
 
 @given(st.sampled_from(RULES), st.sampled_from(RULES), st.data())
 def test_an_inclusion_holds_on_the_inner_rules_strings(
     inner: str, outer: str, data: st.DataObject
 ) -> None:
-    found = RFC3986.within(inner, RFC3986, outer)
+    found = within(RFC3986, inner, RFC3986, outer)
     text = data.draw(from_rule(inner))
     if found:
         assert RFC3986.validate(outer, text)
-    if found and RFC3986.within(outer, RFC3986, inner):
+    if found and within(RFC3986, outer, RFC3986, inner):
         # Both ways: one language, so the outer rule's strings too.
         assert RFC3986.validate(inner, data.draw(from_rule(outer)))
 
@@ -102,6 +103,6 @@ def test_an_exclusion_has_a_witness_among_rfc_3986s_strings() -> None:
         ("port", "dec-octet"): "256",
     }
     for (inner, outer), text in witnesses.items():
-        assert RFC3986.within(inner, RFC3986, outer) is False
+        assert within(RFC3986, inner, RFC3986, outer) is False
         assert RFC3986.validate(inner, text)
         assert not RFC3986.validate(outer, text)

@@ -3,6 +3,7 @@ non-regular rules, Unicode-wide classes and the linear matcher."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ import urigrammar as u
 from _backends import On
 from _budget import backend_settings, examples
 from urigrammar.engine import PURE, Backend
-from urigrammar.engine._prefix import Automaton
+from urigrammar.engine.automata.lazy import LazyDfa
 from urigrammar.shipped import shipped_rule
 from urigrammar.strategies import from_rule
 from urigrammar.uri._api import api
@@ -193,8 +194,8 @@ def test_a_rule_whose_regex_could_backtrack_is_matched_by_the_automaton(backend:
     # (x / xx)* followed by y: a regex would try exponentially many splits
     # of a long run of x before failing.
     g = u.load_grammar('a = *(b / "x") "y"\nb = "x" / "xx"\nc = *"a" *"a" "b"\n')
-    assert not g.compiled("a").linear
-    assert not g.compiled("c").linear
+    assert not g.program("a").linear
+    assert not g.program("c").linear
     assert g.validate("a", "x" * 10 + "y", backend=backend)
     assert not g.validate("a", "x" * 100_000, backend=backend)
     assert not g.validate("c", "a" * 100_000, backend=backend)
@@ -205,15 +206,15 @@ def test_every_shipped_regex_is_linear() -> None:
     # The shipped grammars are vetted: their regexes are trusted when linear.
     for name in u.RULE_NAMES:
         grammar, found = shipped_rule(name)
-        assert grammar.compiled(found).linear, name
+        assert grammar.program(found).linear, name
 
 
-def automaton(grammar: u.Grammar, rule: str) -> Automaton:
+def automaton(grammar: u.Grammar, rule: str) -> LazyDfa:
     """The lazy automaton of ``rule`` (what serves a rule without a DFA
     whose regex is not trusted, and what locates errors without a DFA)."""
     body = grammar.program(rule).body
     assert body is not None
-    return Automaton(body)
+    return LazyDfa(body)
 
 
 @pytest.mark.parametrize("rule", ["URI-reference", "IPv6address", "authority", "LWSP"])
@@ -234,24 +235,23 @@ def test_a_chain_of_bounded_choices_runs_on_the_automaton(backend: Backend) -> N
     # repetition, yet a backtracking regex tries 2**40 combinations.  Only
     # a vetted grammar trusts such a regex; this one is matched by the DFA.
     g = u.load_grammar("r = " + '["a"] ' * 40 + '"b"\n')
-    compiled = g.compiled("r")
+    compiled = g.program("r")
     assert compiled.linear
     assert not compiled.deterministic
-    assert g.matcher("r", backend=backend) is not compiled.pattern.fullmatch
-    assert backend.serves(g.program("r")) == ("dfa" if backend.native else "automaton")
+    assert g.runs("r", backend=backend).validates == ("dfa" if backend.native else "lazy")
     assert not g.validate("r", "a" * 1000, backend=backend)
     assert g.validate("r", "a" * 40 + "b", backend=backend)
     many = u.load_grammar('r = 0*998"a" 0*998"a" "b"\n')
-    assert not many.compiled("r").linear  # 999 counts to choose from is a loop
+    assert not many.program("r").linear  # 999 counts to choose from is a loop
 
 
 def test_rfc3986_regexes_are_trusted_because_the_grammar_is_vetted() -> None:
     # On the pure back end (the native one runs their DFAs).
     for name in ("URI-reference", "host", "IPv6address"):
-        compiled = u.RFC3986.compiled(name)
+        compiled = u.RFC3986.program(name)
         assert not compiled.deterministic
-        assert PURE.serves(u.RFC3986.program(name)) == "regex"
-        assert u.RFC3986.matcher(name, backend=PURE) == compiled.pattern.fullmatch
+        assert u.RFC3986.runs(name, backend=PURE).validates == "regex"
+        assert u.RFC3986.matcher(name, backend=PURE) == re.compile(compiled.source).fullmatch
 
 
 @pytest.mark.parametrize(
@@ -314,15 +314,15 @@ def test_nesting_deeper_than_the_stack_is_undecided_not_invalid() -> None:
 def test_the_automaton_cache_is_bounded_by_what_it_holds(
     backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from urigrammar.engine import _prefix
+    from urigrammar.engine.automata import lazy as _prefix
 
     monkeypatch.setattr(_prefix, "_MAX_CACHED", 5_000)
     g = u.load_grammar('r = *("a" / "b") "a" 60("a" / "b")\n')
     text = "".join("ab"[(i * 7919) % 13 % 2] for i in range(5_000))
     assert g.validate("r", text, backend=backend) == (len(text) > 60 and text[-61] == "a")
-    program = g.program("r")
-    assert backend.serves(program) == "automaton"  # no DFA within its caps
-    assert program.made["automaton"]._cached <= 5_000 + 2 * 200
+    runs = g.runs("r", backend=backend)
+    assert runs.validates == "lazy"  # no DFA within its caps
+    assert runs._lazy()._cached <= 5_000 + 2 * 200
 
 
 @given(
@@ -332,7 +332,7 @@ def test_the_automaton_cache_is_bounded_by_what_it_holds(
 def test_charset_difference_is_set_difference(
     a: list[tuple[int, int]], b: list[tuple[int, int]]
 ) -> None:
-    from urigrammar.engine._charset import CharSet
+    from urigrammar.engine.syntax.charset import CharSet
 
     left = CharSet((lo, lo + n) for lo, n in a)
     right = CharSet((lo, lo + n) for lo, n in b)
@@ -421,7 +421,7 @@ def _window_text(seed: int, length: int) -> str:
 
 
 def test_the_automaton_cache_is_bounded_in_entries(monkeypatch: pytest.MonkeyPatch) -> None:
-    from urigrammar.engine import _prefix
+    from urigrammar.engine.automata import lazy as _prefix
 
     monkeypatch.setattr(_prefix, "_MAX_ENTRIES", 500)
     monkeypatch.setattr(_prefix, "_MAX_CACHED", 10**9)
@@ -438,7 +438,7 @@ def test_the_automaton_cache_is_bounded_in_entries(monkeypatch: pytest.MonkeyPat
 def test_the_automaton_cache_is_bounded_in_the_states_it_holds(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from urigrammar.engine import _prefix
+    from urigrammar.engine.automata import lazy as _prefix
 
     monkeypatch.setattr(_prefix, "_MAX_CACHED", 2_000)
     grammar = u.load_grammar(WINDOW)
@@ -471,7 +471,7 @@ def test_the_automaton_cache_is_keyed_by_class_not_by_character() -> None:
     st.integers(1, 300),
 )
 def test_a_small_cache_gives_the_same_answers(text: str, entries: int, held: int) -> None:
-    from urigrammar.engine import _prefix
+    from urigrammar.engine.automata import lazy as _prefix
 
     grammar = u.load_grammar(WINDOW.replace("60(", "6("))
     expected = (automaton(grammar, "r").viable(text), automaton(grammar, "r").accepts(text))

@@ -1,7 +1,7 @@
 """The native engine (validate): the minimal DFA built from the
-grammar (``engine._dfa``) and the C runner of its tables (``engine._native``)
+grammar (``engine.automata.dfa``) and the C runner of its tables (``engine._native``)
 against the regex engine, which is compiled from the same rules by a
-different route (``engine._compile``).
+different route (``engine.regex.emit``).
 
 * every string of up to 4 characters over one character of each DFA class
   (plus non-ASCII and a lone surrogate): zero disagreements;
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -32,9 +33,10 @@ from _backends import On
 from _budget import examples
 from _edits import edited
 from urigrammar.engine import BACKENDS, NATIVE, PURE, Backend, default_backend, inline_rule
-from urigrammar.engine._backend import NATIVE_AVAILABLE, pack
-from urigrammar.engine._dfa import Tables, build_tables
-from urigrammar.engine._prefix import Automaton
+from urigrammar.engine.automata.dfa import Tables, build_tables
+from urigrammar.engine.automata.lazy import LazyDfa
+from urigrammar.engine.backend.native import AVAILABLE as NATIVE_AVAILABLE
+from urigrammar.engine.backend.native import pack
 from urigrammar.shipped import shipped_rule
 
 native = pytest.mark.skipif(NATIVE is None, reason="the extension is not built")
@@ -63,7 +65,7 @@ def _tables(rule: str, grammar: u.Grammar | None = None) -> Tables:
 
 _TABLES: dict[str, Tables] = {}
 _RUNNERS: dict[str, Callable[[str], tuple[bool, int]]] = {}
-_AUTOMATA: dict[str, Automaton] = {}
+_AUTOMATA: dict[str, LazyDfa] = {}
 
 
 def tables(rule: str) -> Tables:
@@ -75,7 +77,7 @@ def tables(rule: str) -> Tables:
 def regex(rule: str, text: str) -> bool:
     """The pure engine's regex (not the automaton: the DFA is built from it)."""
     grammar, name = shipped_rule(rule)
-    return grammar.compiled(name).pattern.fullmatch(text) is not None
+    return re.compile(grammar.program(name).source).fullmatch(text) is not None
 
 
 def run_native(rule: str, text: str) -> tuple[bool, int]:
@@ -84,7 +86,7 @@ def run_native(rule: str, text: str) -> tuple[bool, int]:
     if rule not in _RUNNERS:
         t = tables(rule)
         if NATIVE_AVAILABLE:
-            from urigrammar.engine import _native
+            from urigrammar.engine.backend import _native
 
             runner = _native.Runner(**pack(t))
             _RUNNERS[rule] = lambda s: (runner.accepts(s), runner.viable(s))
@@ -93,13 +95,13 @@ def run_native(rule: str, text: str) -> tuple[bool, int]:
     return _RUNNERS[rule](text)
 
 
-def automaton(rule: str) -> Automaton:
+def automaton(rule: str) -> LazyDfa:
     """The rule's lazy automaton, built from the same inlined body."""
     if rule not in _AUTOMATA:
         grammar, name = shipped_rule(rule)
         body = grammar.program(name).body
         assert body is not None
-        _AUTOMATA[rule] = Automaton(body)
+        _AUTOMATA[rule] = LazyDfa(body)
     return _AUTOMATA[rule]
 
 
@@ -124,7 +126,7 @@ def test_every_short_string_over_the_classes(rule: str, length: int) -> None:
     t = tables(rule)
     chars = representatives(t)
     grammar, name = shipped_rule(rule)
-    fullmatch = grammar.compiled(name).pattern.fullmatch
+    fullmatch = re.compile(grammar.program(name).source).fullmatch
     wrong = []
     for n in range(length + 1):
         for combo in itertools.product(chars, repeat=n):
@@ -247,7 +249,7 @@ def test_runs_and_cycles_stop_where_the_text_stops_being_viable(
     text = "http://" + unit * (7000 // len(unit)) + "@h/"
     at = 7 + bad_at
     broken = text[:at] + bad + text[at + 1 :]
-    expected = (grammar.compiled(name).pattern.fullmatch(broken) is not None,)
+    expected = (re.compile(grammar.program(name).source).fullmatch(broken) is not None,)
     expected += (grammar.viable_prefix(name, broken),)
     assert run_native("URI-reference", broken) == expected
 
@@ -266,7 +268,7 @@ def test_a_loop_stops_at_its_first_other_character(rule: str, run: int, stop: st
         "x:" + "a" * run + stop,
         "http://h/?" + "q" * run + stop + "=" * run,
     ):
-        expected = (grammar.compiled(name).pattern.fullmatch(text) is not None,)
+        expected = (re.compile(grammar.program(name).source).fullmatch(text) is not None,)
         expected += (grammar.viable_prefix(name, text),)
         assert run_native(rule, text) == expected
         assert tables(rule).run(text) == expected[::-1]
@@ -279,14 +281,14 @@ def test_a_user_grammar_runs_natively_and_a_large_dfa_falls_back(backend: Backen
     small = _tables("small", grammar)
     assert small.nstates <= 4
     # An "a" twelve from the end: a DFA needs 2**12 states, past the cap.
-    assert build_tables(inline_rule(grammar, "wide"), cap=4000) is None
+    assert build_tables(inline_rule(grammar.rules, "wide"), cap=4000) is None
     assert grammar.program("wide").dfa is None
-    assert backend.serves(grammar.program("wide")) in ("regex", "automaton")
+    assert grammar.runs("wide", backend=backend).validates in ("regex", "lazy")
     assert grammar.validate("wide", "ba" + "b" * 11, backend=backend) is True
     assert grammar.validate("wide", "bb" + "b" * 11, backend=backend) is False
     assert grammar.validate("small", "xyxz", backend=backend) is True
     if backend.native:
-        assert backend.serves(grammar.program("small")) == "dfa"
+        assert grammar.runs("small", backend=backend).validates == "dfa"
         matcher = grammar.matcher("small", backend=backend)
         assert type(matcher).__name__ == "builtin_function_or_method"
 
@@ -307,7 +309,7 @@ def test_a_user_grammar_runs_natively_and_a_large_dfa_falls_back(backend: Backen
     ],
 )
 def test_bad_tables_are_refused(field: str, value: bytes) -> None:
-    from urigrammar.engine import _native
+    from urigrammar.engine.backend import _native
 
     good: dict[str, bytes | int] = {
         "ascii": b"\x01" * 128,
@@ -325,7 +327,7 @@ def test_bad_tables_are_refused(field: str, value: bytes) -> None:
 
 @native
 def test_non_str_is_a_type_error() -> None:
-    from urigrammar.engine import _native
+    from urigrammar.engine.backend import _native
 
     runner = _native.Runner(**pack(tables("URI")))
     for value in (b"http://a", None, 1):
@@ -335,7 +337,7 @@ def test_non_str_is_a_type_error() -> None:
 
 @native
 def test_otherwise_answers_only_for_texts_the_dfa_refuses() -> None:
-    from urigrammar.engine import _native
+    from urigrammar.engine.backend import _native
 
     asked: list[str] = []
 
@@ -356,7 +358,7 @@ def test_otherwise_answers_only_for_texts_the_dfa_refuses() -> None:
 
 @native
 def test_otherwise_raises_through_and_must_be_callable() -> None:
-    from urigrammar.engine import _native
+    from urigrammar.engine.backend import _native
 
     def broken(text: str) -> bool:
         raise LookupError(text)
@@ -373,7 +375,7 @@ def test_a_runner_in_a_cycle_through_otherwise_is_collected() -> None:
     import gc
     import weakref
 
-    from urigrammar.engine import _native
+    from urigrammar.engine.backend import _native
 
     class Holder:
         runner: object = None
@@ -464,7 +466,7 @@ def test_a_dfa_too_costly_to_build_falls_back_quickly(backend: Backend) -> None:
     grammar = costly()
     for name in ("chain", "literal"):
         assert grammar.program(name).dfa is None  # the build gave up
-        assert backend.serves(grammar.program(name)) in ("regex", "automaton")
+        assert grammar.runs(name, backend=backend).validates in ("regex", "lazy")
     text = "".join(chr(0x100 + 2 * i) for i in range(1000))
     assert grammar.validate("chain", text, backend=backend)
     assert not grammar.validate("chain", text[:-1], backend=backend)

@@ -21,6 +21,7 @@ import inspect
 import os
 import pickle
 import pydoc
+import re
 import subprocess
 import sys
 import threading
@@ -31,9 +32,9 @@ import pytest
 
 import urigrammar as u
 from _backends import On
-from urigrammar.engine import NATIVE, PURE, Backend, default_backend, inline_rule
-from urigrammar.engine._backend import pack
-from urigrammar.engine._dfa import build_tables
+from urigrammar.engine import NATIVE, PURE, default_backend, front, inline_rule
+from urigrammar.engine.automata.dfa import build_tables
+from urigrammar.engine.backend.native import pack
 from urigrammar.shipped import shipped_rule
 from urigrammar.uri._api import Engine, api
 
@@ -122,7 +123,7 @@ def test_answers_are_bools_and_the_table_learns_spellings(on: On) -> None:
 def test_each_back_ends_table_holds_its_own_matchers() -> None:
     # Both tables live side by side, filled in any order: neither ever
     # holds the other's matchers, and neither is emptied to switch.
-    from urigrammar.engine._native import Runner
+    from urigrammar.engine.backend._native import Runner
 
     assert NATIVE is not None
     for backend in (NATIVE, PURE, NATIVE):
@@ -264,7 +265,7 @@ def test_binds_as_a_method_as_a_function_does() -> None:
 
 def test_the_entry_is_validate_on_the_native_back_end_only(on: On) -> None:
     if on.backend.native:
-        from urigrammar.engine._native import Entry
+        from urigrammar.engine.backend._native import Entry
 
         assert type(on.validate) is Entry
     else:
@@ -273,24 +274,12 @@ def test_the_entry_is_validate_on_the_native_back_end_only(on: On) -> None:
     assert u.validate is api(default_backend()).validate
 
 
-def test_entry_returns_the_function_without_the_extension(
-    backend: Backend, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from urigrammar.engine import _backend
-
-    def fallback(rule: str, text: str) -> bool:
-        return True
-
-    monkeypatch.setattr(_backend, "_ENTRY", None)
-    assert backend.entry({}, fallback) is fallback
-
-
 def test_entry_returns_the_function_on_the_pure_back_end() -> None:
     def fallback(rule: str, text: str) -> bool:
         return True
 
-    assert PURE.entry({}, fallback) is fallback
-    assert PURE.entry({}, fallback, "URI-reference") is fallback
+    assert front(PURE, {}, fallback) is fallback
+    assert front(PURE, {}, fallback, "URI-reference") is fallback
 
 
 def test_forcing_the_pure_engine_gives_the_python_function() -> None:
@@ -315,7 +304,7 @@ def test_forcing_the_pure_engine_gives_the_python_function() -> None:
 
 @native
 def test_entry_passes_every_other_call_through_unchanged() -> None:
-    from urigrammar.engine._native import Entry
+    from urigrammar.engine.backend._native import Entry
 
     def fallback(*args: object, **kwargs: object) -> object:
         return ("fallback", args, kwargs)
@@ -348,14 +337,14 @@ UNITS = ["%41", "%4a%4B", "u:p%20", "a%2F/", "ab%20", "a%20b%3C", "xy%20z%41", "
 @native
 @pytest.mark.parametrize("unit", UNITS)
 def test_periodic_walks_stop_exactly_where_the_text_stops_being_viable(unit: str) -> None:
-    from urigrammar.engine import _native
+    from urigrammar.engine.backend import _native
 
     grammar, name = shipped_rule("URI-reference")
-    tables = build_tables(inline_rule(grammar, name))
+    tables = build_tables(inline_rule(grammar.rules, name))
     assert tables is not None
     assert tables == grammar.program(name).dfa
     runner = _native.Runner(**pack(tables))
-    pattern = grammar.compiled(name).pattern
+    pattern = re.compile(grammar.program(name).source)
     text = "http://" + unit * (5000 // len(unit)) + "@h/"
     assert runner.accepts(text)
     # Offsets in rounds followed in the first read chunk, on either side of

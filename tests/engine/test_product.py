@@ -1,8 +1,8 @@
-"""``intersection`` and ``difference`` (``engine._product``): the minimal
+"""``intersection`` and ``difference`` (``engine.automata.product``): the minimal
 DFAs of the strings two minimal DFAs both accept, and of those the first
 accepts and the second does not, checked against the two run separately
 (``Tables.run``, the runner's loop in Python), and on the native runner
-(``Backend.tables_matcher``)."""
+(``engine.tables_predicate``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from urigrammar import RFC3986, RFC3987, load_grammar
-from urigrammar.engine import NATIVE, PURE, Tables, difference, intersection
+from urigrammar.engine import NATIVE, PURE, Tables, difference, intersection, tables_predicate
 from urigrammar.strategies import from_rule
 
 #: Pairs of rules whose languages overlap in part: each accepts strings
@@ -48,14 +48,14 @@ def test_accepts_exactly_what_both_accept(pair: tuple[tuple[object, str], ...]) 
     left, right = _tables(one, first), _tables(two, second)
     both = intersection(left, right)
     assert both is not None
-    matcher = NATIVE.tables_matcher(both) if NATIVE is not None else None
+    matcher = tables_predicate(both, NATIVE) if NATIVE is not None else None
 
     @given(_texts(pair))
     def agree(text: str) -> None:
         expected = _accepts(left, text) and _accepts(right, text)
         assert _accepts(both, text) == expected
         if matcher is not None:
-            assert (matcher(text) is not None) == expected
+            assert matcher(text) == expected
 
     agree()
 
@@ -79,10 +79,10 @@ def test_empty_intersection() -> None:
     for text in ("", "1", "a", "1a"):
         assert not _accepts(both, text)
     if NATIVE is not None:
-        matcher = NATIVE.tables_matcher(both)
+        matcher = tables_predicate(both, NATIVE)
         assert matcher is not None
-        assert matcher("1") is None
-        assert matcher("") is None
+        assert not matcher("1")
+        assert not matcher("")
 
 
 def test_classes_merge_across_non_ascii() -> None:
@@ -110,14 +110,14 @@ def test_classes_merge_across_non_ascii() -> None:
     ):
         assert _accepts(both, text) == expected, text
     if NATIVE is not None:
-        matcher = NATIVE.tables_matcher(both)
+        matcher = tables_predicate(both, NATIVE)
         assert matcher is not None
-        assert (matcher("A\u0100\U0001ffff") is not None) is True
-        assert matcher("A\u00e9") is None
+        assert matcher("A\u0100\U0001ffff") is True
+        assert matcher("A\u00e9") is False
 
 
 def test_pure_back_end_runs_no_raw_tables() -> None:
-    assert PURE.tables_matcher(_tables(RFC3986, "port")) is None
+    assert tables_predicate(_tables(RFC3986, "port"), PURE) is None
 
 
 # --- the difference -----------------------------------------------------------------
@@ -131,14 +131,14 @@ def test_difference_accepts_what_the_first_accepts_and_the_second_does_not(
     left, right = _tables(one, first), _tables(two, second)
     rest = difference(left, right)
     assert rest is not None
-    matcher = NATIVE.tables_matcher(rest) if NATIVE is not None else None
+    matcher = tables_predicate(rest, NATIVE) if NATIVE is not None else None
 
     @given(_texts(pair))
     def agree(text: str) -> None:
         expected = _accepts(left, text) and not _accepts(right, text)
         assert _accepts(rest, text) == expected
         if matcher is not None:
-            assert (matcher(text) is not None) == expected
+            assert matcher(text) == expected
 
     agree()
 

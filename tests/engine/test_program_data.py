@@ -1,4 +1,4 @@
-"""Programs as data (``engine._program``, ``engine._artifact``): a program
+"""Programs as data (``engine.program.program``, ``engine.program.artifact``): a program
 read back from its JSON is the program that was written, and a file that is
 truncated, damaged, or from another format, version or grammar text is
 refused with a reason, never run and never a traceback."""
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,10 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from urigrammar import RFC3986, RFC3987, load_grammar
-from urigrammar.engine import BACKENDS, Grammar
-from urigrammar.engine._artifact import FORMAT, decode, encode, piece, program_from
-from urigrammar.engine._grammar import _core
-from urigrammar.engine._program import Program
+from urigrammar.engine import BACKENDS, Grammar, PackageStore, runs
+from urigrammar.engine.program.artifact import FORMAT, decode, encode, piece, program_from
+from urigrammar.engine.program.program import Program
+from urigrammar.engine.syntax.table import core
 from urigrammar.uri._visitor import CAPTURES, LEAVES
 
 RULES = ("URI-reference", "IPv6address", "authority", "query", "ALPHA")
@@ -34,6 +35,7 @@ def _fields(program: Program) -> dict[str, Any]:
         "groups": program.groups,
         "linear": program.linear,
         "deterministic": program.deterministic,
+        "repeated": program.repeated,
         "dfa": program.dfa,
         "tagged": program.tagged,
     }
@@ -41,10 +43,12 @@ def _fields(program: Program) -> dict[str, Any]:
 
 @functools.cache
 def _fresh(grammar: Grammar, rule: str, captures: frozenset[str] = frozenset()) -> Program:
-    from urigrammar.engine._program import build_program
+    from urigrammar.engine.program.build import build_program
 
     leaves = LEAVES if captures else frozenset()
-    return build_program(grammar, grammar.canonical(rule), captures, leaves)
+    return build_program(
+        grammar.rules, grammar.canonical(rule), captures, leaves, vetted=grammar.vetted
+    )
 
 
 @pytest.mark.parametrize("rule", RULES)
@@ -67,8 +71,8 @@ def test_a_parse_program_reads_back_with_its_tagged_tables() -> None:
 def test_a_program_read_back_answers_as_the_one_compiled(backend: Any, text: str) -> None:
     program = _fresh(RFC3986, "URI-reference")
     again = program_from(piece(program))
-    built = backend.matcher(program)(text) is not None
-    loaded = backend.matcher(again)(text) is not None
+    built = runs(program, backend).fullmatch()(text) is not None
+    loaded = runs(again, backend).fullmatch()(text) is not None
     assert built == loaded == RFC3986.validate("URI-reference", text)
 
 
@@ -78,16 +82,16 @@ def test_a_program_read_back_answers_as_the_one_compiled(backend: Any, text: str
 @functools.cache
 def _file(grammar: Grammar) -> bytes:
     programs = {p.key: piece(p) for p in (_fresh(grammar, "URI"), _fresh(grammar, "host"))}
-    rules = list(grammar._table().own.values())
-    return encode(grammar.lineage, rules, list(_core().values()), programs)
+    rules = list(grammar.rules.own.values())
+    return encode(grammar.lineage, rules, list(core().values()), programs)
 
 
 def test_a_good_file_gives_its_rules_and_programs() -> None:
     found = decode(_file(RFC3986), RFC3986.lineage)
     assert not isinstance(found, str), found
     rules, core, pieces = found
-    assert [r.name for r in rules] == [r.name for r in RFC3986._table().own.values()]
-    assert [r.expr for r in rules] == [r.expr for r in RFC3986._table().own.values()]
+    assert [r.name for r in rules] == [r.name for r in RFC3986.rules.own.values()]
+    assert [r.expr for r in rules] == [r.expr for r in RFC3986.rules.own.values()]
     assert {r.name for r in core} >= {"ALPHA", "DIGIT", "HEXDIG"}
     assert {key[0] for key in pieces} == {"URI", "host"}
 
@@ -177,10 +181,15 @@ def test_a_damaged_program_raises_value_error_or_reads(mutated: Any) -> None:
         return
 
 
-def test_a_program_of_another_rule_in_a_store_is_compiled_afresh() -> None:
-    grammar = load_grammar(RFC3986.text(), name="RFC 3986 copy")
-    wrong = piece(_fresh(grammar, "host"))
-    key = (grammar.canonical("URI"), (), ())
-    grammar._pieces[key] = wrong
+def test_a_program_of_another_rule_in_a_store_is_compiled_afresh(tmp_path: Path) -> None:
+    # A file whose index names the program of "host" as the one of "URI".
+    original = _fresh(RFC3986, "host")
+    key = (RFC3986.canonical("URI"), (), ())
+    rules = list(RFC3986.rules.own.values())
+    store = PackageStore(tmp_path / "rfc3986.json")
+    store.path.write_bytes(
+        encode(RFC3986.lineage, rules, list(core().values()), {key: piece(original)})
+    )
+    grammar = Grammar(RFC3986.text(), name=RFC3986.name, lazy=True, vetted=True, store=store)
     assert grammar.program("URI").rule == "URI"
     assert grammar.validate("URI", "http://a/b")

@@ -1,5 +1,5 @@
 """``Record`` and ``Field``: a text and the spans of its slots, in C
-(``engine._native``) and in Python (``engine._record``), one interface
+(``engine._native``) and in Python (``engine.result.record``), one interface
 tested over both."""
 
 from __future__ import annotations
@@ -15,8 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from _budget import examples
-from urigrammar.engine import _record
-from urigrammar.engine._backend import NATIVE_RECORD
+from urigrammar.engine.backend.native import record_types
+from urigrammar.engine.result import record as _record
+
+NATIVE_RECORD = record_types()
 
 IMPLEMENTATIONS = [pytest.param((_record.Record, _record.Field), id="python")]
 if NATIVE_RECORD is not None:

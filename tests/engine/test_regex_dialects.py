@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import urigrammar as u
 from _budget import examples
 from urigrammar.engine import DIALECTS
-from urigrammar.engine._dialect import group_name
+from urigrammar.engine.regex.flavour import group_name
 from urigrammar.strategies import from_rule
 
 # What each dialect takes as a group name: Python an identifier (ASCII
@@ -203,14 +203,14 @@ def test_re2_takes_nested_counts_up_to_their_product_of_1000() -> None:
     # RE2 itself refuses what is refused here.
     import dataclasses
 
-    from urigrammar.engine._dialect import export
+    from urigrammar.engine.regex.flavour import export
 
     lax = dataclasses.replace(DIALECTS["re2"], max_repeat=None)
     for rule in ("over", "flat"):
         body = g.program(rule).body
         assert body is not None
         with pytest.raises(re2.error):
-            re2.compile(export(g, rule, body, lax).pattern)
+            re2.compile(export(rule, body, lax, vetted=g.vetted).pattern)
     for dialect in ("python", "rust", "java"):
         assert g.regex("over", dialect).pattern
 

@@ -1,6 +1,6 @@
-"""The native parse: the tagged DFA (``engine._tagged``) and the
+"""The native parse: the tagged DFA (``engine.automata.tagged``) and the
 C tagger that runs it (``engine._native.Tagger``) against the regex, whose
-groups come from the same rules by another route (``engine._compile``) and
+groups come from the same rules by another route (``engine.regex.emit``) and
 are read by Python's backtracking ``re``.
 
 * every string of up to 4 characters over one character of each class
@@ -32,12 +32,12 @@ from _backends import C_RECORDS, On
 from _budget import examples
 from _edits import edited
 from _tables import parse_table
-from urigrammar.engine import NATIVE, PURE, Backend, inline_rule
-from urigrammar.engine._backend import pack_tagged
-from urigrammar.engine._compile import CompiledRule
-from urigrammar.engine._record import Record
-from urigrammar.engine._tables import TaggedTables
-from urigrammar.engine._tagged import build_tagged
+from urigrammar.engine import NATIVE, PURE, Backend, inline_rule, runs
+from urigrammar.engine.automata.tables import TaggedTables
+from urigrammar.engine.automata.tagged import build_tagged
+from urigrammar.engine.backend.native import pack_tagged
+from urigrammar.engine.program.program import Program
+from urigrammar.engine.result.record import Record
 from urigrammar.shipped import shipped_rule
 from urigrammar.strategies import from_rule
 from urigrammar.uri._api import api
@@ -52,23 +52,23 @@ VECTORS = Path(__file__).resolve().parents[1] / "vectors"
 
 
 @cache
-def rule_parts(rule: str) -> tuple[TaggedTables, CompiledRule]:
+def rule_parts(rule: str) -> tuple[TaggedTables, Program]:
     grammar, name = shipped_rule(rule)
-    tables = grammar.tagged(name, CAPTURES, LEAVES)
-    assert tables is not None, rule
-    return tables, grammar.compiled(name, CAPTURES, LEAVES)
+    program = grammar.program(name, CAPTURES, LEAVES)
+    assert program.tagged is not None, rule
+    return program.tagged, program
 
 
 @cache
 def tagger(rule: str) -> object:
-    from urigrammar.engine._native import Tagger
+    from urigrammar.engine.backend._native import Tagger
 
     tables, compiled = rule_parts(rule)
-    return Tagger(**pack_tagged(tables, plan(compiled.groups)))  # type: ignore[arg-type]
+    return Tagger(**pack_tagged(tables, plan(compiled.names)))  # type: ignore[arg-type]
 
 
 def regex_groups(rule: str, text: str) -> tuple[str | None, ...] | None:
-    match = rule_parts(rule)[1].pattern.fullmatch(text)
+    match = re.fullmatch(rule_parts(rule)[1].source, text)
     return None if match is None else match.groups()
 
 
@@ -184,19 +184,21 @@ def test_both_ways_of_choosing_slots_agree(rule: str, data: st.DataObject) -> No
     # same plan with each slot's first candidate repeated last, which
     # changes no answer, is chosen candidate by candidate.  Two slots more
     # per capture: its text or a constant default, and a constant or None.
-    from urigrammar.engine._native import Tagger
+    from urigrammar.engine.backend._native import Record as CRecord
+    from urigrammar.engine.backend._native import Tagger
 
     tables, compiled = rule_parts(rule)
     captures = range(len(compiled.groups))
     slots = (
-        *plan(compiled.groups),
+        *plan(compiled.names),
         *(("absent", ((c, None),)) for c in captures),
         *((None, ((c, "present"),)) for c in captures),
     )
     repeated = tuple((default, (*cands, *cands[:1])) for default, cands in slots)
     assert any(len(cands) > 1 for _, cands in slots)
-    by_bits = Tagger(**pack_tagged(tables, slots, u.URIReference))  # type: ignore[arg-type]
-    by_loop = Tagger(**pack_tagged(tables, repeated, u.URIReference))  # type: ignore[arg-type]
+    # Records of the C base class, whatever the default back end's are.
+    by_bits = Tagger(**pack_tagged(tables, slots, CRecord))  # type: ignore[arg-type]
+    by_loop = Tagger(**pack_tagged(tables, repeated, CRecord))  # type: ignore[arg-type]
     text = data.draw(st.one_of(from_rule(rule), mutated(rule)))
     assert by_bits.spans(text) == by_loop.spans(text), text
     assert by_bits.consts == by_loop.consts
@@ -225,21 +227,20 @@ def test_the_native_back_end_parses_with_the_tagger() -> None:
 
 
 def _tagger_parse(rule: str, cls: type[u.Reference]) -> object:
-    """The native tagger's parse of ``rule`` into ``cls`` (the back end
+    """The native tagger's parse of ``rule`` into ``cls`` (the engine
     keeps one per program and plan)."""
     assert NATIVE is not None
-    program = cls.dialect.grammar.program(rule, CAPTURES, LEAVES)
-    found = NATIVE.tagger(program, plan(program.groups), cls)
-    assert found is not None
-    return found
+    runs = cls.dialect.grammar.runs(rule, CAPTURES, LEAVES, backend=NATIVE)
+    assert runs.reads == "tagged"
+    return runs.reader(plan(runs.program.names), cls)
 
 
 @c_records
 def test_the_record_the_tagger_makes_holds_the_slots_of_its_plan() -> None:
-    from urigrammar.engine._native import Tagger
+    from urigrammar.engine.backend._native import Tagger
 
     tables, compiled = rule_parts("URI-reference")
-    slots = plan(compiled.groups)
+    slots = plan(compiled.names)
     plain = Tagger(**pack_tagged(tables, slots))  # type: ignore[arg-type]
     into = Tagger(**pack_tagged(tables, slots, u.URIReference))  # type: ignore[arg-type]
     text = "https://user@1.2.3.4:443/a/b?c=d#e"
@@ -265,13 +266,13 @@ class _PythonRecord(Record):
 @given(text=from_rule("URI-reference"))
 @settings(max_examples=examples(40))
 def test_the_native_tagger_makes_python_records_with_the_same_slots(text: str) -> None:
+    from urigrammar.engine.backend._native import Tagger
+
     assert NATIVE is not None
     program = shipped_rule("URI-reference")[0].program("URI-reference", CAPTURES, LEAVES)
-    slots = plan(program.groups)
-    made = NATIVE.tagger(program, slots, _PythonRecord)
-    plain = NATIVE.tagger(program, slots)
-    assert made is not None
-    assert plain is not None
+    slots = plan(program.names)
+    made = runs(program, NATIVE).reader(slots, _PythonRecord)
+    plain = Tagger(**pack_tagged(program.tagged, slots)).parse  # type: ignore[arg-type]
     record = made(text)
     assert type(record) is _PythonRecord
     assert record._values() == plain(text)
@@ -283,12 +284,11 @@ def test_the_native_tagger_makes_python_records_with_the_same_slots(text: str) -
 def test_the_native_tagger_makes_records_of_the_base_class_itself() -> None:
     # The base has no collector (only a class statement's subclass does):
     # a record of it is made without touching one.
-    from urigrammar.engine._native import Record as CRecord
+    from urigrammar.engine.backend._native import Record as CRecord
 
     assert NATIVE is not None
     program = shipped_rule("URI-reference")[0].program("URI-reference", CAPTURES, LEAVES)
-    made = NATIVE.tagger(program, plan(program.groups), CRecord)
-    assert made is not None
+    made = runs(program, NATIVE).reader(plan(program.names), CRecord)
     record = made("http://a/b")
     assert type(record) is CRecord
     assert record._values() == ("http", None, "a", "/b", None, None, "reg-name", None)
@@ -299,11 +299,11 @@ def test_records_without_the_collector_take_only_str_constants() -> None:
     # A constant that is no str could refer back to its record, in a cycle
     # the collector would not see: the tagger refuses such a plan for a
     # class without the collector, and takes it for one with it.
-    from urigrammar.engine._native import Record as CRecord
-    from urigrammar.engine._native import Tagger
+    from urigrammar.engine.backend._native import Record as CRecord
+    from urigrammar.engine.backend._native import Tagger
 
     tables, compiled = rule_parts("URI-reference")
-    slots = plan(compiled.groups)
+    slots = plan(compiled.names)
     numbered = (*slots, (None, ((0, 1),)))
     with pytest.raises(TypeError, match="constants"):
         Tagger(**pack_tagged(tables, numbered, CRecord))  # type: ignore[arg-type]
@@ -357,10 +357,10 @@ def test_long_texts_cross_the_buffer_and_the_record_stack(
     ],
 )
 def test_bad_tables_are_refused(field: str, value: bytes) -> None:
-    from urigrammar.engine._native import Tagger
+    from urigrammar.engine.backend._native import Tagger
 
     tables, compiled = rule_parts("URI-reference")
-    packed = pack_tagged(tables, plan(compiled.groups))
+    packed = pack_tagged(tables, plan(compiled.names))
     old = packed[field]
     assert isinstance(old, bytes)
     packed[field] = value + old[len(value) :]
@@ -382,7 +382,7 @@ def test_bad_tables_are_refused(field: str, value: bytes) -> None:
     ],
 )
 def test_bad_plans_are_refused(bad_plan: object, error: type[Exception]) -> None:
-    from urigrammar.engine._native import Tagger
+    from urigrammar.engine.backend._native import Tagger
 
     tables = rule_parts("URI-reference")[0]
     with pytest.raises(error):
@@ -413,16 +413,16 @@ def test_tagged_tables_read_as_a_pike_vm_where_re_differs(source: str, texts: li
     # the same automaton, and that reading, not re's, is Grammar.parse's on
     # both back ends (engine._match), so the pure back end does not use the
     # regex's groups for such a rule.
-    from urigrammar.engine._match import occurrences, pike_events, table_events
-    from urigrammar.engine._tagged import _Automaton
+    from urigrammar.engine.automata.pike import PikeVM
+    from urigrammar.engine.backend.pure import occurrences, table_events
 
     grammar = u.load_grammar(source)
     captures = frozenset(name for name in ("x", "y") if f"\n{name} =" in source)
-    tables = grammar.tagged("r", captures)
+    tables = grammar.program("r", captures).tagged
     assert tables is not None
-    automaton = _Automaton(grammar.program("r", captures).body)  # type: ignore[arg-type]
+    automaton = PikeVM(grammar.program("r", captures).body)  # type: ignore[arg-type]
     for text in texts:
-        events = pike_events(automaton, text)
+        events = automaton.events(text)
         run = table_events(tables, text)
         assert events is not None
         assert run is not None
@@ -443,18 +443,18 @@ def thue(length: int) -> str:
 def test_records_past_the_stack_grow_on_the_heap(length: int) -> None:
     # One record a character, none dropped: the record stack (128) overflows,
     # which the URI rules' texts never make it do.
-    from urigrammar.engine._native import Tagger
+    from urigrammar.engine.backend._native import Tagger
 
     grammar = u.load_grammar(
         'r = *( "a" / "b" / "c" ) ( x / y / z )\r\nx = "a"\r\ny = "b"\r\nz = "c"\r\n'
     )
     captures = frozenset({"x", "y", "z"})
-    tables = grammar.tagged("r", captures)
+    tables = grammar.program("r", captures).tagged
     assert tables is not None
     text = thue(length)
     c_tagger = Tagger(**pack_tagged(tables, ()))  # type: ignore[arg-type]
     assert c_tagger.tags(text) == tables.tags(text)
-    match = grammar.compiled("r", captures).pattern.fullmatch(text)
+    match = re.fullmatch(grammar.program("r", captures).source, text)
     assert match is not None
     assert tables.groups(text) == match.groups()
 
@@ -511,18 +511,18 @@ USER_GRAMMARS = [
 def test_captures_inside_repetitions_on_a_user_grammar(source: str, alphabet: str) -> None:
     grammar = u.load_grammar(source)
     captures = frozenset({"x", "y"}) & frozenset(grammar.rule_names)
-    body = inline_rule(grammar, "r", captures)
+    body = inline_rule(grammar.rules, "r", captures)
     tables = build_tagged(body, repeated=True)
     assert tables is not None
     assert build_tagged(body) is None
     # The oracle: the same pattern, backtracking.  Its possessive form is not
     # one: CPython 3.11's re reports wrong spans for groups inside a
     # possessive repetition (or raises SystemError).
-    pattern = grammar.compiled("r", captures).pattern.pattern
+    pattern = grammar.program("r", captures).source
     oracle = re.compile(pattern.replace("*+", "*").replace("++", "+").replace("?+", "?"))
     c_tags = None
     if NATIVE is not None:
-        from urigrammar.engine._native import Tagger
+        from urigrammar.engine.backend._native import Tagger
 
         c_tags = Tagger(**pack_tagged(tables, ())).tags  # type: ignore[arg-type]
     for n in range(8):
@@ -578,7 +578,7 @@ def test_the_parse_entry_answers_as_the_function(
 
 @c_records
 def test_parse_runs_through_the_entry_on_the_native_back_end_only() -> None:
-    from urigrammar.engine._native import Entry, Tagger
+    from urigrammar.engine.backend._native import Entry, Tagger
 
     assert NATIVE is not None
     parse = api(NATIVE).parser_for(u.URIReference)

@@ -24,9 +24,9 @@ from test_tagged_dfa import USER_GRAMMARS, rule_parts, tagger
 import urigrammar as u
 from _budget import examples
 from urigrammar.engine import NATIVE, inline_rule
-from urigrammar.engine._backend import pack_tagged
-from urigrammar.engine._tables import TaggedTables
-from urigrammar.engine._tagged import build_tagged
+from urigrammar.engine.automata.tables import TaggedTables
+from urigrammar.engine.automata.tagged import build_tagged
+from urigrammar.engine.backend.native import pack_tagged
 
 pytestmark = pytest.mark.skipif(NATIVE is None, reason="the extension is not built")
 
@@ -84,7 +84,7 @@ CYCLE_GRAMMARS = [
 def user_tables(source: str) -> TaggedTables:
     grammar = u.load_grammar(source)
     captures = frozenset({"x", "y"}) & frozenset(grammar.rule_names)
-    tables = build_tagged(inline_rule(grammar, "r", captures), repeated=True)
+    tables = build_tagged(inline_rule(grammar.rules, "r", captures), repeated=True)
     assert tables is not None
     return tables
 
@@ -93,7 +93,7 @@ def user_tables(source: str) -> TaggedTables:
 def test_user_grammar_runs_broken_anywhere_give_the_plain_walks_tags(
     source: str, alphabet: str
 ) -> None:
-    from urigrammar.engine._native import Tagger
+    from urigrammar.engine.backend._native import Tagger
 
     tables = user_tables(source)
     tags = Tagger(**pack_tagged(tables, ())).tags  # type: ignore[arg-type]

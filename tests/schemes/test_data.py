@@ -20,7 +20,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from urigrammar import SCHEMES, URIError, URISyntaxError, parse_scheme, validate
-from urigrammar.engine import BACKENDS, Backend
+from urigrammar.engine import BACKENDS, Backend, within
 from urigrammar.schemes import DataValue
 from urigrammar.shipped import RFC2045, RFC2397, RFC2397_PUBLISHED, RFC3986
 
@@ -222,7 +222,7 @@ def test_a_base64_escape_is_one_of_a_base64_character() -> None:
 def test_every_rule_is_regular_and_within_rfc_3986s_uri() -> None:
     for name in RFC2397.rule_names:
         assert RFC2397.is_regular(name), name
-    assert RFC2397.within("data-URI", RFC3986, "URI")
+    assert within(RFC2397, "data-URI", RFC3986, "URI")
 
 
 # --- generated data URIs ------------------------------------------------------

@@ -9,8 +9,8 @@ import pytest
 
 import urigrammar as u
 from urigrammar.engine import inline_rule
-from urigrammar.engine._charset import CharSet
-from urigrammar.engine._ir import Alt, Chars
+from urigrammar.engine.syntax.charset import CharSet
+from urigrammar.engine.syntax.ir import Alt, Chars
 from urigrammar.shipped import grammar_text, shipped_rule
 from urigrammar.template._sets import OPERATORS, chars_of
 
@@ -60,7 +60,7 @@ def test_erratum_6937_the_apostrophe() -> None:
 
 
 def _single_characters(grammar: u.Grammar, rule: str) -> CharSet:
-    inlined = inline_rule(grammar, rule)
+    inlined = inline_rule(grammar.rules, rule)
     assert isinstance(inlined, Alt)
     found = CharSet()
     for item in inlined.items:
@@ -76,7 +76,7 @@ def test_every_rule_by_name_at_the_top_level(name: str) -> None:
     assert name in u.RULE_NAMES
     assert u.rule_source(name) is not None
     # LL(1): the reason RFC6570 may be vetted (its regexes never backtrack).
-    assert u.RFC6570.compiled(name).deterministic
+    assert u.RFC6570.program(name).deterministic
 
 
 @pytest.mark.parametrize(

@@ -37,15 +37,14 @@ import re
 import socket
 from typing import TYPE_CHECKING
 
-import urigrammar
-from urigrammar import URIError
-
+from .._errors import URIError
+from ..uri import remove_dot_segments
 from ._whatwg import DEFAULT_PORTS, IPV4_SERIALIZED, ada
 
 if TYPE_CHECKING:
     from can_ada import URL
 
-    from urigrammar import URIReference
+    from ..uri import URIReference
 
 __all__ = [
     "NO_HOST",
@@ -200,5 +199,5 @@ def port_key(port: str | None, scheme: str) -> str | None:
 
 def path_key(path: str, special: bool) -> str:
     """A path, normalized (module docstring)."""
-    path = urigrammar.remove_dot_segments(_percent_normal(path))
+    path = remove_dot_segments(_percent_normal(path))
     return "/" if special and not path else path

@@ -15,11 +15,11 @@ import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import urigrammar
-from urigrammar import URIError
-
-from .._errors import HIDDEN
+from .._errors import HIDDEN, URIError
 from ..shipped import userinfo_secret
+from ..uri import parse as _parse
+from ..uri import resolve as _resolve
+from ..uri import validate as _validate
 from ._compare import (
     NO_HOST,
     normal_reg_name,
@@ -37,13 +37,9 @@ from ._whatwg import SPECIAL_SCHEMES, ada, whatwg_parse, whatwg_reading
 if TYPE_CHECKING:
     from can_ada import URL
 
-    from urigrammar import URIReference
+    from ..uri import URIReference
 
 __all__ = ["SecretSpan", "agreed_host", "diff", "secret_span"]
-
-_parse = urigrammar.parse
-_resolve = urigrammar.resolve
-_validate = urigrammar.validate
 
 #: RFC 3986's reading of a relative reference given without a base.
 _NO_BASE = (

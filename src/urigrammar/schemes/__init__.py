@@ -2,11 +2,12 @@
 checked against that scheme's own RFC grammar and prose, and parsed into
 typed values.
 
-Layers, each importing those below: ``_value`` (``SchemeURI``, the value
-a profile returns), ``_profile`` (``Profile`` and ``Requirement``),
-``_registry`` (``SCHEMES``, ``register_scheme``, ``parse_scheme``), then
-one module per scheme, which the registry imports on first lookup, and
-so does a lookup of its value class here.  The grammars are the shipped
+Layers, each importing those below: ``_registry`` (``Schemes``, the
+mapping of scheme names to profiles), ``_profile`` (``Profile`` and
+``Requirement``, and the registry ``SCHEMES`` with ``register_scheme``),
+``_value`` (``SchemeURI``, the value a profile returns, and
+``parse_scheme``), then one module per scheme, which the registry imports
+on first lookup, and so does a lookup of its value class here.  The grammars are the shipped
 layer's (``urigrammar.shipped``).
 """
 
@@ -14,9 +15,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._profile import Profile, Requirement
-from ._registry import SCHEMES, Schemes, parse_scheme, register_scheme
-from ._value import SchemeURI
+from ._profile import SCHEMES, Profile, Requirement, register_scheme
+from ._registry import Schemes
+from ._value import SchemeURI, parse_scheme
 
 if TYPE_CHECKING:
     from ._acct import AcctValue

@@ -37,6 +37,7 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar
 
+from ..engine import within
 from ..shipped import RFC3986, RFC9110, RFC9110_REQUIREMENTS
 from ._profile import Profile, Requirement
 from ._server import Fast, FastProfile, ServerURI, host_starts
@@ -122,7 +123,7 @@ def _fast(scheme: str, rule: str) -> Callable[[Backend | None], Fast]:
     host = len(scheme) + 3
 
     def make(backend: Backend | None) -> Fast:
-        assert RFC9110.within(rule, RFC3986, "URI")
+        assert within(RFC9110, rule, RFC3986, "URI")
         uri = RFC3986.matcher("URI", backend=backend)
         scheme_rule = RFC9110.matcher(rule, backend=backend)
         starts = host_starts()

@@ -22,18 +22,30 @@ import functools
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
 from .._errors import RuleMatchError, URISyntaxError
+from ..engine import within
 from ..shipped import COMBINATIONS, RFC3986, userinfo_secret
+from ._registry import Schemes
 
 if TYPE_CHECKING:
     from ..engine import Backend, Grammar, Part, RuleMatch
-    from ._value import SchemeURI
 
-__all__ = ["Profile", "Requirement"]
+__all__ = ["SCHEMES", "Profile", "Requirement", "register_scheme"]
 
-V = TypeVar("V", bound="SchemeURI")
+_M = TypeVar("_M", bound="Made")
+
+
+class Made(Protocol):
+    """What a profile's value class offers it (``_value.SchemeURI`` does):
+    a value made from the profile and the parse of a text."""
+
+    @classmethod
+    def _from_match(cls: type[_M], profile: Profile[Any], match: RuleMatch) -> _M: ...
+
+
+V = TypeVar("V", bound=Made)
 
 
 @dataclass(frozen=True)
@@ -262,7 +274,7 @@ class Profile(Generic[V]):
     def _uri(self, backend: Backend | None) -> Callable[[str], object | None] | None:
         """RFC 3986's ``URI`` matcher, or ``None`` when it says nothing more
         than the rule (``_Runs.uri``)."""
-        if self.within_uri and not self.grammar.within(self.rule, RFC3986, "URI"):
+        if self.within_uri and not within(self.grammar, self.rule, RFC3986, "URI"):
             return RFC3986.matcher("URI", backend=backend)
         return None
 
@@ -369,7 +381,7 @@ class Profile(Generic[V]):
         requirements one by one.  The shipped profiles' tables are read
         from ``COMBINATIONS``, built with the package; another's are built
         here."""
-        from ..engine import combination, default_backend
+        from ..engine import combination, default_backend, tables_predicate
 
         chosen = backend or default_backend()
         if not chosen.native:
@@ -378,7 +390,7 @@ class Profile(Generic[V]):
         verdict = None if parts is None else combination(parts, COMBINATIONS)
         if verdict is None:
             return None
-        made = cast("Callable[[str], bool] | None", chosen.tables_matcher(verdict, predicate=True))
+        made = tables_predicate(verdict, chosen)
         if made is None:
             return None
         sure_parts = self.sure_parts()
@@ -388,10 +400,10 @@ class Profile(Generic[V]):
         if sure is None:
             return None
         between = self._between(made, backend)
-        also = chosen.tables_matcher(sure, predicate=True, otherwise=between)
+        also = tables_predicate(sure, chosen, otherwise=between)
         if also is None:
             return None
-        return _Runs(_LATER, cast("Callable[[str], bool]", also))
+        return _Runs(_LATER, also)
 
     def _between(
         self, verdict: Callable[[str], bool], backend: Backend | None
@@ -496,3 +508,17 @@ class _Frozen(Mapping[str, str]):
 
     def __repr__(self) -> str:
         return repr(self._items)
+
+
+#: The scheme profiles, by lowercase scheme name.
+SCHEMES: Schemes[Profile[Any]] = Schemes()
+
+
+def register_scheme(profile: Profile[Any], *, replace: bool = False) -> None:
+    """Add ``profile`` to ``SCHEMES`` under each of its schemes.  A scheme
+    that has a profile already (shipped or yours) raises ``ValueError``
+    unless ``replace``."""
+    if not isinstance(profile, Profile):
+        msg = f"register_scheme takes a Profile, not {type(profile).__name__}"
+        raise TypeError(msg)
+    SCHEMES._register(profile, replace)

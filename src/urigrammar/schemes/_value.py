@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from ..shipped import userinfo_secret
+from .._errors import UnknownSchemeError
+from ..shipped import RFC3986, userinfo_secret
+from ._profile import SCHEMES, Profile
 
 if TYPE_CHECKING:
-    from ..engine import RuleMatch
-    from ._profile import Profile
+    from ..engine import Backend, RuleMatch
 
-__all__ = ["SchemeURI"]
+__all__ = ["SchemeURI", "parse_scheme"]
 
 HIDDEN = "****"
 
@@ -134,7 +135,29 @@ class SchemeURI:
 
 
 def _rebuild(scheme: str, text: str) -> SchemeURI:
-    from ._registry import SCHEMES
-
     value: SchemeURI = SCHEMES[scheme].parse(text)
+    return value
+
+
+def parse_scheme(text: str, *, backend: Backend | None = None) -> SchemeURI:
+    """The typed value of ``text`` by the profile of its scheme
+    (``SCHEMES``).  ``URISyntaxError`` when it is no RFC 3986 ``URI`` or its
+    profile rejects it; ``UnknownSchemeError`` (a ``URIError``) when no
+    profile serves its scheme."""
+    if not isinstance(text, str):
+        msg = f"text must be str, not {type(text).__name__}"
+        raise TypeError(msg)
+    colon = text.find(":")
+    scheme = text[:colon] if colon > 0 else ""
+    if not scheme or not RFC3986.validate("scheme", scheme):
+        RFC3986.check("URI", text)  # raises: no scheme, no URI
+    try:
+        profile = SCHEMES[scheme]
+    except KeyError:
+        known = ", ".join(SCHEMES)
+        msg = f"no profile for the scheme {scheme!r}; urigrammar.SCHEMES has {known}"
+        raise UnknownSchemeError(
+            msg, rule="scheme", text=text, offset=0, secrets=userinfo_secret
+        ) from None
+    value: SchemeURI = profile.parse(text, backend=backend)
     return value

@@ -29,7 +29,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .._errors import UnknownRuleError, URISyntaxError
-from ..engine import Grammar, PackageStore
+from ..engine import Grammar, PackageStore, Reporting
 from ._hints import uri_hint
 from ._secrets import userinfo_secret
 
@@ -60,6 +60,13 @@ COMPILED = _PACKAGE / "compiled"
 COMBINATIONS = PackageStore(COMPILED / "combinations.json")
 
 
+#: How the URI family's grammars report a text that does not match: a
+#: ``URISyntaxError``, its password masked; RFC 3986's with a hint where
+#: the fix of a syntax error is known.
+_REPORTING = Reporting(URISyntaxError, userinfo_secret)
+_HINTED = Reporting(URISyntaxError, userinfo_secret, uri_hint)
+
+
 def grammar_path(file_name: str) -> Path:
     """Where a shipped grammar file is: package data, or the source tree."""
     packaged = _PACKAGE / "grammar" / file_name
@@ -88,20 +95,17 @@ def shipped(
     published text the ABNF reader cannot read at all (so the published
     file keeps it as a comment, and cannot load alone to be overlaid)."""
 
-    def text() -> str:
-        found = grammar_text(file_name)
-        return found if erratum is None else found + "\n" + grammar_text(erratum)
-
+    files: tuple[Path, ...] = (grammar_path(file_name),)
+    if erratum is not None:
+        files += (grammar_path(erratum),)
     return Grammar(
-        text,
+        files,
         name=name,
         imports=imports,
         lazy=True,
         vetted=True,
         store=PackageStore(COMPILED / f"{file_name}.json"),
-        errors=URISyntaxError,
-        secrets=userinfo_secret,
-        hints=uri_hint if hints else None,
+        reporting=_HINTED if hints else _REPORTING,
     )
 
 

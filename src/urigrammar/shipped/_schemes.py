@@ -14,7 +14,7 @@ These grammars are not in ``SHIPPED``: a rule name given to the top-level
 
 from __future__ import annotations
 
-from ..engine import CharSet, Grammar, PackageStore
+from ..engine import CharSet, Grammar, PackageStore, restricted
 from ._grammars import COMPILED, RFC3986, shipped
 
 __all__ = [
@@ -78,7 +78,8 @@ RFC6068 = shipped("rfc6068.abnf", "RFC 6068", RFC3986, RFC5322)
 #: reaches comment: it is regular.  A mailto URI is an RFC 3986 URI too, so
 #: this is what the mailto profile matches with.  It has no file: its text
 #: is written from RFC 6068's rules, its programs compiled with the others.
-RFC6068_URI = RFC6068.restricted(
+RFC6068_URI = restricted(
+    RFC6068,
     RFC3986,
     "URI",
     name="RFC 6068 (over URI characters)",
@@ -96,7 +97,8 @@ ENCODED_IN_ADDR_SPEC = frozenset("/?#[]&;=")
 #: every rule named "encoded-" and its RFC 6068 name: what an address may
 #: hold unencoded, for ``rfc6068-delimited.abnf``.  No file, as
 #: ``RFC6068_URI``.
-RFC6068_ENCODED = RFC6068_URI.restricted(
+RFC6068_ENCODED = restricted(
+    RFC6068_URI,
     RFC3986,
     "URI",
     name="RFC 6068 (over URI characters an addr-spec holds unencoded)",
@@ -165,7 +167,8 @@ RFC3966 = shipped("rfc3966.abnf", "RFC 3966", RFC3986, erratum="rfc3966-errata.a
 #: named "undelimited-" and its RFC 3966 name: what a parameter holds
 #: between two ";", for ``rfc3966-requirements.abnf``.  No file, as
 #: ``RFC6068_URI``.
-RFC3966_UNDELIMITED = RFC3966.restricted(
+RFC3966_UNDELIMITED = restricted(
+    RFC3966,
     RFC3966,
     "telephone-uri",
     name='RFC 3966 (over telephone-uri characters but ";")',

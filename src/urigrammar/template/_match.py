@@ -60,7 +60,7 @@ Spend = Callable[[int], None]
 @cache
 def _pct() -> Expr:
     # pct-encoded, as the grammar has it, in the compiler's form.
-    return inline_rule(RFC6570, RFC6570.canonical("pct-encoded"))
+    return inline_rule(RFC6570.rules, RFC6570.canonical("pct-encoded"))
 
 
 def _alphabet(expression: Expression) -> frozenset[str]:
@@ -112,7 +112,7 @@ class Matcher:
         self.pattern = re.compile(emitter.emit(tree, END))
         self.groups = tuple(int(name) for name, _parent in emitter.groups)
         #: Level 1: whether a URI splits into the parts one way at most.
-        self.deterministic = emitter.deterministic(tree, END)
+        self.deterministic = emitter.analysis.deterministic(tree, END)
         self.ambiguous = not self.deterministic or any(
             ambiguous_reading(p.expression) for p in self.parts if isinstance(p, _Slot)
         )

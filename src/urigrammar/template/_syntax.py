@@ -70,9 +70,9 @@ def _pattern(
     grammar: Grammar, rule: str, names: tuple[str, ...]
 ) -> tuple[re.Pattern[str], tuple[int, ...]]:
     """The rule's regex, and the group number of each of ``names``."""
-    compiled = grammar.compiled(rule, frozenset(names))
-    groups = {name: index for index, (name, _parent) in enumerate(compiled.groups, 1)}
-    return compiled.pattern, tuple(groups[name] for name in names)
+    program = grammar.program(rule, frozenset(names))
+    groups = {name: index for index, name in enumerate(program.names, 1)}
+    return re.compile(program.source), tuple(groups[name] for name in names)
 
 
 @cache

@@ -14,21 +14,40 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ._api import validate
     from ._components import port_number
     from ._encode import percent_encode
     from ._normalize import Origin, decode_unreserved, lowercase_host
+    from ._reference import URIReference, parse, resolve
+    from ._resolve import remove_dot_segments
 
-__all__ = ["Origin", "decode_unreserved", "lowercase_host", "percent_encode", "port_number"]
+__all__ = [
+    "Origin",
+    "URIReference",
+    "decode_unreserved",
+    "lowercase_host",
+    "parse",
+    "percent_encode",
+    "port_number",
+    "remove_dot_segments",
+    "resolve",
+    "validate",
+]
 
-#: What the layers above (the scheme profiles) read of the model, by name,
-#: to the module that defines it: imported on first use (PEP 562), so
-#: ``import urigrammar.uri`` stays as cheap as it was.
+#: What the layers above (the scheme profiles, the differential) read of
+#: the model, by name, to the module that defines it: imported on first use
+#: (PEP 562), so ``import urigrammar.uri`` stays as cheap as it was.
 _LAZY: dict[str, str] = {
     "Origin": "._normalize",
+    "URIReference": "._reference",
     "decode_unreserved": "._normalize",
     "lowercase_host": "._normalize",
+    "parse": "._reference",
     "percent_encode": "._encode",
     "port_number": "._components",
+    "remove_dot_segments": "._resolve",
+    "resolve": "._reference",
+    "validate": "._api",
 }
 
 

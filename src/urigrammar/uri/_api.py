@@ -11,13 +11,13 @@ Parsing builds a class it is given (a ``Components`` subclass):
 model's top class, never names it.
 
 Every rule of RFC 3986 is regular, the core rules CRLF and LWSP included,
-so each runs as its program says (``engine.Program.serves``).  The
+so each runs as the engine chooses (``engine.Runs``).  The
 ``abnf`` engine's time and memory grow quadratically with the input, so
 it refuses texts longer than ``ABNF_MAX_LENGTH`` characters with
 ``InputTooLongError`` rather than spend minutes and gigabytes.
 
-Caches: the grammars keep their programs, and each back end what it made
-of them (``Program.made``).  Here, one table per function: the spellings
+Caches: the grammars keep their programs, and the engine what runs them
+(``engine.runs``).  Here, one table per function: the spellings
 of rule names seen (``"URI"``, ``"uri"``) and what serves them, up to
 ``_FAST_ENTRIES``, for the C entry's hot path.  Nothing is cached per
 input.
@@ -29,11 +29,11 @@ from collections.abc import Callable
 from typing import Any, Literal, Protocol, TypeVar, cast, get_type_hints
 
 from .._errors import URIError
-from ..engine import ABNF_MAX_LENGTH, Backend, default_backend
+from ..engine import ABNF_MAX_LENGTH, Backend, default_backend, front
 from ..shipped import shipped_rule
 from ._components import Components, RefT
 from ._dialect import URI, Dialect, bidi_error
-from ._visitor import CAPTURES, LEAVES, plan, reader, to_reference
+from ._visitor import CAPTURES, LEAVES, plan, to_reference
 
 __all__ = [
     "ABNF_MAX_LENGTH",
@@ -152,7 +152,7 @@ class Api:
         self.backend = backend
         self._validate_table: dict[str, Callable[[str], object | None]] = {}
         self._parsers: dict[tuple[type[Components], bool], Parser[Components]] = {}
-        self.validate = backend.entry(self._validate_table, self._new_validate())
+        self.validate = front(backend, self._validate_table, self._new_validate())
 
     def __repr__(self) -> str:
         return f"<urigrammar Api on {self.backend.name}>"
@@ -184,9 +184,8 @@ class Api:
             grammar, name = shipped_rule(rule)
             text = _text(text)
             _engine(engine)
-            program = grammar.program(name)
-            if engine == "compiled" and program.regular:
-                matcher = backend.matcher(program)
+            if engine == "compiled":
+                matcher = grammar.matcher(name, backend=backend)
                 if len(table) < _FAST_ENTRIES:
                     table[rule] = matcher
                 return matcher(text) is not None
@@ -259,7 +258,7 @@ class Api:
         # On the native back end a C entry runs the hot path (a text, and a
         # rule spelling seen before whose matcher is the native tagger)
         # without a Python frame, and calls this function for everything else.
-        return self.backend.entry(table.fast, parse, default)
+        return front(self.backend, table.fast, parse, default)
 
     def _parse_checked(
         self,
@@ -297,24 +296,15 @@ class Api:
         return result
 
     def _matcher(self, name: str, cls: type[Components], screen: bool) -> _Fast:
-        """The parse of rule ``name`` for ``cls``: the tagged DFA run in C,
-        which makes the class itself, on the native back end; else the
-        regex's fullmatch and the generated walk of its groups, in one
-        Python call.  Both read the same captures with the same plan
-        (``_visitor``).  Kept in the program's memo, so a spelling past
-        ``_FAST_ENTRIES`` costs no new reader."""
+        """The parse of rule ``name`` for ``cls``: the engine's reader of
+        the captures the visitor reads (``_visitor.plan``), which makes the
+        class itself (in C on the native back end), screened for what the
+        dialect forbids beyond its grammar."""
         dialect = cls.dialect
-        program = dialect.grammar.program(name, CAPTURES, LEAVES)
-        key = ("parse", self.backend.name, cls, screen)
-        found: _Fast | None = program.made.get(key)
-        if found is not None:
-            return found
+        runs = dialect.grammar.runs(name, CAPTURES, LEAVES, backend=self.backend)
+        made: _Fast = runs.reader(plan(runs.program.names), cls)
         screens = screen and dialect.forbidden("\u200e") >= 0
-        made = self.backend.tagger(program, plan(program.groups), cls)
-        if made is None:
-            made = reader(program.groups, cls, program.pattern().fullmatch)
-        found = _screened(made, dialect, name) if screens else made
-        return program.made.setdefault(key, found)  # type: ignore[no-any-return]
+        return _screened(made, dialect, name) if screens else made
 
 
 _APIS: dict[str, Api] = {}

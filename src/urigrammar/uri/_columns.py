@@ -75,7 +75,7 @@ def validate_plan(rule: str, backend: Backend, grammar: Grammar | None = None) -
             "validate its texts one at a time"
         )
         raise URIError(msg, rule=name)
-    matcher = backend.matcher(program)
+    matcher = found.matcher(name, backend=backend)
 
     def row(text: str) -> bool:
         return matcher(text) is not None
@@ -109,7 +109,7 @@ def parse_plan(rule: str, backend: Backend) -> ParsePlan:
         backend,
         grammar.program(name),
         tagged,
-        plan(tagged.groups),
+        plan(tagged.names),
         tuple(zip(PARSED_FIELDS, _SLOTS, strict=True)),
         forbidden,
     )
@@ -124,6 +124,6 @@ def parse_plan(rule: str, backend: Backend) -> ParsePlan:
         return tuple(values[slot] for slot in _SLOTS)
 
     def viable(text: str) -> int:
-        return grammar.viable_prefix(name, text)
+        return grammar.viable_prefix(name, text, backend=backend)
 
     return ParsePlan(name, job, row, viable)

@@ -1,0 +1,1688 @@
+/*
+ * Columns: a Runner (validate) or a Tagger (parse) over every row of an
+ * Arrow string column, through the Arrow C data interface, with no Python
+ * object per row.
+ *
+ * In: the PyCapsules of the Arrow PyCapsule interface ("arrow_schema" and
+ * "arrow_array" from __arrow_c_array__, "arrow_array_stream" from
+ * __arrow_c_stream__), of utf8 ("u"), large_utf8 ("U") or utf8_view
+ * ("vu") strings, or a struct of exactly one such column (a table of one
+ * column, as DuckDB streams a relation).  The array's offset, its validity
+ * bitmap and a struct's are honoured.  Each row's UTF-8 is decoded into
+ * code points a chunk at a time (classmap.h's Source) and fed to the same
+ * loops that run a str (run_source, tagger_run_source): ill-formed UTF-8
+ * ends the row, which then does not match.  validate reads a row of ASCII
+ * in place first (row_ascii), and decodes only a row with a byte past it.
+ *
+ * Out: Arrow arrays that this file allocates (malloc, so that a consumer
+ * on any thread may release them without the GIL), exported as capsules
+ * whose destructors release what no consumer took:
+ *
+ *   validate   bool; null where the row is null;
+ *   parse      struct<reference: struct<field...: utf8>, error_offset: int64>,
+ *              never null itself: reference is null where the row is null
+ *              or the rule does not match it (or a forbidden code point is
+ *              found), and error_offset, in code points, is set exactly in
+ *              the second case.
+ *
+ * A job (a capsule, see column_job) holds what runs a row: the Runner, the
+ * Tagger, which of the tagger's slots become which fields, and the code
+ * points to refuse.  Nothing here knows a grammar or a URI.
+ *
+ * A stream is processed one batch per get_next, as the consumer pulls: the
+ * input batch is released before the output is returned, so memory holds
+ * one batch and its output.  get_next takes the GIL (the Tagger allocates
+ * with PyMem), so a consumer may call it from any thread.
+ */
+
+#include "native.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#ifndef _WIN32
+#include <pthread.h>
+#include <unistd.h>
+#endif
+
+/* The Arrow C data interface (https://arrow.apache.org/docs/format/CDataInterface.html),
+   as its specification defines it, guarded as it asks. */
+#ifndef ARROW_C_DATA_INTERFACE
+#define ARROW_C_DATA_INTERFACE
+
+#define ARROW_FLAG_DICTIONARY_ORDERED 1
+#define ARROW_FLAG_NULLABLE 2
+#define ARROW_FLAG_MAP_KEYS_SORTED 4
+
+struct ArrowSchema {
+    const char *format;
+    const char *name;
+    const char *metadata;
+    int64_t flags;
+    int64_t n_children;
+    struct ArrowSchema **children;
+    struct ArrowSchema *dictionary;
+    void (*release)(struct ArrowSchema *);
+    void *private_data;
+};
+
+struct ArrowArray {
+    int64_t length;
+    int64_t null_count;
+    int64_t offset;
+    int64_t n_buffers;
+    int64_t n_children;
+    const void **buffers;
+    struct ArrowArray **children;
+    struct ArrowArray *dictionary;
+    void (*release)(struct ArrowArray *);
+    void *private_data;
+};
+
+#endif
+
+#ifndef ARROW_C_STREAM_INTERFACE
+#define ARROW_C_STREAM_INTERFACE
+
+struct ArrowArrayStream {
+    int (*get_schema)(struct ArrowArrayStream *, struct ArrowSchema *out);
+    int (*get_next)(struct ArrowArrayStream *, struct ArrowArray *out);
+    const char *(*get_last_error)(struct ArrowArrayStream *);
+    void (*release)(struct ArrowArrayStream *);
+    void *private_data;
+};
+
+#endif
+
+#define JOB_NAME "urigrammar.engine.backend._native.column_job"
+/* Output fields of a parse job, at most: a struct of that many strings. */
+#define MAX_FIELDS 64
+
+/* ---- the job ------------------------------------------------------------ */
+
+typedef struct {
+    PyObject *runner;    /* Runner: the verdict, and the error offset */
+    PyObject *tagger;    /* Tagger, or NULL: validate only */
+    Py_ssize_t nslots;   /* the tagger's output slots */
+    Py_ssize_t nfields;
+    Py_ssize_t slots[MAX_FIELDS]; /* field i is slot slots[i] */
+    char *names[MAX_FIELDS];      /* field i's name, UTF-8 (malloc) */
+    Py_ssize_t nconsts;
+    const char **const_utf8;      /* the tagger's constants, borrowed */
+    Py_ssize_t *const_len;
+    Py_UCS4 *forbidden;           /* code points a match must not hold */
+    Py_ssize_t nforbidden;
+    Py_UCS4 least_forbidden;      /* the smallest of them */
+} Job;
+
+static void
+job_free(Job *job)
+{
+    Py_XDECREF(job->runner);
+    Py_XDECREF(job->tagger);
+    for (Py_ssize_t i = 0; i < MAX_FIELDS; i++) {
+        free(job->names[i]);
+    }
+    PyMem_Free(job->const_utf8);
+    PyMem_Free(job->const_len);
+    PyMem_Free(job->forbidden);
+    PyMem_Free(job);
+}
+
+static void
+job_capsule_free(PyObject *capsule)
+{
+    Job *job = PyCapsule_GetPointer(capsule, JOB_NAME);
+    if (job != NULL) {
+        job_free(job);
+    }
+}
+
+static Job *
+job_of(PyObject *capsule)
+{
+    return PyCapsule_GetPointer(capsule, JOB_NAME);
+}
+
+PyDoc_STRVAR(column_job_doc,
+"column_job(runner, tagger, fields, forbidden, /)\n--\n\n"
+"What column_array and column_stream run on each row: a Runner, and for a\n"
+"parse a Tagger (else None) whose output slots become the fields, a tuple\n"
+"of (name, slot) pairs, and the code points (a str) a match must not hold.");
+
+static PyObject *
+column_job(PyObject *module, PyObject *args)
+{
+    PyObject *runner, *tagger, *fields, *forbidden;
+    if (!PyArg_ParseTuple(args, "OOO!U", &runner, &tagger, &PyTuple_Type, &fields,
+                          &forbidden)) {
+        return NULL;
+    }
+    module_state *st = (module_state *)PyModule_GetState(module);
+    int is_runner = PyObject_IsInstance(runner, st->runner_type);
+    if (is_runner <= 0) {
+        if (is_runner == 0) {
+            PyErr_SetString(PyExc_TypeError, "runner must be a Runner");
+        }
+        return NULL;
+    }
+    if (((Runner *)runner)->otherwise != NULL) {
+        /* The rows run the DFA alone: its otherwise would go unasked. */
+        PyErr_SetString(PyExc_TypeError, "runner must be a Runner without otherwise");
+        return NULL;
+    }
+    if (tagger != Py_None) {
+        int is_tagger = PyObject_IsInstance(tagger, st->tagger_type);
+        if (is_tagger <= 0) {
+            if (is_tagger == 0) {
+                PyErr_SetString(PyExc_TypeError, "tagger must be a Tagger or None");
+            }
+            return NULL;
+        }
+    }
+    Py_ssize_t nfields = PyTuple_Size(fields);
+    if (nfields < 0 || nfields > MAX_FIELDS || (tagger == Py_None) != (nfields == 0)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "fields: 1 to 64 for a tagger, none without one");
+        return NULL;
+    }
+    Job *job = PyMem_Calloc(1, sizeof(Job));
+    if (job == NULL) {
+        return PyErr_NoMemory();
+    }
+    job->runner = Py_NewRef(runner);
+    job->nfields = nfields;
+    if (tagger != Py_None) {
+        job->tagger = Py_NewRef(tagger);
+        job->nslots = tagger_nslots(tagger);
+        PyObject *consts = tagger_consts(tagger);
+        job->nconsts = PyTuple_Size(consts);
+        job->const_utf8 = PyMem_Calloc((size_t)job->nconsts + 1, sizeof(char *));
+        job->const_len = PyMem_Calloc((size_t)job->nconsts + 1, sizeof(Py_ssize_t));
+        if (job->const_utf8 == NULL || job->const_len == NULL) {
+            job_free(job);
+            return PyErr_NoMemory();
+        }
+        for (Py_ssize_t k = 0; k < job->nconsts; k++) {
+            /* The tagger keeps its constants, and the job the tagger. */
+            PyObject *value = PyTuple_GetItem(consts, k);
+            if (!PyUnicode_Check(value)) {
+                continue; /* a field that gives it is refused below */
+            }
+            job->const_utf8[k] = PyUnicode_AsUTF8AndSize(value, &job->const_len[k]);
+            if (job->const_utf8[k] == NULL) {
+                job_free(job);
+                return NULL;
+            }
+        }
+    }
+    for (Py_ssize_t i = 0; i < nfields; i++) {
+        PyObject *name;
+        Py_ssize_t slot;
+        PyObject *pair = PyTuple_GetItem(fields, i);
+        if (pair == NULL || !PyArg_ParseTuple(pair, "Un", &name, &slot)) {
+            job_free(job);
+            return NULL;
+        }
+        if (slot < 0 || slot >= job->nslots) {
+            job_free(job);
+            PyErr_SetString(PyExc_ValueError, "fields: a slot out of range");
+            return NULL;
+        }
+        Py_ssize_t size;
+        const char *utf8 = PyUnicode_AsUTF8AndSize(name, &size);
+        if (utf8 == NULL) {
+            job_free(job);
+            return NULL;
+        }
+        job->names[i] = malloc((size_t)size + 1);
+        if (job->names[i] == NULL) {
+            job_free(job);
+            return PyErr_NoMemory();
+        }
+        memcpy(job->names[i], utf8, (size_t)size + 1);
+        job->slots[i] = slot;
+    }
+    Py_ssize_t nforbidden = PyUnicode_GetLength(forbidden);
+    job->forbidden = PyMem_Malloc(((size_t)nforbidden + 1) * sizeof(Py_UCS4));
+    if (job->forbidden == NULL) {
+        job_free(job);
+        return PyErr_NoMemory();
+    }
+    job->nforbidden = nforbidden;
+    job->least_forbidden = MAX_CODE;
+    for (Py_ssize_t i = 0; i < nforbidden; i++) {
+        job->forbidden[i] = PyUnicode_ReadChar(forbidden, i);
+        if (job->forbidden[i] < job->least_forbidden) {
+            job->least_forbidden = job->forbidden[i];
+        }
+    }
+    PyObject *capsule = PyCapsule_New(job, JOB_NAME, job_capsule_free);
+    if (capsule == NULL) {
+        job_free(job);
+    }
+    return capsule;
+}
+
+/* ---- reading a string column -------------------------------------------- */
+
+typedef struct {
+    char kind;                    /* 'u', 'U' or 'v' (utf8_view) */
+    int64_t length;
+    int64_t offset;               /* of row 0 in the string array's buffers */
+    const uint8_t *valid;         /* the string array's validity, or NULL */
+    const uint8_t *outer_valid;   /* a one-column struct's, or NULL */
+    int64_t outer_offset;
+    const void *offsets;          /* 'u': int32, 'U': int64, 'v': the views */
+    const unsigned char *data;    /* 'u', 'U' */
+    const unsigned char *const *vbufs; /* 'v': the data buffers */
+    const int64_t *vsizes;        /* 'v': their sizes in bytes, or NULL */
+    int64_t nvbufs;
+} Strings;
+
+static inline int
+bit(const uint8_t *bits, int64_t i)
+{
+    return (bits[i >> 3] >> (i & 7)) & 1;
+}
+
+static inline void
+set_bit(uint8_t *bits, int64_t i)
+{
+    bits[i >> 3] |= (uint8_t)(1u << (i & 7));
+}
+
+/* The kind of a string format ('u', 'U', 'v'), or 0. */
+static char
+string_kind(const char *format)
+{
+    if (format == NULL) {
+        return 0;
+    }
+    if (strcmp(format, "u") == 0) {
+        return 'u';
+    }
+    if (strcmp(format, "U") == 0) {
+        return 'U';
+    }
+    if (strcmp(format, "vu") == 0) {
+        return 'v';
+    }
+    return 0;
+}
+
+/* The strings of a schema: the schema itself, or the one child of a
+   struct; NULL with TypeError set for anything else. */
+static const struct ArrowSchema *
+string_schema(const struct ArrowSchema *schema, char *kind)
+{
+    if (schema == NULL || schema->release == NULL) {
+        PyErr_SetString(PyExc_ValueError, "the Arrow schema was released");
+        return NULL;
+    }
+    const struct ArrowSchema *found = schema;
+    if (schema->format != NULL && strcmp(schema->format, "+s") == 0 &&
+        schema->n_children == 1 && schema->children != NULL) {
+        found = schema->children[0];
+        if (found == NULL || found->release == NULL) {
+            PyErr_SetString(PyExc_ValueError, "an Arrow struct schema without its one child");
+            return NULL;
+        }
+    }
+    *kind = string_kind(found->format);
+    if (*kind == 0 || found->dictionary != NULL) {
+        PyErr_Format(PyExc_TypeError,
+                     "an Arrow column of strings (utf8, large_utf8 or utf8_view) was "
+                     "expected, not one of format '%s'",
+                     found->format == NULL ? "" : found->format);
+        return NULL;
+    }
+    return found;
+}
+
+/* The rows of array (of schema): 0, or -1 with an exception set. */
+static int
+read_strings(const struct ArrowSchema *schema, const struct ArrowArray *array, Strings *out)
+{
+    char kind;
+    const struct ArrowSchema *strings = string_schema(schema, &kind);
+    if (strings == NULL) {
+        return -1;
+    }
+    if (array == NULL || array->release == NULL) {
+        PyErr_SetString(PyExc_ValueError, "the Arrow array was released");
+        return -1;
+    }
+    memset(out, 0, sizeof *out);
+    out->kind = kind;
+    out->length = array->length;
+    const struct ArrowArray *column = array;
+    int64_t offset = 0;
+    if (strings != schema) {
+        if (array->n_children != 1 || array->children == NULL || array->children[0] == NULL) {
+            PyErr_SetString(PyExc_ValueError, "a struct array without its one child");
+            return -1;
+        }
+        if (array->null_count != 0 && array->n_buffers >= 1 && array->buffers != NULL) {
+            out->outer_valid = array->buffers[0];
+        }
+        out->outer_offset = array->offset;
+        /* A struct's offset applies to its children (the C data
+           interface): its row i is the child's row offset + i. */
+        offset = array->offset;
+        column = array->children[0];
+    }
+    /* Each sum is checked before it is made: a row's index must not
+       overflow (an offset near 2**63 would wrap it below the buffers). */
+    if (array->length < 0 || array->offset < 0 || column->offset < 0 ||
+        offset > INT64_MAX - array->length || column->length < offset + array->length ||
+        column->offset > INT64_MAX - 1 - (offset + array->length)) {
+        PyErr_SetString(PyExc_ValueError, "an Arrow array with an invalid length or offset");
+        return -1;
+    }
+    out->offset = column->offset + offset;
+    /* utf8 and large_utf8: validity, offsets, data; utf8_view: validity,
+       views, the data buffers, their sizes. */
+    if (column->n_buffers < 3 || column->buffers == NULL) {
+        PyErr_SetString(PyExc_ValueError, "an Arrow string array without its buffers");
+        return -1;
+    }
+    if (column->null_count != 0) {
+        out->valid = column->buffers[0];
+    }
+    out->offsets = column->buffers[1];
+    if (kind == 'v') {
+        /* The views, the variadic data buffers, then their sizes. */
+        out->vbufs = (const unsigned char *const *)(column->buffers + 2);
+        out->nvbufs = column->n_buffers - 3;
+        /* The sizes are the only buffer lengths the interface carries:
+           a view reaching past its buffer's is read as ill-formed. */
+        out->vsizes = column->buffers[column->n_buffers - 1];
+    }
+    else {
+        out->data = column->buffers[2];
+    }
+    if (out->length > 0 && out->offsets == NULL) {
+        PyErr_SetString(PyExc_ValueError, "an Arrow string array without offsets");
+        return -1;
+    }
+    return 0;
+}
+
+static const unsigned char EMPTY[1] = {0};
+
+/* Row i: 1 when it is null, 0 with its bytes in *p and *n, -1 when its
+   offsets are out of order or point where no buffer is (read as
+   ill-formed).  Offsets past the end of the data buffer cannot be caught:
+   the C data interface gives no buffer's length but the views'. */
+static inline int
+row_at(const Strings *s, int64_t i, const unsigned char **p, size_t *n)
+{
+    if (s->outer_valid != NULL && !bit(s->outer_valid, s->outer_offset + i)) {
+        return 1;
+    }
+    int64_t j = s->offset + i;
+    if (s->valid != NULL && !bit(s->valid, j)) {
+        return 1;
+    }
+    int64_t start, end;
+    if (s->kind == 'u') {
+        const int32_t *offsets = s->offsets;
+        start = offsets[j];
+        end = offsets[j + 1];
+    }
+    else if (s->kind == 'U') {
+        const int64_t *offsets = s->offsets;
+        start = offsets[j];
+        end = offsets[j + 1];
+    }
+    else {
+        const unsigned char *view = (const unsigned char *)s->offsets + 16 * j;
+        int32_t len, index, at;
+        memcpy(&len, view, 4);
+        if (len < 0) {
+            return -1;
+        }
+        if (len <= 12) {
+            *p = view + 4;
+            *n = (size_t)len;
+            return 0;
+        }
+        memcpy(&index, view + 8, 4);
+        memcpy(&at, view + 12, 4);
+        if (index < 0 || index >= s->nvbufs || at < 0 || s->vbufs[index] == NULL ||
+            (s->vsizes != NULL && (int64_t)at + len > s->vsizes[index])) {
+            return -1;
+        }
+        *p = s->vbufs[index] + at;
+        *n = (size_t)len;
+        return 0;
+    }
+    if (start < 0 || end < start || (s->data == NULL && end > start)) {
+        return -1;
+    }
+    *p = end == start ? EMPTY : s->data + start;
+    *n = (size_t)(end - start);
+    return 0;
+}
+
+/* ---- building arrays and schemas ----------------------------------------- */
+
+typedef struct {
+    void *buffers[3];
+    struct ArrowArray *children[];
+} ArrayPrivate;
+
+static void
+release_array(struct ArrowArray *a)
+{
+    ArrayPrivate *pv = a->private_data;
+    for (int64_t k = 0; k < a->n_children; k++) {
+        struct ArrowArray *child = pv->children[k];
+        if (child != NULL) {
+            if (child->release != NULL) {
+                child->release(child);
+            }
+            free(child);
+        }
+    }
+    for (int k = 0; k < 3; k++) {
+        free(pv->buffers[k]);
+    }
+    free(pv);
+    a->release = NULL;
+}
+
+/* An empty array of n_buffers (at most 3) and n_children zeroed children,
+   released with release_array: 0, or -1 (out of memory, *a untouched). */
+static int
+new_array(struct ArrowArray *a, int64_t length, int64_t n_buffers, int64_t n_children)
+{
+    ArrayPrivate *pv =
+        calloc(1, sizeof(ArrayPrivate) + (size_t)n_children * sizeof(struct ArrowArray *));
+    if (pv == NULL) {
+        return -1;
+    }
+    memset(a, 0, sizeof *a);
+    a->length = length;
+    a->n_buffers = n_buffers;
+    a->n_children = n_children;
+    a->buffers = (const void **)pv->buffers;
+    a->children = n_children > 0 ? pv->children : NULL;
+    a->private_data = pv;
+    a->release = release_array;
+    for (int64_t k = 0; k < n_children; k++) {
+        pv->children[k] = calloc(1, sizeof(struct ArrowArray));
+        if (pv->children[k] == NULL) {
+            release_array(a);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+typedef struct {
+    char *format;
+    char *name;
+    char *metadata;
+    struct ArrowSchema *children[];
+} SchemaPrivate;
+
+static void
+release_schema(struct ArrowSchema *s)
+{
+    SchemaPrivate *pv = s->private_data;
+    for (int64_t k = 0; k < s->n_children; k++) {
+        struct ArrowSchema *child = pv->children[k];
+        if (child != NULL) {
+            if (child->release != NULL) {
+                child->release(child);
+            }
+            free(child);
+        }
+    }
+    if (s->dictionary != NULL) {
+        if (s->dictionary->release != NULL) {
+            s->dictionary->release(s->dictionary);
+        }
+        free(s->dictionary);
+    }
+    free(pv->format);
+    free(pv->name);
+    free(pv->metadata);
+    free(pv);
+    s->release = NULL;
+}
+
+static char *
+copy_string(const char *text)
+{
+    size_t n = strlen(text) + 1;
+    char *copy = malloc(n);
+    if (copy != NULL) {
+        memcpy(copy, text, n);
+    }
+    return copy;
+}
+
+static int
+new_schema(struct ArrowSchema *s, const char *format, const char *name, int64_t n_children)
+{
+    SchemaPrivate *pv =
+        calloc(1, sizeof(SchemaPrivate) + (size_t)n_children * sizeof(struct ArrowSchema *));
+    if (pv == NULL) {
+        return -1;
+    }
+    memset(s, 0, sizeof *s);
+    s->n_children = n_children;
+    s->children = n_children > 0 ? pv->children : NULL;
+    s->flags = ARROW_FLAG_NULLABLE;
+    s->private_data = pv;
+    s->release = release_schema;
+    pv->format = copy_string(format);
+    pv->name = copy_string(name);
+    s->format = pv->format;
+    s->name = pv->name;
+    if (pv->format == NULL || pv->name == NULL) {
+        release_schema(s);
+        return -1;
+    }
+    for (int64_t k = 0; k < n_children; k++) {
+        pv->children[k] = calloc(1, sizeof(struct ArrowSchema));
+        if (pv->children[k] == NULL) {
+            release_schema(s);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The bytes of a schema's metadata (an int32 count, then each key and
+   value as an int32 length and its bytes), or 0 for none. */
+static size_t
+metadata_size(const char *metadata)
+{
+    if (metadata == NULL) {
+        return 0;
+    }
+    int32_t count, len;
+    size_t at = 4;
+    memcpy(&count, metadata, 4);
+    for (int32_t i = 0; i < 2 * count; i++) {
+        memcpy(&len, metadata + at, 4);
+        at += 4 + (size_t)(len > 0 ? len : 0);
+    }
+    return at;
+}
+
+/* A deep copy of src into dst, released with release_schema: 0, or -1
+   (out of memory, dst untouched). */
+static int
+copy_schema(const struct ArrowSchema *src, struct ArrowSchema *dst)
+{
+    if (new_schema(dst, src->format != NULL ? src->format : "", src->name != NULL ? src->name : "",
+                   src->n_children) < 0) {
+        return -1;
+    }
+    dst->flags = src->flags;
+    SchemaPrivate *pv = dst->private_data;
+    size_t size = metadata_size(src->metadata);
+    if (size > 0) {
+        pv->metadata = malloc(size);
+        if (pv->metadata == NULL) {
+            release_schema(dst);
+            return -1;
+        }
+        memcpy(pv->metadata, src->metadata, size);
+        dst->metadata = pv->metadata;
+    }
+    for (int64_t k = 0; k < src->n_children; k++) {
+        if (copy_schema(src->children[k], dst->children[k]) < 0) {
+            release_schema(dst);
+            return -1;
+        }
+    }
+    if (src->dictionary != NULL) {
+        dst->dictionary = calloc(1, sizeof(struct ArrowSchema));
+        if (dst->dictionary == NULL || copy_schema(src->dictionary, dst->dictionary) < 0) {
+            release_schema(dst);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The output's schema: bool for validate; for parse, the struct of the
+   reference's fields (utf8, or large_utf8 when wide) and the offset. */
+static int
+output_schema(const Job *job, int wide, struct ArrowSchema *out)
+{
+    if (job->tagger == NULL) {
+        return new_schema(out, "b", "", 0);
+    }
+    if (new_schema(out, "+s", "", 2) < 0) {
+        return -1;
+    }
+    struct ArrowSchema *reference = out->children[0];
+    if (new_schema(reference, "+s", "reference", job->nfields) < 0 ||
+        new_schema(out->children[1], "l", "error_offset", 0) < 0) {
+        release_schema(out);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < job->nfields; i++) {
+        if (new_schema(reference->children[i], wide ? "U" : "u", job->names[i], 0) < 0) {
+            release_schema(out);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static size_t
+bitmap_size(int64_t length)
+{
+    return (size_t)(length / 8 + 1);
+}
+
+/* ---- validate ------------------------------------------------------------ */
+
+/* Whether the row's bytes are a well-formed text the runner accepts. */
+static inline int
+row_accepted(const Runner *runner, const unsigned char *p, size_t n)
+{
+    Source src;
+    source_utf8(&src, p, n);
+    Py_ssize_t end;
+    int state = run_source(runner, &src, &end);
+    return state > 0 && !src.ill_formed && runner->accepting[state];
+}
+
+typedef struct {
+    const Strings *in;
+    int64_t next;     /* the next row */
+    int64_t stop;     /* past the last row of this share */
+    uint8_t *values;
+    uint8_t *valid;   /* NULL: no row of the input is null */
+    int64_t nulls;
+} Rows;
+
+/* The next row with bytes (nulls and unreadable rows are settled here):
+   1 with its bytes and number, 0 when there is none. */
+static int
+next_row(Rows *rows, const unsigned char **p, size_t *n, int64_t *row)
+{
+    while (rows->next < rows->stop) {
+        int64_t i = rows->next++;
+        int got = row_at(rows->in, i, p, n);
+        if (got == 1) {
+            rows->nulls++;
+            continue;
+        }
+        if (rows->valid != NULL) {
+            set_bit(rows->valid, i);
+        }
+        if (got < 0) {
+            continue; /* unreadable: false */
+        }
+        *row = i;
+        return 1;
+    }
+    return 0;
+}
+
+/* A row's verdict over its bytes, ASCII read directly: 1 when the runner
+   accepts it, 0 when not, -1 at a byte past ASCII (the row is then run
+   again, decoded).  A state's loop is skipped four bytes a test, with the
+   runner's table of the code points it stays on (runner.c). */
+static inline int
+row_ascii(const Runner *r, const unsigned char *p, size_t n)
+{
+    const uint32_t *moves = r->moves;
+    uint32_t off = r->start;
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = p[i++];
+        if (c >= 128) {
+            return -1;
+        }
+        uint32_t next = moves[off + r->map.ascii[c]];
+        if (next == off && off != 0) {
+            const uint8_t *stay = r->stays + r->stay_of[(off >> r->shift) * r->inverse];
+            while (i + 4 <= n) {
+                unsigned char b0 = p[i], b1 = p[i + 1], b2 = p[i + 2], b3 = p[i + 3];
+                if (((b0 | b1 | b2 | b3) & 0x80) || !(stay[b0] & stay[b1] & stay[b2] & stay[b3])) {
+                    break;
+                }
+                i += 4;
+            }
+            while (i < n && p[i] < 128 && stay[p[i]]) {
+                i++;
+            }
+            continue;
+        }
+        if (next == 0) {
+            /* Dead, unless a byte past ASCII makes the row ill-formed:
+               the verdict is false either way. */
+            return 0;
+        }
+        off = next;
+    }
+    return off != 0 && r->accepting[(off >> r->shift) * r->inverse];
+}
+
+/* The verdicts on rows into the bitmaps, a row at a time: a row's run
+   skips its states' loops (row_ascii), which rows stepped together could
+   not. */
+static void
+validate_each(const Runner *runner, Rows *rows)
+{
+    const unsigned char *p;
+    size_t n;
+    int64_t row;
+    while (next_row(rows, &p, &n, &row)) {
+        int got = row_ascii(runner, p, n);
+        if (got < 0) {
+            got = row_accepted(runner, p, n);
+        }
+        if (got) {
+            set_bit(rows->values, row);
+        }
+    }
+}
+
+/* A long column is cut into shares, one per processor (at most
+   MAX_SHARES), each validated on a thread of its own: rows are
+   independent, and each share writes whole bytes of the bitmaps (its
+   rows start at a multiple of 8), so the threads share nothing but the
+   read-only tables and input.  A share is at least SHARE_ROWS rows,
+   which keeps a thread's start-up (tens of microseconds) small beside
+   its work; a thread that cannot start leaves its share to the caller. */
+#define MAX_SHARES 4
+#define SHARE_ROWS 32768
+
+typedef struct {
+    const Runner *runner;
+    Rows rows;
+} Share;
+
+/* A share's rows validated, its counters on this thread's own stack while
+   they change with every row: the shares lie side by side in one array,
+   where one thread's writes would take the cache line another reads. */
+static void
+run_share(Share *share)
+{
+    Rows rows = share->rows;
+    validate_each(share->runner, &rows);
+    share->rows = rows;
+}
+
+#ifndef _WIN32
+static void *
+validate_share(void *arg)
+{
+    run_share(arg);
+    return NULL;
+}
+#endif
+
+static int
+processors(void)
+{
+#ifdef _WIN32
+    return 1;
+#else
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > MAX_SHARES ? MAX_SHARES : (int)n;
+#endif
+}
+
+/* Every row of `in` validated into the two bitmaps; the null rows'
+   count. */
+static int64_t
+validate_shared(const Runner *runner, const Strings *in, uint8_t *values, uint8_t *valid)
+{
+    int64_t length = in->length;
+    int shares = processors();
+    if (length / SHARE_ROWS < shares) {
+        shares = (int)(length / SHARE_ROWS);
+    }
+    if (shares < 1) {
+        shares = 1;
+    }
+    Share share[MAX_SHARES];
+    int64_t each = (length / shares + 7) & ~(int64_t)7;
+    for (int k = 0; k < shares; k++) {
+        int64_t first = each * k < length ? each * k : length;
+        int64_t stop = k == shares - 1 || each * (k + 1) > length ? length : each * (k + 1);
+        Rows rows = {in, first, stop, values, valid, 0};
+        share[k].runner = runner;
+        share[k].rows = rows;
+    }
+#ifndef _WIN32
+    pthread_t thread[MAX_SHARES];
+    int started[MAX_SHARES] = {0};
+    for (int k = 1; k < shares; k++) {
+        started[k] = pthread_create(&thread[k], NULL, validate_share, &share[k]) == 0;
+    }
+#endif
+    int64_t nulls = 0;
+    for (int k = 0; k < shares; k++) {
+#ifndef _WIN32
+        if (k > 0 && started[k]) {
+            pthread_join(thread[k], NULL);
+        }
+        else
+#endif
+        {
+            run_share(&share[k]);
+        }
+        nulls += share[k].rows.nulls;
+    }
+    return nulls;
+}
+
+static int
+validate_rows(const Job *job, const Strings *in, struct ArrowArray *out)
+{
+    const Runner *runner = (const Runner *)job->runner;
+    int64_t length = in->length;
+    uint8_t *values = calloc(bitmap_size(length), 1);
+    /* Without a validity bitmap in the input no row is null, and the
+       output needs none either. */
+    int nullable = in->valid != NULL || in->outer_valid != NULL;
+    uint8_t *valid = nullable ? calloc(bitmap_size(length), 1) : NULL;
+    if (values == NULL || (nullable && valid == NULL) || new_array(out, length, 2, 0) < 0) {
+        free(values);
+        free(valid);
+        PyErr_NoMemory();
+        return -1;
+    }
+    /* A UTF-8 source calls nothing of Python's: the rows run without the
+       GIL, and the input stays alive in the caller's capsules. */
+    int64_t nulls;
+    Py_BEGIN_ALLOW_THREADS
+    nulls = validate_shared(runner, in, values, valid);
+    Py_END_ALLOW_THREADS
+    ArrayPrivate *pv = out->private_data;
+    if (nulls == 0) {
+        free(valid);
+        valid = NULL;
+    }
+    pv->buffers[0] = valid;
+    pv->buffers[1] = values;
+    out->null_count = nulls;
+    return 0;
+}
+
+/* ---- parse --------------------------------------------------------------- */
+
+/* A string column being built: offsets (int32, or int64 when wide), data
+   and validity. */
+typedef struct {
+    int wide;
+    int64_t length;
+    void *offsets;
+    unsigned char *data;
+    size_t size, cap;
+    uint8_t *valid;
+    int64_t nulls;
+} Column;
+
+/* reserve: the bytes the column may need (a component is part of its
+   row, so at most the input's bytes): reserved, not touched, so memory
+   holds the pages written; column_export gives the rest back. */
+static int
+column_init(Column *c, int64_t length, int wide, size_t reserve)
+{
+    memset(c, 0, sizeof *c);
+    c->wide = wide;
+    c->offsets = calloc((size_t)length + 1, wide ? 8 : 4);
+    c->valid = calloc(bitmap_size(length), 1);
+    c->cap = reserve > 64 ? reserve : 64;
+    c->data = malloc(c->cap);
+    return c->offsets == NULL || c->valid == NULL || c->data == NULL ? -1 : 0;
+}
+
+static void
+column_free(Column *c)
+{
+    free(c->offsets);
+    free(c->data);
+    free(c->valid);
+}
+
+/* Row i's value: bytes (n of them at p), or null when p is NULL.  0, or
+   -1 with an exception set. */
+static int
+column_put(Column *c, int64_t i, const unsigned char *p, size_t n)
+{
+    if (p == NULL) {
+        c->nulls++;
+        n = 0;
+    }
+    else {
+        set_bit(c->valid, i);
+    }
+    if (n > 0) {
+        if (c->size + n > c->cap) {
+            size_t cap = c->cap;
+            while (cap < c->size + n) {
+                if (cap > SIZE_MAX / 2) {
+                    PyErr_NoMemory();
+                    return -1;
+                }
+                cap *= 2;
+            }
+            unsigned char *grown = realloc(c->data, cap);
+            if (grown == NULL) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            c->data = grown;
+            c->cap = cap;
+        }
+        memcpy(c->data + c->size, p, n);
+        c->size += n;
+    }
+    if (c->wide) {
+        if (c->size > (size_t)INT64_MAX) {
+            PyErr_SetString(PyExc_OverflowError, "a column over 2**63 bytes");
+            return -1;
+        }
+        ((int64_t *)c->offsets)[i + 1] = (int64_t)c->size;
+    }
+    else {
+        if (c->size > (size_t)INT32_MAX) {
+            PyErr_SetString(PyExc_OverflowError,
+                            "the parsed components exceed utf8's 2**31 bytes: pass large_utf8");
+            return -1;
+        }
+        ((int32_t *)c->offsets)[i + 1] = (int32_t)c->size;
+    }
+    return 0;
+}
+
+/* Move the column into a string array (out, zeroed by new_array). */
+static int
+column_export(Column *c, struct ArrowArray *out)
+{
+    if (new_array(out, c->length, 3, 0) < 0) {
+        return -1;
+    }
+    ArrayPrivate *pv = out->private_data;
+    pv->buffers[0] = c->nulls > 0 ? c->valid : NULL;
+    if (c->nulls == 0) {
+        free(c->valid);
+    }
+    pv->buffers[1] = c->offsets;
+    unsigned char *fitted = c->size + 1 < c->cap ? realloc(c->data, c->size + 1) : NULL;
+    pv->buffers[2] = fitted != NULL ? fitted : c->data;
+    out->null_count = c->nulls;
+    c->valid = NULL;
+    c->offsets = NULL;
+    c->data = NULL;
+    return 0;
+}
+
+/* The byte offset in well-formed UTF-8 of code point `pos`, from a known
+   (code point, byte) pair at or before it, which it then moves to. */
+static size_t
+byte_at(const unsigned char *p, Py_ssize_t pos, Py_ssize_t *known_pos, size_t *known_byte)
+{
+    if (pos < *known_pos) {
+        *known_pos = 0;
+        *known_byte = 0;
+    }
+    size_t b = *known_byte;
+    for (Py_ssize_t k = *known_pos; k < pos; k++) {
+        unsigned c = p[b];
+        b += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    }
+    *known_pos = pos;
+    *known_byte = b;
+    return b;
+}
+
+/* The code point offset of the first forbidden code point of the row, or
+   -1. */
+static Py_ssize_t
+first_forbidden(const Job *job, const unsigned char *p, size_t n)
+{
+    Py_UCS4 buf[CHUNK];
+    Source src;
+    source_utf8(&src, p, n);
+    for (;;) {
+        Py_ssize_t at = src.at;
+        Py_ssize_t got = source_next(&src, buf);
+        if (got <= 0) {
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < got; i++) {
+            if (buf[i] < job->least_forbidden) {
+                continue;
+            }
+            for (Py_ssize_t k = 0; k < job->nforbidden; k++) {
+                if (buf[i] == job->forbidden[k]) {
+                    return at + i;
+                }
+            }
+        }
+    }
+}
+
+typedef struct {
+    int64_t length;
+    Column fields[MAX_FIELDS];
+    uint8_t *outer_valid, *ref_valid, *error_valid;
+    int64_t *errors;
+    int64_t outer_nulls, ref_nulls, error_nulls;
+} Parsed;
+
+static void
+parsed_free(Parsed *out, Py_ssize_t nfields)
+{
+    for (Py_ssize_t f = 0; f < nfields; f++) {
+        column_free(&out->fields[f]);
+    }
+    free(out->outer_valid);
+    free(out->ref_valid);
+    free(out->error_valid);
+    free(out->errors);
+}
+
+/* One row into out: -1 with an exception set, else 0. */
+static int
+parse_row(const Job *job, const Strings *in, int64_t i, Parsed *out)
+{
+    const unsigned char *p = NULL;
+    size_t n = 0;
+    int got = row_at(in, i, &p, &n);
+    if (got == 1) {
+        out->outer_nulls++;
+        out->ref_nulls++;
+        out->error_nulls++;
+        for (Py_ssize_t f = 0; f < job->nfields; f++) {
+            if (column_put(&out->fields[f], i, NULL, 0) < 0) {
+                return -1;
+            }
+        }
+        return 0;
+    }
+    set_bit(out->outer_valid, i);
+    Reading reading;
+    Py_ssize_t spans[2 * MAX_FIELDS];
+    Source src;
+    int found = 0;
+    if (got == 0) {
+        source_utf8(&src, p, n);
+        found = tagger_run_source(job->tagger, &src, &reading);
+        if (found < 0) {
+            return -1;
+        }
+    }
+    /* Every code point one byte: the spans are byte offsets. */
+    int ascii = found == 1 && (size_t)src.at == n;
+    Py_ssize_t error = -1;
+    if (found == 1 && job->nforbidden > 0 && !ascii) {
+        error = first_forbidden(job, p, n);
+    }
+    if (found == 1 && error < 0) {
+        set_bit(out->ref_valid, i);
+        out->error_nulls++;
+        tagger_slot_spans(job->tagger, &reading, spans);
+        Py_ssize_t known_pos = 0;
+        size_t known_byte = 0;
+        for (Py_ssize_t f = 0; f < job->nfields; f++) {
+            Py_ssize_t start = spans[2 * job->slots[f]], end = spans[2 * job->slots[f] + 1];
+            const unsigned char *value = NULL;
+            size_t size = 0;
+            if (start <= -2) {
+                Py_ssize_t k = -2 - start;
+                if (k >= job->nconsts || job->const_utf8[k] == NULL) {
+                    PyErr_SetString(PyExc_TypeError, "a field's constant is not a str");
+                    return -1;
+                }
+                value = (const unsigned char *)job->const_utf8[k];
+                size = (size_t)job->const_len[k];
+            }
+            else if (start >= 0) {
+                size_t from = ascii ? (size_t)start : byte_at(p, start, &known_pos, &known_byte);
+                size_t to = ascii ? (size_t)end : byte_at(p, end, &known_pos, &known_byte);
+                value = p + from;
+                size = to - from;
+            }
+            if (column_put(&out->fields[f], i, value, size) < 0) {
+                return -1;
+            }
+        }
+        return 0;
+    }
+    /* No match: the offset check gives, the end of the longest prefix some
+       matching text starts with (an ill-formed sequence ends it). */
+    if (error < 0 && got == 0) {
+        Source again;
+        source_utf8(&again, p, n);
+        Py_ssize_t end = 0;
+        if (run_source((const Runner *)job->runner, &again, &end) < 0) {
+            return -1;
+        }
+        error = end;
+    }
+    if (error < 0) {
+        error = 0;
+    }
+    out->ref_nulls++;
+    set_bit(out->error_valid, i);
+    out->errors[i] = error;
+    for (Py_ssize_t f = 0; f < job->nfields; f++) {
+        if (column_put(&out->fields[f], i, NULL, 0) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int
+parse_rows(const Job *job, const Strings *in, struct ArrowArray *out)
+{
+    int64_t length = in->length;
+    int wide = in->kind != 'u';
+    Parsed parsed;
+    memset(&parsed, 0, sizeof parsed);
+    parsed.length = length;
+    int ok = 1;
+    /* The input's bytes, where its offsets say (not for views), capped:
+       a larger column grows as it needs. */
+    size_t reserve = 0;
+    if (length > 0 && in->kind == 'u') {
+        const int32_t *offsets = in->offsets;
+        int64_t size = (int64_t)offsets[in->offset + length] - offsets[in->offset];
+        reserve = size > 0 ? (size_t)size : 0;
+    }
+    else if (length > 0 && in->kind == 'U') {
+        const int64_t *offsets = in->offsets;
+        int64_t size = offsets[in->offset + length] - offsets[in->offset];
+        reserve = size > 0 ? (size_t)size : 0;
+    }
+    if (reserve > ((size_t)1 << 30)) {
+        reserve = (size_t)1 << 30;
+    }
+    for (Py_ssize_t f = 0; f < job->nfields; f++) {
+        parsed.fields[f].length = length;
+        ok &= column_init(&parsed.fields[f], length, wide, reserve) == 0;
+        parsed.fields[f].length = length;
+    }
+    parsed.outer_valid = calloc(bitmap_size(length), 1);
+    parsed.ref_valid = calloc(bitmap_size(length), 1);
+    parsed.error_valid = calloc(bitmap_size(length), 1);
+    parsed.errors = calloc((size_t)length + 1, sizeof(int64_t));
+    if (!ok || parsed.outer_valid == NULL || parsed.ref_valid == NULL ||
+        parsed.error_valid == NULL || parsed.errors == NULL) {
+        parsed_free(&parsed, job->nfields);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int64_t i = 0; i < length; i++) {
+        if (parse_row(job, in, i, &parsed) < 0) {
+            parsed_free(&parsed, job->nfields);
+            return -1;
+        }
+    }
+    /* outer: struct<reference, error_offset>; reference: struct<fields>. */
+    if (new_array(out, length, 1, 2) < 0) {
+        parsed_free(&parsed, job->nfields);
+        PyErr_NoMemory();
+        return -1;
+    }
+    struct ArrowArray *reference = out->children[0];
+    struct ArrowArray *errors = out->children[1];
+    if (new_array(reference, length, 1, job->nfields) < 0 || new_array(errors, length, 2, 0) < 0) {
+        release_array(out);
+        parsed_free(&parsed, job->nfields);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t f = 0; f < job->nfields; f++) {
+        if (column_export(&parsed.fields[f], reference->children[f]) < 0) {
+            release_array(out);
+            parsed_free(&parsed, job->nfields);
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    /* The outer struct has no null (a null row has neither a reference
+       nor an error offset): so a stream of it is a stream of record
+       batches, which is how DuckDB and pyarrow's readers take a table.
+       Bitmaps of no null are left out, as producers do. */
+    free(parsed.outer_valid);
+    out->null_count = 0;
+    ((ArrayPrivate *)reference->private_data)->buffers[0] =
+        parsed.ref_nulls > 0 ? parsed.ref_valid : NULL;
+    reference->null_count = parsed.ref_nulls;
+    ((ArrayPrivate *)errors->private_data)->buffers[0] =
+        parsed.error_nulls > 0 ? parsed.error_valid : NULL;
+    ((ArrayPrivate *)errors->private_data)->buffers[1] = parsed.errors;
+    errors->null_count = parsed.error_nulls;
+    if (parsed.ref_nulls == 0) {
+        free(parsed.ref_valid);
+    }
+    if (parsed.error_nulls == 0) {
+        free(parsed.error_valid);
+    }
+    return 0;
+}
+
+/* The job over one array: 0 with *out built, or -1 with an exception set. */
+static int
+run_job(const Job *job, const struct ArrowSchema *schema, const struct ArrowArray *array,
+        struct ArrowArray *out)
+{
+    Strings in;
+    if (read_strings(schema, array, &in) < 0) {
+        return -1;
+    }
+    return job->tagger == NULL ? validate_rows(job, &in, out) : parse_rows(job, &in, out);
+}
+
+/* ---- capsules ------------------------------------------------------------ */
+
+static void
+schema_capsule_free(PyObject *capsule)
+{
+    struct ArrowSchema *s = PyCapsule_GetPointer(capsule, "arrow_schema");
+    if (s != NULL) {
+        if (s->release != NULL) {
+            s->release(s);
+        }
+        free(s);
+    }
+}
+
+static void
+array_capsule_free(PyObject *capsule)
+{
+    struct ArrowArray *a = PyCapsule_GetPointer(capsule, "arrow_array");
+    if (a != NULL) {
+        if (a->release != NULL) {
+            a->release(a);
+        }
+        free(a);
+    }
+}
+
+static void
+stream_capsule_free(PyObject *capsule)
+{
+    struct ArrowArrayStream *s = PyCapsule_GetPointer(capsule, "arrow_array_stream");
+    if (s != NULL) {
+        if (s->release != NULL) {
+            s->release(s);
+        }
+        free(s);
+    }
+}
+
+/* A capsule owning *what (malloc'ed, released by destroy), or NULL with
+   an exception set, *what then released by drop. */
+static PyObject *
+capsule_of(void *what, const char *name, PyCapsule_Destructor destroy, void (*drop)(void *))
+{
+    PyObject *capsule = PyCapsule_New(what, name, destroy);
+    if (capsule == NULL) {
+        drop(what);
+    }
+    return capsule;
+}
+
+static void
+drop_schema(void *what)
+{
+    struct ArrowSchema *s = what;
+    if (s->release != NULL) {
+        s->release(s);
+    }
+    free(s);
+}
+
+static void
+drop_array(void *what)
+{
+    struct ArrowArray *a = what;
+    if (a->release != NULL) {
+        a->release(a);
+    }
+    free(a);
+}
+
+static void
+drop_stream(void *what)
+{
+    struct ArrowArrayStream *s = what;
+    if (s->release != NULL) {
+        s->release(s);
+    }
+    free(s);
+}
+
+static int
+input_kind(const struct ArrowSchema *schema)
+{
+    char kind;
+    return string_schema(schema, &kind) == NULL ? 0 : kind;
+}
+
+PyDoc_STRVAR(column_array_doc,
+"column_array(job, schema, array, /)\n--\n\n"
+"The job run over an Arrow array given as its two capsules (from\n"
+"__arrow_c_array__): the output's (schema, array) capsules.");
+
+static PyObject *
+column_array(PyObject *module, PyObject *args)
+{
+    PyObject *job_capsule, *schema_capsule, *array_capsule;
+    if (!PyArg_ParseTuple(args, "OOO", &job_capsule, &schema_capsule, &array_capsule)) {
+        return NULL;
+    }
+    Job *job = job_of(job_capsule);
+    if (job == NULL) {
+        return NULL;
+    }
+    struct ArrowSchema *schema = PyCapsule_GetPointer(schema_capsule, "arrow_schema");
+    struct ArrowArray *array = PyCapsule_GetPointer(array_capsule, "arrow_array");
+    if (schema == NULL || array == NULL) {
+        return NULL;
+    }
+    int kind = input_kind(schema);
+    if (kind == 0) {
+        return NULL;
+    }
+    struct ArrowSchema *out_schema = calloc(1, sizeof *out_schema);
+    struct ArrowArray *out_array = calloc(1, sizeof *out_array);
+    if (out_schema == NULL || out_array == NULL) {
+        free(out_schema);
+        free(out_array);
+        return PyErr_NoMemory();
+    }
+    if (output_schema(job, kind != 'u', out_schema) < 0) {
+        free(out_schema);
+        free(out_array);
+        return PyErr_NoMemory();
+    }
+    if (run_job(job, schema, array, out_array) < 0) {
+        out_schema->release(out_schema);
+        free(out_schema);
+        free(out_array);
+        return NULL;
+    }
+    PyObject *s = capsule_of(out_schema, "arrow_schema", schema_capsule_free, drop_schema);
+    PyObject *a = capsule_of(out_array, "arrow_array", array_capsule_free, drop_array);
+    if (s == NULL || a == NULL) {
+        Py_XDECREF(s);
+        Py_XDECREF(a);
+        return NULL;
+    }
+    PyObject *pair = PyTuple_Pack(2, s, a);
+    Py_DECREF(s);
+    Py_DECREF(a);
+    return pair;
+}
+
+/* ---- streams ------------------------------------------------------------- */
+
+typedef struct {
+    struct ArrowArrayStream input;
+    struct ArrowSchema in_schema;
+    PyObject *job_capsule;
+    const Job *job;
+    int wide;
+    char *error;
+} StreamPrivate;
+
+static void
+stream_error(StreamPrivate *pv, const char *message)
+{
+    free(pv->error);
+    pv->error = copy_string(message != NULL ? message : "unknown error");
+}
+
+/* The pending Python exception as the stream's error, cleared. */
+static void
+stream_error_from_python(StreamPrivate *pv)
+{
+    PyObject *type, *value, *trace;
+    PyErr_Fetch(&type, &value, &trace);
+    PyObject *text = value != NULL ? PyObject_Str(value) : NULL;
+    const char *utf8 = text != NULL ? PyUnicode_AsUTF8AndSize(text, NULL) : NULL;
+    stream_error(pv, utf8);
+    PyErr_Clear();
+    Py_XDECREF(text);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(trace);
+}
+
+static int
+stream_get_schema(struct ArrowArrayStream *stream, struct ArrowSchema *out)
+{
+    StreamPrivate *pv = stream->private_data;
+    if (output_schema(pv->job, pv->wide, out) < 0) {
+        stream_error(pv, "out of memory");
+        return ENOMEM;
+    }
+    return 0;
+}
+
+static int
+stream_get_next(struct ArrowArrayStream *stream, struct ArrowArray *out)
+{
+    StreamPrivate *pv = stream->private_data;
+    struct ArrowArray in;
+    memset(&in, 0, sizeof in);
+    int rc = pv->input.get_next(&pv->input, &in);
+    if (rc != 0) {
+        const char *why = pv->input.get_last_error != NULL
+                              ? pv->input.get_last_error(&pv->input)
+                              : NULL;
+        stream_error(pv, why != NULL ? why : "the input stream failed");
+        return rc;
+    }
+    if (in.release == NULL) { /* the end */
+        memset(out, 0, sizeof *out);
+        return 0;
+    }
+    PyGILState_STATE gil = PyGILState_Ensure();
+    if (run_job(pv->job, &pv->in_schema, &in, out) < 0) {
+        stream_error_from_python(pv);
+        rc = EINVAL;
+    }
+    PyGILState_Release(gil);
+    in.release(&in);
+    return rc;
+}
+
+static const char *
+stream_get_last_error(struct ArrowArrayStream *stream)
+{
+    return ((StreamPrivate *)stream->private_data)->error;
+}
+
+static void
+stream_release(struct ArrowArrayStream *stream)
+{
+    StreamPrivate *pv = stream->private_data;
+    if (pv->input.release != NULL) {
+        pv->input.release(&pv->input);
+    }
+    if (pv->in_schema.release != NULL) {
+        pv->in_schema.release(&pv->in_schema);
+    }
+    free(pv->error);
+    /* A consumer may release the stream on a thread of its own, or after
+       the interpreter has gone (then the job is left to the process's end). */
+    if (Py_IsInitialized()) {
+        PyGILState_STATE gil = PyGILState_Ensure();
+        Py_DECREF(pv->job_capsule);
+        PyGILState_Release(gil);
+    }
+    free(pv);
+    stream->release = NULL;
+}
+
+PyDoc_STRVAR(column_stream_doc,
+"column_stream(job, stream, /)\n--\n\n"
+"The job run over an Arrow stream given as its capsule (from\n"
+"__arrow_c_stream__), which it takes: a stream capsule whose batches are\n"
+"made as they are pulled.");
+
+static PyObject *
+column_stream(PyObject *module, PyObject *args)
+{
+    PyObject *job_capsule, *stream_capsule;
+    if (!PyArg_ParseTuple(args, "OO", &job_capsule, &stream_capsule)) {
+        return NULL;
+    }
+    const Job *job = job_of(job_capsule);
+    if (job == NULL) {
+        return NULL;
+    }
+    struct ArrowArrayStream *input =
+        PyCapsule_GetPointer(stream_capsule, "arrow_array_stream");
+    if (input == NULL) {
+        return NULL;
+    }
+    if (input->release == NULL) {
+        PyErr_SetString(PyExc_ValueError, "the Arrow stream was released or taken");
+        return NULL;
+    }
+    StreamPrivate *pv = calloc(1, sizeof *pv);
+    struct ArrowArrayStream *out = calloc(1, sizeof *out);
+    if (pv == NULL || out == NULL) {
+        free(pv);
+        free(out);
+        return PyErr_NoMemory();
+    }
+    /* Take the input: its capsule no longer releases it. */
+    pv->input = *input;
+    input->release = NULL;
+    pv->job_capsule = Py_NewRef(job_capsule);
+    pv->job = job;
+    out->get_schema = stream_get_schema;
+    out->get_next = stream_get_next;
+    out->get_last_error = stream_get_last_error;
+    out->release = stream_release;
+    out->private_data = pv;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = pv->input.get_schema(&pv->input, &pv->in_schema);
+    Py_END_ALLOW_THREADS
+    if (rc != 0) {
+        const char *why = pv->input.get_last_error != NULL
+                              ? pv->input.get_last_error(&pv->input)
+                              : NULL;
+        PyErr_Format(PyExc_ValueError, "the Arrow stream has no schema: %s",
+                     why != NULL ? why : "(no message)");
+        pv->in_schema.release = NULL;
+        out->release(out);
+        free(out);
+        return NULL;
+    }
+    int kind = input_kind(&pv->in_schema);
+    if (kind == 0) {
+        out->release(out);
+        free(out);
+        return NULL;
+    }
+    pv->wide = kind != 'u';
+    return capsule_of(out, "arrow_array_stream", stream_capsule_free, drop_stream);
+}
+
+/* One array as a stream of one batch: for a producer that offers only
+   __arrow_c_array__, and for an array made here, which a consumer of
+   streams (DuckDB) reads so.  Each get_schema gives a copy. */
+typedef struct {
+    struct ArrowSchema schema;
+    struct ArrowArray array;
+} OnePrivate;
+
+static int
+one_get_schema(struct ArrowArrayStream *stream, struct ArrowSchema *out)
+{
+    OnePrivate *pv = stream->private_data;
+    return copy_schema(&pv->schema, out) < 0 ? ENOMEM : 0;
+}
+
+static int
+one_get_next(struct ArrowArrayStream *stream, struct ArrowArray *out)
+{
+    OnePrivate *pv = stream->private_data;
+    *out = pv->array; /* after the first call: released, the end */
+    pv->array.release = NULL;
+    return 0;
+}
+
+static const char *
+one_get_last_error(struct ArrowArrayStream *stream)
+{
+    (void)stream;
+    return "out of memory";
+}
+
+static void
+one_release(struct ArrowArrayStream *stream)
+{
+    OnePrivate *pv = stream->private_data;
+    if (pv->schema.release != NULL) {
+        pv->schema.release(&pv->schema);
+    }
+    if (pv->array.release != NULL) {
+        pv->array.release(&pv->array);
+    }
+    free(pv);
+    stream->release = NULL;
+}
+
+PyDoc_STRVAR(array_stream_doc,
+"array_stream(schema, array, /)\n--\n\n"
+"An Arrow array's capsules (which it takes) as a stream of one batch.");
+
+static PyObject *
+array_stream(PyObject *module, PyObject *args)
+{
+    PyObject *schema_capsule, *array_capsule;
+    if (!PyArg_ParseTuple(args, "OO", &schema_capsule, &array_capsule)) {
+        return NULL;
+    }
+    struct ArrowSchema *schema = PyCapsule_GetPointer(schema_capsule, "arrow_schema");
+    struct ArrowArray *array = PyCapsule_GetPointer(array_capsule, "arrow_array");
+    if (schema == NULL || array == NULL) {
+        return NULL;
+    }
+    if (schema->release == NULL || array->release == NULL) {
+        PyErr_SetString(PyExc_ValueError, "the Arrow array was released or taken");
+        return NULL;
+    }
+    OnePrivate *pv = calloc(1, sizeof *pv);
+    struct ArrowArrayStream *out = calloc(1, sizeof *out);
+    if (pv == NULL || out == NULL) {
+        free(pv);
+        free(out);
+        return PyErr_NoMemory();
+    }
+    pv->schema = *schema;
+    schema->release = NULL;
+    pv->array = *array;
+    array->release = NULL;
+    out->get_schema = one_get_schema;
+    out->get_next = one_get_next;
+    out->get_last_error = one_get_last_error;
+    out->release = one_release;
+    out->private_data = pv;
+    return capsule_of(out, "arrow_array_stream", stream_capsule_free, drop_stream);
+}
+
+PyMethodDef columns_methods[] = {
+    {"column_job", column_job, METH_VARARGS, column_job_doc},
+    {"column_array", column_array, METH_VARARGS, column_array_doc},
+    {"column_stream", column_stream, METH_VARARGS, column_stream_doc},
+    {"array_stream", array_stream, METH_VARARGS, array_stream_doc},
+    {NULL, NULL, 0, NULL},
+};

@@ -1,0 +1,141 @@
+/*
+ * urigrammar.engine.backend._native: generic table-driven DFA runners, and a
+ * C-level front for the functions that look them up by name.
+ *
+ * The tables come from engine/_dfa.py and engine/_tagged.py; nothing here
+ * knows any grammar, rule or delimiter.  The files:
+ *
+ *   classmap.h/.c  the class of each code point, shared by the DFA types,
+ *                  and the helpers every file shares (reading a text,
+ *                  checking a table);
+ *   runner.c       Runner: a DFA (validate);
+ *   tagger.c       Tagger: a tagged DFA (parse);
+ *   record.c       Record: a text and the spans of its slots (parse's
+ *                  value), and Field, the descriptor that reads a slot;
+ *   entry.c        Entry: a C-level front for a Python function that looks
+ *                  matchers up by name (urigrammar.validate, parse), which
+ *                  runs a Runner or a Tagger right there;
+ *   columns.c      a Runner or a Tagger over each row of an Arrow string
+ *                  column (the C data interface), decoding its UTF-8;
+ *   module.c       the module: its state, and the types' creation.
+ *
+ * This header declares what the files share beyond the class map; all the
+ * rest of each file is static.  No static state is mutable: the Runner and
+ * Tagger types live in the module state, the Entry type in the module (its
+ * instances keep what they need).
+ */
+
+#ifndef URIGRAMMAR_NATIVE_H
+#define URIGRAMMAR_NATIVE_H
+
+#include "classmap.h"
+
+/* One DFA (runner.c); Entry runs one too, with run(). */
+typedef struct {
+    PyObject_HEAD
+    ClassMap map;
+    Py_ssize_t nclasses;
+    Py_ssize_t nstates;
+    uint32_t *moves;     /* moves[off + class]: the target's row offset; 0 is dead */
+    uint8_t *accepting;  /* by state number (offset / nclasses) */
+    /* offset / nclasses without a division (tens of cycles, a sizeable
+       part of a short text's run): nclasses is 2**shift times an odd
+       number whose inverse modulo 2**32 is `inverse`, and an offset is an
+       exact multiple of nclasses. */
+    unsigned shift;
+    uint32_t inverse;
+    uint32_t start;      /* the start state's row offset */
+    /* The ASCII code points each state loops on: stays + stay_of[state]
+       is 128 bytes, 1 where the state moves to itself.  States that loop
+       on the same code points share a table (a URI's DFA has a handful). */
+    uint8_t *stays;
+    uint32_t *stay_of;
+    PyObject *otherwise; /* accepts() of a text refused: otherwise(text); or NULL */
+} Runner;
+
+/* The module's state (module.c): the types, which Entry_new hands its
+   instances. */
+typedef struct {
+    PyObject *runner_type;
+    PyObject *tagger_type;
+    PyObject *record_type;
+} module_state;
+
+/* Run the DFA over `text`; *end gets the end of the longest viable prefix.
+   Returns the final state (0 when the text stopped being viable), or -1
+   with an exception set. */
+NATIVE_SHARED int
+run(const Runner *r, PyObject *text, Py_ssize_t *end);
+
+/* run() over a Source (classmap.h): a str or a row of UTF-8. */
+NATIVE_SHARED int
+run_source(const Runner *r, Source *src, Py_ssize_t *end);
+
+/* A Tagger's reading of a text: each tag's position (-1 where never set,
+   except where only the tags set are read: tagger.c's tag_backward), for
+   a Tagger of at most 62 tags the tags set, as bits, and the text's
+   length in code points. */
+#define MAX_TAGS 256
+typedef struct {
+    Py_ssize_t values[MAX_TAGS];
+    uint64_t set;
+    Py_ssize_t length;
+} Reading;
+
+/* What columns.c reads of a Tagger (tagger.c), given a Tagger object:
+   the reading of the text of src (1 when the DFA accepts it, 0 when
+   not, -1 with an exception set); the number of output slots; their
+   spans from a reading (two numbers a slot, as Tagger.spans gives them);
+   and the constants those spans index (a borrowed tuple). */
+NATIVE_SHARED int
+tagger_run_source(PyObject *tagger, Source *src, Reading *reading);
+NATIVE_SHARED Py_ssize_t
+tagger_nslots(PyObject *tagger);
+NATIVE_SHARED void
+tagger_slot_spans(PyObject *tagger, const Reading *reading, Py_ssize_t *out);
+NATIVE_SHARED PyObject *
+tagger_consts(PyObject *tagger);
+
+/* The module's functions over Arrow columns (columns.c). */
+NATIVE_SHARED extern PyMethodDef columns_methods[];
+
+/* The methods Entry recognizes in its table (by their C function), and
+   calls without a Python call. */
+NATIVE_SHARED PyObject *
+Runner_fullmatch(PyObject *self, PyObject *arg);
+NATIVE_SHARED PyObject *
+Tagger_parse(PyObject *self, PyObject *arg);
+
+/* A record of cls (a subclass of Record, record.c) over text, `length`
+   code points long, with nslots slots whose spans are spans[0 .. 2 *
+   nslots), unchecked, made by alloc, cls's tp_alloc (which a Tagger
+   looks up once); consts holds fewer than MAX_CONSTS items.  With
+   untrack, the record is taken from the garbage collector's view (only
+   for a class with the collector whose records hold nothing beyond a
+   Record's, and constants that are strings). */
+#define MAX_CONSTS ((Py_ssize_t)INT32_MAX - 2) /* -2 - k fits an int32 */
+NATIVE_SHARED PyObject *
+record_make(PyTypeObject *cls, allocfunc alloc, PyObject *text, Py_ssize_t length,
+            PyObject *consts, const Py_ssize_t *spans, Py_ssize_t nslots, int untrack);
+
+/* 1 when records of cls may hold consts: any, with the collector, else
+   str only (a record the collector does not track must not be part of a
+   cycle); 0 with TypeError set when not. */
+NATIVE_SHARED int
+record_consts_allowed(PyObject *cls, PyObject *consts);
+
+/* 1 when cls's instances hold nothing beyond a Record's (no __dict__, no
+   __weakref__, no slot), 0 when they do, -1 with an exception set. */
+NATIVE_SHARED int
+record_plain(PyObject *cls);
+
+/* The types, which module.c creates. */
+NATIVE_SHARED extern PyType_Spec Runner_spec;
+NATIVE_SHARED extern PyType_Spec Tagger_spec;
+NATIVE_SHARED extern PyType_Spec Entry_spec;
+NATIVE_SHARED extern PyType_Spec Record_spec;
+NATIVE_SHARED extern PyType_Spec Field_spec;
+/* Entry with vectorcall, for a CPython that honours it (module.c asks). */
+NATIVE_SHARED extern PyType_Spec Entry_spec_vectorcall;
+
+#endif /* URIGRAMMAR_NATIVE_H */

@@ -1,0 +1,283 @@
+"""The pure back end: every way a program runs in Python.
+
+``choose`` decides which of these serves a program; each is built from
+the program's data alone:
+
+* a verdict from the regex (``re``, trusted to be linear by the analysis)
+  or from the lazy DFA (``automata.lazy``), and the end of the longest
+  viable prefix from the minimal DFA's tables or the lazy DFA;
+* where each capture matched (``SpanSource``: two numbers a capture, -1
+  where it took no part), from the regex's groups, the tagged DFA run in
+  Python, or the Pike VM (``automata.pike``); ``reader`` makes records of
+  them by a plan (``plan``), in code written for the plan;
+* every occurrence of each capture (``History``), from the tagged DFA's
+  run kept whole (``table_events``) or the Pike VM's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+from ..automata.lazy import LazyDfa
+from ..automata.pike import PikeVM
+from ..automata.tables import Tables, TaggedTables
+from ..base.value import exact
+from .plan import Plan, constants
+
+__all__ = [
+    "History",
+    "Matcher",
+    "Span",
+    "SpanSource",
+    "lazy_fullmatch",
+    "occurrences",
+    "pike_history",
+    "pike_spans",
+    "reader",
+    "regex_fullmatch",
+    "table_events",
+    "tables_history",
+    "tables_spans",
+    "tables_viable",
+]
+
+#: A ``fullmatch``-like function: ``None`` exactly when the rule does not
+#: match all of the text.
+Matcher = Callable[[str], object | None]
+Span = tuple[int, int]
+#: The spans of every occurrence of each captured rule, by folded name.
+History = dict[str, tuple[Span, ...]]
+#: For a text the rule matches, each capture's last span as two numbers
+#: (-1, -1 where it took no part); ``None`` for a text it does not match.
+SpanSource = Callable[[str], Sequence[int] | None]
+
+
+def regex_fullmatch(program_source: str) -> Matcher:
+    """The compiled regex's ``fullmatch``."""
+    return re.compile(program_source).fullmatch
+
+
+def lazy_fullmatch(automaton: LazyDfa) -> Matcher:
+    """The lazy DFA's verdict, as ``fullmatch`` answers."""
+
+    def accepts(text: str) -> object | None:
+        return True if automaton.accepts(text) else None
+
+    return accepts
+
+
+def tables_viable(tables: Tables) -> Callable[[str], int]:
+    """The end of the longest viable prefix, the DFA run in Python."""
+
+    def viable(text: str) -> int:
+        return tables.run(text)[0]
+
+    return viable
+
+
+def tables_spans(tables: TaggedTables) -> SpanSource:
+    """The tagged DFA run in Python: a capture's two tags are set together
+    or not at all (the accepting path that opens a capture closes it)."""
+    return tables.tags
+
+
+def pike_spans(automaton: PikeVM) -> SpanSource:
+    """The Pike VM's run: each capture's last occurrence."""
+    count = len(automaton.names)
+
+    def spans(text: str) -> list[int] | None:
+        events = automaton.events(text)
+        if events is None:
+            return None
+        out = [-1] * (2 * count)
+        for number, found in _by_number(events).items():
+            out[2 * number], out[2 * number + 1] = max(found)
+        return out
+
+    return spans
+
+
+# --- every occurrence ----------------------------------------------------------
+
+#: (position, tags set there), from the end of the text backwards.
+Events = Iterable[tuple[int, Iterable[int]]]
+
+
+def _by_number(events: Events) -> dict[int, list[Span]]:
+    """Every occurrence of each capture, by number, from a run's events:
+    capture ``i`` opens with tag ``2i`` and closes with ``2i + 1``, and a
+    position's tags come in the order the run set them.  Walking
+    backwards, a closing tag starts an occurrence and the next opening tag
+    of that capture ends it (one capture never holds itself)."""
+    pending: dict[int, int] = {}
+    found: dict[int, list[Span]] = {}
+    for pos, tags in events:
+        for tag in reversed(tuple(tags)):
+            if tag & 1:
+                pending[tag >> 1] = pos
+            else:
+                end = pending.pop(tag >> 1, None)
+                if end is not None:
+                    found.setdefault(tag >> 1, []).append((pos, end))
+    return found
+
+
+def occurrences(events: Events, names: Sequence[str]) -> History:
+    """Every occurrence of each capture (``names[i]`` is capture ``i``), by
+    folded name, in order."""
+    merged: dict[str, list[Span]] = {}
+    for number, spans in _by_number(events).items():
+        merged.setdefault(names[number].casefold(), []).extend(spans)
+    return {key: tuple(sorted(spans)) for key, spans in merged.items()}
+
+
+def table_events(tables: TaggedTables, text: str) -> Iterator[tuple[int, Iterable[int]]] | None:
+    """The events of the tagged DFA's run over ``text``, every step kept
+    (``TaggedTables.tags`` keeps only what the last assignments need), or
+    ``None`` when it does not accept."""
+    width = tables.nclasses
+    moves, recs, class_of = tables.moves, tables.recs, tables.class_of
+    state = tables.start
+    kept: list[tuple[int, int]] = []
+    for pos, char in enumerate(text, 1):
+        at = state * width + class_of(ord(char))
+        state = moves[at]
+        if state == 0:
+            return None
+        if recs[at]:
+            kept.append((pos, recs[at]))
+    thread = tables.finals[state]
+    if thread < 0:
+        return None
+    return _walk(tables, kept, thread)
+
+
+def _walk(
+    tables: TaggedTables, kept: list[tuple[int, int]], thread: int
+) -> Iterator[tuple[int, Iterable[int]]]:
+    for pos, record in reversed(kept):
+        source, tagset = tables.records[record][thread]
+        yield pos, tables.tagsets[tagset]
+        thread = source
+    yield 0, tables.tagsets[tables.start_tags[thread]]
+
+
+def tables_history(tables: TaggedTables) -> Callable[[str], History | None]:
+    """Every occurrence, from the tagged DFA's run kept whole."""
+
+    def history(text: str) -> History | None:
+        events = table_events(tables, text)
+        return None if events is None else occurrences(events, tables.names)
+
+    return history
+
+
+def pike_history(automaton: PikeVM) -> Callable[[str], History | None]:
+    """Every occurrence, from the Pike VM's run."""
+    names = tuple(automaton.names)
+
+    def history(text: str) -> History | None:
+        events = automaton.events(text)
+        return None if events is None else occurrences(events, names)
+
+    return history
+
+
+# --- records by a plan ---------------------------------------------------------
+
+
+def reader(
+    plan: Plan,
+    into: type[Any],
+    *,
+    fullmatch: Matcher | None = None,
+    spans: SpanSource | None = None,
+) -> Callable[[str], Any]:
+    """A function from a text to a record of ``into`` whose slots are the
+    plan's, or ``None`` for a text the rule does not match: read from the
+    regex's groups (``fullmatch``, whose group ``i + 1`` is capture ``i``)
+    or from a ``SpanSource``, written out as straight-line code for the
+    plan, so that the match and the plan cost one Python call.
+
+    A record class that offers ``_raw_makers`` and keeps no spans
+    (``_KEEPS_SPANS`` false: the Python records of the URI model) is made
+    from its values by those two C calls; any other from its spans
+    (``_make``)."""
+    consts, default_at, candidate_at = constants(plan)
+    by_values = getattr(into, "_raw_makers", None) is not None and not getattr(
+        into, "_KEEPS_SPANS", True
+    )
+    regex = fullmatch is not None
+
+    def took_part(capture: int) -> str:
+        if regex:
+            return f"v[{capture}] is not None"
+        return f"v[{2 * capture}] >= 0 <= v[{2 * capture + 1}]"
+
+    def text_of(capture: int) -> str:
+        if regex:
+            return f"v[{capture}]"
+        return f"text[v[{2 * capture}]:v[{2 * capture + 1}]]"
+
+    def span_of(capture: int) -> str:
+        if regex:
+            return f"span({capture + 1})"
+        return f"(v[{2 * capture}], v[{2 * capture + 1}])"
+
+    def slot(at: int) -> str:
+        default, candidates = plan[at]
+        if by_values:
+            expr = "None" if default is None else f"c[{default_at[at]}]"
+        else:
+            expr = "(-1, -1)" if default is None else f"({-2 - default_at[at]}, 0)"
+        for back, (capture, constant) in enumerate(reversed(candidates)):
+            k = candidate_at[at][len(candidates) - 1 - back]
+            if by_values:
+                value = text_of(capture) if constant is None else f"c[{k}]"
+            else:
+                value = span_of(capture) if constant is None else f"({-2 - k}, 0)"
+            if back == 0 and constant is None and default is None and (regex or not by_values):
+                # A capture that took no part reads None, or the span
+                # (-1, -1): the slot's default, with no test.
+                expr = value
+            else:
+                expr = f"({value} if {took_part(capture)} else {expr})"
+        return expr
+
+    if regex:
+        head = (
+            "    m = fullmatch(text)\n"
+            "    if m is None:\n        return None\n"
+            "    v = m.groups()\n    span = m.span\n"
+        )
+    else:
+        head = "    v = spans(text)\n    if v is None:\n        return None\n"
+    if by_values:
+        values = ", ".join(slot(at) for at in range(len(plan)))
+        make = (
+            "    t = text if text.__class__ is str else exact(text)\n"
+            "    r = new(into)\n"
+            f"    put(r, (t, (), None, {values}{',' if len(plan) == 1 else ''}))\n"
+            "    return r\n"
+        )
+    else:
+        spans_out = ", ".join(f"*{slot(at)}" for at in range(len(plan)))
+        make = f"    return make(text, c, ({spans_out}{',' if len(plan) == 1 else ''}))\n"
+    code = f"def read(text):\n{head}{make}"
+    namespace: dict[str, Any] = {
+        "fullmatch": fullmatch,
+        "spans": spans,
+        "c": consts,
+        "into": into,
+        "exact": exact,
+        "make": into._make,
+    }
+    if by_values:
+        namespace["new"], namespace["put"] = into._raw_makers
+    # The code is built above from the plan's numbers only; constants are
+    # reached through the tuple ``c``, never written into the source.
+    exec(code, namespace)
+    made: Callable[[str], Any] = namespace["read"]
+    return made
