@@ -41,11 +41,13 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 # (src/urigrammar/engine/backend/_native_c/native.h says which file holds what).
 SOURCES = Path("src/urigrammar/engine/backend/_native_c")
 SOURCE_FILES = (
-    "classmap.c",
+    "dfa.c",
     "runner.c",
     "tagger.c",
+    "plan.c",
     "record.c",
     "entry.c",
+    "arrow.c",
     "columns.c",
     "module.c",
 )

@@ -78,15 +78,14 @@ def test_capsules_of_the_wrong_kind_and_used_twice() -> None:
 def test_a_runner_with_otherwise_is_refused() -> None:
     # The rows run the DFA alone, so a runner's otherwise would go unasked.
     from urigrammar.engine.backend import _native
-    from urigrammar.engine.backend.native import pack
     from urigrammar.shipped import RFC3986
 
     tables = RFC3986.program("scheme").dfa
     assert tables is not None
-    runner = _native.Runner(**pack(tables), otherwise=lambda text: True)
+    runner = _native.Runner(tables.to_bytes(), otherwise=lambda text: True)
     with pytest.raises(TypeError, match="without otherwise"):
         _native.column_job(runner, None, (), "")
-    assert _native.column_job(_native.Runner(**pack(tables)), None, (), "") is not None
+    assert _native.column_job(_native.Runner(tables.to_bytes()), None, (), "") is not None
 
 
 def test_a_stream_read_in_part_then_dropped() -> None:

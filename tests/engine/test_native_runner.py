@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import struct
 import subprocess
 import sys
 from collections.abc import Callable
@@ -36,7 +37,6 @@ from urigrammar.engine import BACKENDS, NATIVE, PURE, Backend, default_backend, 
 from urigrammar.engine.automata.dfa import Tables, build_tables
 from urigrammar.engine.automata.lazy import LazyDfa
 from urigrammar.engine.backend.native import AVAILABLE as NATIVE_AVAILABLE
-from urigrammar.engine.backend.native import pack
 from urigrammar.shipped import shipped_rule
 
 native = pytest.mark.skipif(NATIVE is None, reason="the extension is not built")
@@ -88,7 +88,7 @@ def run_native(rule: str, text: str) -> tuple[bool, int]:
         if NATIVE_AVAILABLE:
             from urigrammar.engine.backend import _native
 
-            runner = _native.Runner(**pack(t))
+            runner = _native.Runner(t.to_bytes())
             _RUNNERS[rule] = lambda s: (runner.accepts(s), runner.viable(s))
         else:
             _RUNNERS[rule] = lambda s: t.run(s)[::-1]
@@ -296,40 +296,64 @@ def test_a_user_grammar_runs_natively_and_a_large_dfa_falls_back(backend: Backen
 # --- the runner refuses tables that could read out of bounds ---------------------
 
 
+#: A DFA of two classes (every code point is of class 1) whose start
+#: state loops on class 1 and accepts: as bytes (engine.automata.tables).
+GOOD = (
+    b"UGD1"
+    + struct.pack("<4I", 1, 2, 2, 1)  # nintervals, nclasses, nstates, start
+    + struct.pack("<I", 0)  # starts
+    + b"\x01"  # classes
+    + struct.pack("<4H", 0, 0, 1, 1)  # moves
+    + b"\x00\x01"  # accepting
+)
+
+
+def _changed(at: int, value: bytes) -> bytes:
+    return GOOD[:at] + value + GOOD[at + len(value) :]
+
+
 @native
 @pytest.mark.parametrize(
-    ("field", "value"),
+    "bad",
     [
-        ("starts", b"\x01\x00\x00\x00"),  # does not start at 0
-        ("classes", b"\x05"),  # a class past nclasses
-        ("moves", b"\x00\x00\x00\x00\x09\x00\x00\x00"),  # a state past nstates
-        ("moves", b"\x01\x00\x00\x00\x01\x00\x01\x00"),  # the dead state moves
-        ("moves", b"\x00"),  # the wrong size
-        ("ascii", b"\x00" * 127),
+        b"UGT1" + GOOD[4:],  # another kind of table
+        _changed(4, struct.pack("<I", 0)),  # no interval
+        _changed(8, struct.pack("<I", 0)),  # no class
+        _changed(8, struct.pack("<I", 256)),  # too many classes
+        _changed(16, struct.pack("<I", 2)),  # the start past the states
+        _changed(20, struct.pack("<I", 1)),  # starts not at 0
+        _changed(24, b"\x05"),  # a class past nclasses
+        _changed(25, struct.pack("<4H", 0, 0, 9, 1)),  # a state past nstates
+        _changed(25, struct.pack("<4H", 1, 0, 1, 1)),  # the dead state moves
+        _changed(33, b"\x02"),  # an accepting flag but 0 or 1
+        GOOD[:-1],  # truncated
+        GOOD + b"\x00",  # past its end
     ],
 )
-def test_bad_tables_are_refused(field: str, value: bytes) -> None:
+def test_bad_tables_are_refused(bad: bytes) -> None:
     from urigrammar.engine.backend import _native
 
-    good: dict[str, bytes | int] = {
-        "ascii": b"\x01" * 128,
-        "starts": b"\x00\x00\x00\x00",
-        "classes": b"\x01",
-        "moves": b"\x00\x00\x00\x00\x01\x00\x01\x00",
-        "accepting": b"\x00\x01",
-        "nclasses": 2,
-        "start": 1,
-    }
-    assert _native.Runner(**good).accepts("abc")  # type: ignore[arg-type]
-    with pytest.raises((ValueError, TypeError)):
-        _native.Runner(**{**good, field: value})  # type: ignore[arg-type]
+    assert _native.Runner(GOOD).accepts("abc")
+    assert Tables.from_bytes(GOOD).run("abc") == (3, True)
+    with pytest.raises(ValueError, match="table"):
+        _native.Runner(bad)
+    with pytest.raises(ValueError, match="table"):
+        Tables.from_bytes(bad)
+
+
+@native
+def test_tables_must_be_bytes() -> None:
+    from urigrammar.engine.backend import _native
+
+    with pytest.raises(TypeError):
+        _native.Runner(bytearray(GOOD))  # type: ignore[arg-type]
 
 
 @native
 def test_non_str_is_a_type_error() -> None:
     from urigrammar.engine.backend import _native
 
-    runner = _native.Runner(**pack(tables("URI")))
+    runner = _native.Runner(tables("URI").to_bytes())
     for value in (b"http://a", None, 1):
         with pytest.raises(TypeError, match="must be str"):
             runner.accepts(value)  # type: ignore[arg-type]
@@ -345,7 +369,7 @@ def test_otherwise_answers_only_for_texts_the_dfa_refuses() -> None:
         asked.append(text)
         return text.startswith("x") and 1  # truthy or falsy, not a bool
 
-    runner = _native.Runner(**pack(tables("URI")), otherwise=otherwise)
+    runner = _native.Runner(tables("URI").to_bytes(), otherwise=otherwise)
     assert runner.accepts("http://a") is True
     assert asked == []
     assert runner.accepts("x y") is True
@@ -363,11 +387,11 @@ def test_otherwise_raises_through_and_must_be_callable() -> None:
     def broken(text: str) -> bool:
         raise LookupError(text)
 
-    runner = _native.Runner(**pack(tables("URI")), otherwise=broken)
+    runner = _native.Runner(tables("URI").to_bytes(), otherwise=broken)
     with pytest.raises(LookupError, match="a b"):
         runner.accepts("a b")
     with pytest.raises(TypeError, match="callable"):
-        _native.Runner(**pack(tables("URI")), otherwise=1)  # type: ignore[arg-type]
+        _native.Runner(tables("URI").to_bytes(), otherwise=1)  # type: ignore[arg-type]
 
 
 @native
@@ -384,7 +408,7 @@ def test_a_runner_in_a_cycle_through_otherwise_is_collected() -> None:
             return False
 
     holder = Holder()
-    holder.runner = _native.Runner(**pack(tables("URI")), otherwise=holder)
+    holder.runner = _native.Runner(tables("URI").to_bytes(), otherwise=holder)
     gone = weakref.ref(holder)
     del holder
     gc.collect()

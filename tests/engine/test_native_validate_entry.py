@@ -34,7 +34,6 @@ import urigrammar as u
 from _backends import On
 from urigrammar.engine import NATIVE, PURE, default_backend, front, inline_rule
 from urigrammar.engine.automata.dfa import build_tables
-from urigrammar.engine.backend.native import pack
 from urigrammar.shipped import shipped_rule
 from urigrammar.uri._api import Engine, api
 
@@ -343,7 +342,7 @@ def test_periodic_walks_stop_exactly_where_the_text_stops_being_viable(unit: str
     tables = build_tables(inline_rule(grammar.rules, name))
     assert tables is not None
     assert tables == grammar.program(name).dfa
-    runner = _native.Runner(**pack(tables))
+    runner = _native.Runner(tables.to_bytes())
     pattern = re.compile(grammar.program(name).source)
     text = "http://" + unit * (5000 // len(unit)) + "@h/"
     assert runner.accepts(text)

@@ -165,20 +165,37 @@ def _mutations(value: Any) -> st.SearchStrategy[Any]:
     return leaf
 
 
-PROGRAM_DATA = _fresh(RFC3986, "authority").to_data()
+#: A program's bytes: its head (JSON), then its body and tables.
+PROGRAM_HEAD, _, PROGRAM_REST = _fresh(RFC3986, "authority").to_bytes().partition(b"\n")
 
 
-@given(_mutations(PROGRAM_DATA))
-@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
-def test_a_damaged_program_raises_value_error_or_reads(mutated: Any) -> None:
-    # Past the checksum a program still checks its own shape: anything but
-    # a well-formed program is a ValueError, never another exception.  The
-    # body of a program that runs from tables is read on first use only.
+def _read(data: bytes) -> None:
+    """Past the checksum a program still checks its own shape: anything
+    but a well-formed program is a ValueError, never another exception.
+    The body of a program that runs from tables is read on first use only."""
     try:
-        program = Program.from_data(mutated)
+        program = Program.from_bytes(data)
         program.body  # noqa: B018
     except ValueError:
         return
+
+
+@given(_mutations(json.loads(PROGRAM_HEAD)))
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+def test_a_program_with_a_damaged_head_raises_value_error_or_reads(mutated: Any) -> None:
+    _read(json.dumps(mutated).encode() + b"\n" + PROGRAM_REST)
+
+
+@given(st.data())
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+def test_a_program_with_damaged_tables_raises_value_error_or_reads(data: st.DataObject) -> None:
+    rest = bytearray(PROGRAM_REST)
+    for _ in range(data.draw(st.integers(1, 3))):
+        at = data.draw(st.integers(0, len(rest) - 1))
+        rest[at] = data.draw(st.integers(0, 255))
+    cut = data.draw(st.integers(0, len(rest)))
+    _read(PROGRAM_HEAD + b"\n" + bytes(rest[:cut]))
+    _read(PROGRAM_HEAD + b"\n" + bytes(rest))
 
 
 def test_a_program_of_another_rule_in_a_store_is_compiled_afresh(tmp_path: Path) -> None:

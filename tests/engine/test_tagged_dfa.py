@@ -20,6 +20,7 @@ import itertools
 import json
 import pickle
 import re
+import struct
 from functools import cache
 from pathlib import Path
 
@@ -35,7 +36,6 @@ from _tables import parse_table
 from urigrammar.engine import NATIVE, PURE, Backend, inline_rule, runs
 from urigrammar.engine.automata.tables import TaggedTables
 from urigrammar.engine.automata.tagged import build_tagged
-from urigrammar.engine.backend.native import pack_tagged
 from urigrammar.engine.program.program import Program
 from urigrammar.engine.result.record import Record
 from urigrammar.shipped import shipped_rule
@@ -64,7 +64,7 @@ def tagger(rule: str) -> object:
     from urigrammar.engine.backend._native import Tagger
 
     tables, compiled = rule_parts(rule)
-    return Tagger(**pack_tagged(tables, plan(compiled.names)))  # type: ignore[arg-type]
+    return Tagger(tables.to_bytes(), plan(compiled.names))  # type: ignore[arg-type]
 
 
 def regex_groups(rule: str, text: str) -> tuple[str | None, ...] | None:
@@ -197,8 +197,8 @@ def test_both_ways_of_choosing_slots_agree(rule: str, data: st.DataObject) -> No
     repeated = tuple((default, (*cands, *cands[:1])) for default, cands in slots)
     assert any(len(cands) > 1 for _, cands in slots)
     # Records of the C base class, whatever the default back end's are.
-    by_bits = Tagger(**pack_tagged(tables, slots, CRecord))  # type: ignore[arg-type]
-    by_loop = Tagger(**pack_tagged(tables, repeated, CRecord))  # type: ignore[arg-type]
+    by_bits = Tagger(tables.to_bytes(), slots, CRecord)  # type: ignore[arg-type]
+    by_loop = Tagger(tables.to_bytes(), repeated, CRecord)  # type: ignore[arg-type]
     text = data.draw(st.one_of(from_rule(rule), mutated(rule)))
     assert by_bits.spans(text) == by_loop.spans(text), text
     assert by_bits.consts == by_loop.consts
@@ -241,8 +241,8 @@ def test_the_record_the_tagger_makes_holds_the_slots_of_its_plan() -> None:
 
     tables, compiled = rule_parts("URI-reference")
     slots = plan(compiled.names)
-    plain = Tagger(**pack_tagged(tables, slots))  # type: ignore[arg-type]
-    into = Tagger(**pack_tagged(tables, slots, u.URIReference))  # type: ignore[arg-type]
+    plain = Tagger(tables.to_bytes(), slots)  # type: ignore[arg-type]
+    into = Tagger(tables.to_bytes(), slots, u.URIReference)  # type: ignore[arg-type]
     text = "https://user@1.2.3.4:443/a/b?c=d#e"
     fields = plain.parse(text)
     made = into.parse(text)
@@ -272,7 +272,7 @@ def test_the_native_tagger_makes_python_records_with_the_same_slots(text: str) -
     program = shipped_rule("URI-reference")[0].program("URI-reference", CAPTURES, LEAVES)
     slots = plan(program.names)
     made = runs(program, NATIVE).reader(slots, _PythonRecord)
-    plain = Tagger(**pack_tagged(program.tagged, slots)).parse  # type: ignore[arg-type]
+    plain = Tagger(program.tagged.to_bytes(), slots).parse  # type: ignore[arg-type]
     record = made(text)
     assert type(record) is _PythonRecord
     assert record._values() == plain(text)
@@ -306,9 +306,9 @@ def test_records_without_the_collector_take_only_str_constants() -> None:
     slots = plan(compiled.names)
     numbered = (*slots, (None, ((0, 1),)))
     with pytest.raises(TypeError, match="constants"):
-        Tagger(**pack_tagged(tables, numbered, CRecord))  # type: ignore[arg-type]
+        Tagger(tables.to_bytes(), numbered, CRecord)  # type: ignore[arg-type]
     tracked = type("Tracked", (CRecord,), {"__slots__": ()})
-    made = Tagger(**pack_tagged(tables, numbered, tracked))  # type: ignore[arg-type]
+    made = Tagger(tables.to_bytes(), numbered, tracked)  # type: ignore[arg-type]
     assert made.parse("http://a/b")._values()[-1] == 1
 
 
@@ -357,15 +357,46 @@ def test_long_texts_cross_the_buffer_and_the_record_stack(
     ],
 )
 def test_bad_tables_are_refused(field: str, value: bytes) -> None:
+    # Each section overwritten at its start, as engine.automata.tables lays
+    # the bytes out: the C tagger refuses them, and so does the reader.
     from urigrammar.engine.backend._native import Tagger
 
     tables, compiled = rule_parts("URI-reference")
-    packed = pack_tagged(tables, plan(compiled.names))
-    old = packed[field]
-    assert isinstance(old, bytes)
-    packed[field] = value + old[len(value) :]
+    blob = tables.to_bytes()
+    at = _section(blob, field)
+    bad = blob[:at] + value + blob[at + len(value) :]
     with pytest.raises(ValueError, match=field.split("_", maxsplit=1)[0]):
-        Tagger(**packed)  # type: ignore[arg-type]
+        Tagger(bad, plan(compiled.names))
+    with pytest.raises(ValueError, match=field.split("_", maxsplit=1)[0]):
+        TaggedTables.from_bytes(bad, tables.names)
+
+
+def _section(blob: bytes, field: str) -> int:
+    """Where a tagged DFA's section starts in its bytes."""
+    nintervals, nclasses, nstates = struct.unpack_from("<3I", blob, 4)
+    nrecords, nthreads, ntagsets, nsettags = struct.unpack_from(
+        "<4I", blob, 20 + 5 * nintervals + 2 * nstates * nclasses
+    )
+    sizes = [
+        ("starts", 4 * nintervals),
+        ("classes", nintervals),
+        ("moves", 2 * nstates * nclasses),
+        ("counts", 24),
+        ("recs", 2 * nstates * nclasses),
+        ("rec_first", 4 * (nrecords + 1)),
+        ("rec_source", 2 * nthreads),
+        ("rec_tagset", 2 * nthreads),
+        ("keeps", nrecords),
+        ("set_first", 4 * (ntagsets + 1)),
+        ("set_tags", nsettags),
+        ("finals", 4 * nstates),
+    ]
+    at = 20
+    for name, size in sizes:
+        if name == field:
+            return at
+        at += size
+    return at  # start_tags
 
 
 @native
@@ -386,7 +417,7 @@ def test_bad_plans_are_refused(bad_plan: object, error: type[Exception]) -> None
 
     tables = rule_parts("URI-reference")[0]
     with pytest.raises(error):
-        Tagger(**pack_tagged(tables, bad_plan))  # type: ignore[arg-type]
+        Tagger(tables.to_bytes(), bad_plan)  # type: ignore[arg-type]
 
 
 @native
@@ -452,7 +483,7 @@ def test_records_past_the_stack_grow_on_the_heap(length: int) -> None:
     tables = grammar.program("r", captures).tagged
     assert tables is not None
     text = thue(length)
-    c_tagger = Tagger(**pack_tagged(tables, ()))  # type: ignore[arg-type]
+    c_tagger = Tagger(tables.to_bytes(), ())  # type: ignore[arg-type]
     assert c_tagger.tags(text) == tables.tags(text)
     match = re.fullmatch(grammar.program("r", captures).source, text)
     assert match is not None
@@ -524,7 +555,7 @@ def test_captures_inside_repetitions_on_a_user_grammar(source: str, alphabet: st
     if NATIVE is not None:
         from urigrammar.engine.backend._native import Tagger
 
-        c_tags = Tagger(**pack_tagged(tables, ())).tags  # type: ignore[arg-type]
+        c_tags = Tagger(tables.to_bytes(), ()).tags  # type: ignore[arg-type]
     for n in range(8):
         for text in map("".join, itertools.product(alphabet, repeat=n)):
             match = oracle.fullmatch(text)

@@ -26,7 +26,6 @@ from _budget import examples
 from urigrammar.engine import NATIVE, inline_rule
 from urigrammar.engine.automata.tables import TaggedTables
 from urigrammar.engine.automata.tagged import build_tagged
-from urigrammar.engine.backend.native import pack_tagged
 
 pytestmark = pytest.mark.skipif(NATIVE is None, reason="the extension is not built")
 
@@ -96,7 +95,7 @@ def test_user_grammar_runs_broken_anywhere_give_the_plain_walks_tags(
     from urigrammar.engine.backend._native import Tagger
 
     tables = user_tables(source)
-    tags = Tagger(**pack_tagged(tables, ())).tags  # type: ignore[arg-type]
+    tags = Tagger(tables.to_bytes(), ()).tags  # type: ignore[arg-type]
     for unit in map("".join, itertools.product(alphabet, repeat=3)):
         base = unit * 3
         for brk in ["", *alphabet]:

@@ -7,9 +7,9 @@ on its first use; so a file may hold the tables of the combinations a
 package ships (``PackageStore``), written ahead of time (``encode``, of
 the combinations made while ``recording``) and read at first use::
 
-    {"format": 1, "urigrammar": "0.1.0", "body": sha256,
+    {"format": 2, "urigrammar": "0.1.0", "body": sha256,
      "tables": [[key, offset, length], ...]}
-    <each combination's tables as JSON>...
+    <each combination's tables, as ``automata.tables`` lays them out>...
 
 A combination's ``key`` is the sha256 of its parts: each rule's name, how
 it takes part, and the lineage of its grammar (``Grammar.lineage``: the
@@ -17,16 +17,15 @@ sha256 of the grammar's text and its imports').  A changed grammar file
 changes the key, so tables built from the old text are never found, and
 the combination is built afresh; so is one the file does not hold (a
 user's own).  A file of another format or version, or damaged, is not
-read at all (the reason is logged on ``urigrammar.cache``).  JSON runs no
-code when read, and the tables are checked against their shape when
-decoded (``Program``'s reader of DFA tables).
+read at all (the reason is logged on ``urigrammar.cache``).  Nothing in
+it runs code when read, and the tables are checked when decoded
+(``Tables.from_bytes``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -40,7 +39,7 @@ from .program.store import Store, log
 __all__ = ["FORMAT", "Part", "combination", "encode_combinations", "key", "recording"]
 
 #: The layout of the file; a reader takes only its own.
-FORMAT = 1
+FORMAT = 2
 
 #: A rule of a combination: its grammar, its name, and whether its language
 #: is taken out (``True``) or kept (``False``).
@@ -131,8 +130,8 @@ def _from_store(store: Store, wanted: str) -> Tables | None:
     if piece is None:
         return None
     try:
-        return Tables.from_data(json.loads(piece))
-    except (ValueError, TypeError, RecursionError) as exc:
+        return Tables.from_bytes(piece)
+    except ValueError as exc:
         log().info("urigrammar: building a combination again: %s holds %s", store, exc)
         return None
 
@@ -167,7 +166,7 @@ def encode_combinations(combinations: Mapping[str, Tables]) -> bytes:
     pieces: list[bytes] = []
     offset = 0
     for wanted in sorted(combinations):
-        piece = compact_json(combinations[wanted].to_data())
+        piece = combinations[wanted].to_bytes()
         index.append([wanted, offset, len(piece)])
         pieces.append(piece)
         offset += len(piece)

@@ -1,56 +1,265 @@
 """The tables a back end runs, as plain data: ``Tables`` (a minimal DFA,
 built by ``dfa``) and ``TaggedTables`` (a tagged DFA, built by
 ``tagged``), each with its runner's loop in Python, the reference the
-native runner is tested against, and its own reading and writing as data
-(``to_data``, ``from_data``, checked by ``base.wire``).  Nothing here
-builds anything, so a program loaded from its file needs no builder.
+native runner is tested against.  Nothing here builds anything, so a
+program loaded from its file needs no builder.
+
+Each table is written as bytes (``to_bytes``) and read back from them
+(``from_bytes``, which checks every index a run follows and refuses
+anything else with ``ValueError``).  The same bytes are a program's file
+piece (``program.artifact``) and what the C extension's ``Runner`` and
+``Tagger`` are built from (``backend/_native_c/tables.c`` reads them and
+checks them again): this docstring is the one description of the layout.
+Little-endian, no padding; ``u8``, ``u16``, ``u32``, ``i32`` are
+integers of that many bits, unsigned but ``i32``::
+
+    both     magic        4 bytes: b"UGD1" (Tables) or b"UGT1" (TaggedTables)
+             nintervals   u32: intervals of the code points, at least 1
+             nclasses     u32: 1 to 255
+             nstates      u32: state 0 is dead (every class leads back to it)
+             start        u32: the start state (1 for a tagged DFA)
+             starts       u32[nintervals]: the first code point of each
+                          interval, from 0, increasing, at most 0x10FFFF
+             classes      u8[nintervals]: each interval's class
+             moves        u16[nstates * nclasses]: moves[s * nclasses + c]
+    Tables   accepting    u8[nstates]: 1 for a final state, else 0
+    Tagged   nrecords     u32, then nthreads, ntagsets, nsettags, nstart,
+             ...          ntags (u32 each)
+             recs         u16[nstates * nclasses]: each transition's record
+             rec_first    u32[nrecords + 1]: record r's threads are
+                          rec_first[r] .. rec_first[r + 1]
+             rec_source   u16[nthreads]: each thread's source thread
+             rec_tagset   u16[nthreads]: and the tag set it sets
+             keeps        u8[nrecords]
+             set_first    u32[ntagsets + 1]: tag set i's tags are
+                          set_first[i] .. set_first[i + 1]
+             set_tags     u8[nsettags]
+             finals       i32[nstates]: each state's accepting thread, or -1
+             start_tags   u16[nstart]: each start thread's tag set
+
+A table read from bytes keeps them, and decodes its fields for Python
+only when one is read: a program that runs in C never decodes them.
 """
 
 from __future__ import annotations
 
 import bisect
+import struct
+import sys
+from array import array
+from collections.abc import Sequence
 from itertools import pairwise
-from typing import Any
-
-from ..base import wire
-from ..base.value import Value
+from typing import Any, Literal
 
 __all__ = ["Tables", "TaggedTables"]
 
+_LITTLE = sys.byteorder == "little"
+_MAX_CODE = 0x10FFFF
 
-class _Classes(Value):
-    """The partition of the code points into classes both tables share:
-    interval ``i`` starts at ``starts[i]`` and is of class ``classes[i]``."""
 
-    __slots__ = ()
-    starts: tuple[int, ...]
-    classes: tuple[int, ...]
+def _bad(what: str) -> ValueError:
+    return ValueError(f"not a table: {what}")
 
-    def ascii(self) -> tuple[int, ...]:
-        """The class of each code point below 128: the runner's direct table."""
-        return tuple(self.class_of(code) for code in range(128))
+
+class _Cursor:
+    """Reads a blob front to back; ``ValueError`` past its end."""
+
+    def __init__(self, blob: bytes) -> None:
+        self.view = memoryview(blob)
+        self.at = 0
+
+    def u32(self) -> int:
+        if self.at + 4 > len(self.view):
+            raise _bad("truncated")
+        (value,) = struct.unpack_from("<I", self.view, self.at)
+        self.at += 4
+        return int(value)
+
+    def items(self, count: int, code: Literal["B", "H", "I", "i"]) -> Sequence[int]:
+        """``count`` integers of ``code`` (``B``, ``H``, ``I`` or ``i``)."""
+        size = count * array(code).itemsize
+        if count < 0 or self.at + size > len(self.view):
+            raise _bad("truncated")
+        part = self.view[self.at : self.at + size]
+        self.at += size
+        if code == "B":
+            return part
+        if _LITTLE:
+            found_here: Sequence[int] = part.cast(code)
+            return found_here
+        found = array(code, part.tobytes())
+        found.byteswap()
+        return found
+
+    def end(self) -> None:
+        if self.at != len(self.view):
+            raise _bad("bytes past its end")
+
+
+def _most(values: Sequence[int], limit: int, what: str) -> None:
+    """``ValueError`` unless every value is below ``limit``."""
+    if len(values) and max(values) >= limit:
+        raise _bad(f"{what}: an index out of range")
+
+
+def _rising(values: Sequence[int], first: int, last: int, what: str) -> None:
+    """``ValueError`` unless ``values`` run from ``first`` to ``last`` and
+    never decrease."""
+    if not len(values) or values[0] != first or values[-1] != last:
+        raise _bad(f"{what}: not from {first} to {last}")
+    if any(a > b for a, b in pairwise(values)):
+        raise _bad(f"{what}: decreasing")
+
+
+def _pack(code: str, values: Sequence[int]) -> bytes:
+    found = array(code, values)
+    if not _LITTLE:
+        found.byteswap()
+    return found.tobytes()
+
+
+class _Dfa:
+    """What both kinds of table share: the partition of the code points
+    into classes (interval ``i`` starts at ``starts[i]`` and is of class
+    ``classes[i]``, the last one ends at U+10FFFF), and the moves between
+    states over them."""
+
+    __slots__ = ("_blob", "_fields")
+    MAGIC = b""
+    _NAMES: tuple[str, ...] = ()
+
+    _blob: bytes | None
+    _fields: tuple[Any, ...] | None
+
+    def _init(self, **fields: Any) -> None:
+        object.__setattr__(self, "_fields", tuple(fields[name] for name in self._NAMES))
+        object.__setattr__(self, "_blob", None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        msg = f"{type(self).__name__} is immutable"
+        raise AttributeError(msg)
+
+    def _field(self, index: int) -> Any:
+        fields = self._fields
+        if fields is None:
+            assert self._blob is not None
+            fields = self._decode(self._blob)
+            object.__setattr__(self, "_fields", fields)
+        return fields[index]
+
+    def _decode(self, blob: bytes) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def _encode(self) -> bytes:
+        raise NotImplementedError
+
+    def to_bytes(self) -> bytes:
+        """The table as bytes (the module's layout), made once."""
+        blob = self._blob
+        if blob is None:
+            blob = self._encode()
+            object.__setattr__(self, "_blob", blob)
+        return blob
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, _Dfa)
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((type(self), self._key()))
+
+    def _key(self) -> object:
+        return self.to_bytes()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Tables.from_bytes, (self.to_bytes(),)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} of {self.nstates} states, {self.nclasses} classes>"
+
+    # --- the shared fields ----------------------------------------------------
+
+    @property
+    def starts(self) -> tuple[int, ...]:
+        found: tuple[int, ...] = self._field(0)
+        return found
+
+    @property
+    def classes(self) -> tuple[int, ...]:
+        found: tuple[int, ...] = self._field(1)
+        return found
+
+    @property
+    def nclasses(self) -> int:
+        found: int = self._field(2)
+        return found
+
+    @property
+    def moves(self) -> tuple[int, ...]:
+        found: tuple[int, ...] = self._field(3)
+        return found
+
+    @property
+    def nstates(self) -> int:
+        return len(self.moves) // self.nclasses
 
     def class_of(self, code: int) -> int:
         return self.classes[bisect.bisect_right(self.starts, code) - 1]
 
+    def ascii(self) -> tuple[int, ...]:
+        """The class of each code point below 128."""
+        return tuple(self.class_of(code) for code in range(128))
 
-class Tables(_Classes):
+    def _head(self, start: int) -> bytes:
+        starts, classes, moves = self.starts, self.classes, self.moves
+        nclasses = self.nclasses
+        return b"".join(
+            (
+                self.MAGIC,
+                struct.pack("<4I", len(starts), nclasses, len(moves) // nclasses, start),
+                _pack("I", starts),
+                bytes(classes),
+                _pack("H", moves),
+            )
+        )
+
+    @classmethod
+    def _read_head(cls, blob: bytes) -> tuple[_Cursor, int, int, list[Sequence[int]]]:
+        """The cursor past the shared part, the state count, the start, and
+        the shared part's fields, checked."""
+        if blob[:4] != cls.MAGIC:
+            raise _bad(f"not of the layout {cls.MAGIC!r}")
+        cursor = _Cursor(blob)
+        cursor.at = 4
+        nintervals, nclasses, nstates, start = (cursor.u32() for _ in range(4))
+        if not (1 <= nclasses <= 255 and 1 <= nstates <= 0x10000 and nintervals >= 1):
+            raise _bad("sizes out of range")
+        if start >= nstates:
+            raise _bad("start: a state out of range")
+        starts = cursor.items(nintervals, "I")
+        classes = cursor.items(nintervals, "B")
+        moves = cursor.items(nstates * nclasses, "H")
+        if starts[0] != 0 or starts[-1] > _MAX_CODE or any(a >= b for a, b in pairwise(starts)):
+            raise _bad("starts must start at 0 and increase within 0..0x10FFFF")
+        _most(classes, nclasses, "classes")
+        _most(moves, nstates, "moves")
+        if any(moves[:nclasses]):
+            raise _bad("moves: the dead state moves")
+        return cursor, nstates, start, [starts, classes, moves]
+
+
+class Tables(_Dfa):
     """A minimal complete DFA over classes of code points.
 
-    ``starts[i]`` is the first code point of interval ``i`` (``starts[0] ==
-    0``; interval ``i`` ends where ``i + 1`` starts, the last at U+10FFFF);
-    ``classes[i]`` is its class.  ``moves[s * nclasses + c]`` is the state
-    after class ``c`` in state ``s``; state 0 is dead (it loops on every
-    class), ``start`` the initial state, ``accepting[s]`` 1 for a final one.
-    """
+    ``moves[s * nclasses + c]`` is the state after class ``c`` in state
+    ``s``; state 0 is dead (it loops on every class), ``start`` the initial
+    state, ``accepting[s]`` true for a final one."""
 
-    __slots__ = ("accepting", "classes", "moves", "nclasses", "start", "starts")
-    starts: tuple[int, ...]
-    classes: tuple[int, ...]
-    nclasses: int
-    moves: tuple[int, ...]
-    accepting: tuple[bool, ...]
-    start: int
+    __slots__ = ()
+    MAGIC = b"UGD1"
+    _NAMES = ("starts", "classes", "nclasses", "moves", "accepting", "start")
 
     def __init__(
         self,
@@ -71,89 +280,85 @@ class Tables(_Classes):
         )
 
     @property
-    def nstates(self) -> int:
-        return len(self.accepting)
+    def accepting(self) -> tuple[bool, ...]:
+        found: tuple[bool, ...] = self._field(4)
+        return found
 
-    def to_data(self) -> dict[str, Any]:
-        """The tables as JSON values (``from_data`` reads them back)."""
-        return {
-            "starts": list(self.starts),
-            "classes": list(self.classes),
-            "nclasses": self.nclasses,
-            "moves": list(self.moves),
-            "accepting": [int(a) for a in self.accepting],
-            "start": self.start,
-        }
+    @property
+    def start(self) -> int:
+        found: int = self._field(5)
+        return found
+
+    def _encode(self) -> bytes:
+        return self._head(self.start) + bytes(self.accepting)
 
     @classmethod
-    def from_data(cls, data: object) -> Tables:
-        """Tables from ``to_data``'s values; ``ValueError`` for anything
-        that is not exactly that shape."""
-        d = wire.record(data, {"starts", "classes", "nclasses", "moves", "accepting", "start"})
-        nclasses = wire.integer(d["nclasses"], 1, 255)
-        accepting = tuple(bool(a) for a in wire.integers(d["accepting"], 0, 1))
-        nstates = len(accepting)
-        tables = cls(
-            starts=wire.integers(d["starts"], 0),
-            classes=wire.integers(d["classes"], 0, nclasses - 1),
-            nclasses=nclasses,
-            moves=wire.integers(d["moves"], 0, nstates - 1),
-            accepting=accepting,
-            start=wire.integer(d["start"], 0, nstates - 1),
+    def from_bytes(cls, blob: bytes) -> Tables:
+        """The tables ``to_bytes`` wrote; ``ValueError`` for any bytes that
+        are not exactly such tables."""
+        cursor, nstates, _, _ = cls._read_head(blob)
+        accepting = cursor.items(nstates, "B")
+        _most(accepting, 2, "accepting")
+        cursor.end()
+        made = cls.__new__(cls)
+        object.__setattr__(made, "_blob", bytes(blob))
+        object.__setattr__(made, "_fields", None)
+        return made
+
+    def _decode(self, blob: bytes) -> tuple[Any, ...]:
+        cursor, nstates, start, (starts, classes, moves) = self._read_head(blob)
+        accepting = cursor.items(nstates, "B")
+        return (
+            tuple(starts),
+            tuple(classes),
+            len(moves) // nstates,
+            tuple(moves),
+            tuple(bool(a) for a in accepting),
+            start,
         )
-        _check_classes(tables, len(tables.moves) != nstates * nclasses)
-        return tables
 
     def run(self, text: str) -> tuple[int, bool]:
         """The end of the longest viable prefix of ``text``, and whether the
         rule matches all of it: the runner's loop, in Python."""
         state = self.start
         width = self.nclasses
+        moves, class_of = self.moves, self.class_of
         for pos, char in enumerate(text):
-            state = self.moves[state * width + self.class_of(ord(char))]
+            state = moves[state * width + class_of(ord(char))]
             if state == 0:
                 return pos, False
         return len(text), self.accepting[state]
 
 
-class TaggedTables(_Classes):
-    """A tagged DFA over classes of code points (see the module's docstring).
+class TaggedTables(_Dfa):
+    """A tagged DFA over classes of code points (``tagged`` says how it
+    reads where each capture matched).
 
-    ``starts``/``classes``/``nclasses`` partition the code points as in
-    ``_dfa.Tables``.  ``moves[s * nclasses + c]`` is the target (0: dead)
-    and ``recs[s * nclasses + c]`` the record of that transition; record
-    ``r`` is ``records[r]``, one (source thread, tag set) per thread of the
+    ``moves[s * nclasses + c]`` is the target (0: dead) and
+    ``recs[s * nclasses + c]`` the record of that transition; record ``r``
+    is ``records[r]``, one (source thread, tag set) per thread of the
     target, a tag set being an index into ``tagsets``.  ``keeps[r]`` is
-    true when a run of the record on a loop reads as its last step alone.  ``finals[s]``
-    is the accepting thread of state ``s`` with the highest priority, or -1.
-    ``start_tags[k]`` is the tag set of thread ``k`` of the start state
-    (state 1).  ``names[i]`` is capture ``i``, with tags ``2i`` (opened)
-    and ``2i + 1`` (closed).
-    """
+    true when a run of the record on a loop reads as its last step alone.
+    ``finals[s]`` is the accepting thread of state ``s`` with the highest
+    priority, or -1.  ``start_tags[k]`` is the tag set of thread ``k`` of
+    the start state (state 1).  ``names[i]`` is capture ``i``, with tags
+    ``2i`` (opened) and ``2i + 1`` (closed): not part of the bytes, which
+    name no rule."""
 
-    __slots__ = (
-        "classes",
-        "finals",
-        "keeps",
-        "moves",
-        "names",
-        "nclasses",
-        "records",
-        "recs",
-        "start_tags",
+    __slots__ = ("names",)
+    MAGIC = b"UGT1"
+    _NAMES = (
         "starts",
+        "classes",
+        "nclasses",
+        "moves",
+        "recs",
+        "records",
+        "keeps",
         "tagsets",
+        "finals",
+        "start_tags",
     )
-    starts: tuple[int, ...]
-    classes: tuple[int, ...]
-    nclasses: int
-    moves: tuple[int, ...]
-    recs: tuple[int, ...]
-    records: tuple[tuple[tuple[int, int], ...], ...]
-    keeps: tuple[bool, ...]
-    tagsets: tuple[tuple[int, ...], ...]
-    finals: tuple[int, ...]
-    start_tags: tuple[int, ...]
     names: tuple[str, ...]
 
     def __init__(
@@ -181,98 +386,170 @@ class TaggedTables(_Classes):
             tagsets=tagsets,
             finals=finals,
             start_tags=start_tags,
-            names=names,
         )
+        object.__setattr__(self, "names", names)
 
     start = 1
 
+    def _key(self) -> object:
+        return (self.to_bytes(), self.names)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return TaggedTables.from_bytes, (self.to_bytes(), self.names)
+
     @property
-    def nstates(self) -> int:
-        return len(self.finals)
+    def recs(self) -> tuple[int, ...]:
+        found: tuple[int, ...] = self._field(4)
+        return found
+
+    @property
+    def records(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        found: tuple[tuple[tuple[int, int], ...], ...] = self._field(5)
+        return found
+
+    @property
+    def keeps(self) -> tuple[bool, ...]:
+        found: tuple[bool, ...] = self._field(6)
+        return found
+
+    @property
+    def tagsets(self) -> tuple[tuple[int, ...], ...]:
+        found: tuple[tuple[int, ...], ...] = self._field(7)
+        return found
+
+    @property
+    def finals(self) -> tuple[int, ...]:
+        found: tuple[int, ...] = self._field(8)
+        return found
+
+    @property
+    def start_tags(self) -> tuple[int, ...]:
+        found: tuple[int, ...] = self._field(9)
+        return found
 
     @property
     def ntags(self) -> int:
         return 2 * len(self.names)
 
-    def to_data(self) -> dict[str, Any]:
-        """The tables as JSON values (``from_data`` reads them back)."""
-        return {
-            "starts": list(self.starts),
-            "classes": list(self.classes),
-            "nclasses": self.nclasses,
-            "moves": list(self.moves),
-            "recs": list(self.recs),
-            "records": [[list(pair) for pair in record] for record in self.records],
-            "keeps": [int(k) for k in self.keeps],
-            "tagsets": [list(tags) for tags in self.tagsets],
-            "finals": list(self.finals),
-            "start_tags": list(self.start_tags),
-            "names": list(self.names),
-        }
+    def _encode(self) -> bytes:
+        rec_first: list[int] = [0]
+        sources: list[int] = []
+        tagsets: list[int] = []
+        for record in self.records:
+            for source, tagset in record:
+                sources.append(source)
+                tagsets.append(tagset)
+            rec_first.append(len(sources))
+        set_first: list[int] = [0]
+        set_tags: list[int] = []
+        for tags in self.tagsets:
+            set_tags.extend(tags)
+            set_first.append(len(set_tags))
+        counts = (
+            len(self.records),
+            len(sources),
+            len(self.tagsets),
+            len(set_tags),
+            len(self.start_tags),
+            self.ntags,
+        )
+        return b"".join(
+            (
+                self._head(1),
+                struct.pack("<6I", *counts),
+                _pack("H", self.recs),
+                _pack("I", rec_first),
+                _pack("H", sources),
+                _pack("H", tagsets),
+                bytes(self.keeps),
+                _pack("I", set_first),
+                bytes(set_tags),
+                _pack("i", self.finals),
+                _pack("H", self.start_tags),
+            )
+        )
 
     @classmethod
-    def from_data(cls, data: object) -> TaggedTables:
-        """Tables from ``to_data``'s values; ``ValueError`` for anything
-        that is not exactly that shape."""
-        d = wire.record(data, _TAGGED_FIELDS)
-        nclasses = wire.integer(d["nclasses"], 1, 255)
-        finals = wire.integers(d["finals"], -1, 1 << 16)
-        nstates = len(finals)
-        names = wire.texts(d["names"])
-        tagsets = tuple(
-            wire.integers(tags, 0, 2 * len(names) - 1) for tags in wire.listed(d["tagsets"])
-        )
+    def _read(cls, blob: bytes) -> tuple[list[Sequence[int]], list[Sequence[int]], int]:
+        """The shared fields and the tagged ones, checked, and the tags."""
+        cursor, nstates, start, head = cls._read_head(blob)
+        nrecords, nthreads, ntagsets, nsettags, nstart, ntags = (cursor.u32() for _ in range(6))
+        if start != 1 or not (1 <= nrecords <= 0xFFFF and 1 <= ntagsets <= 0xFFFF):
+            raise _bad("sizes out of range")
+        if nstart < 1 or ntags > 254 or ntags % 2:
+            raise _bad("sizes out of range")
+        recs = cursor.items(len(head[2]), "H")
+        rec_first = cursor.items(nrecords + 1, "I")
+        rec_source = cursor.items(nthreads, "H")
+        rec_tagset = cursor.items(nthreads, "H")
+        keeps = cursor.items(nrecords, "B")
+        set_first = cursor.items(ntagsets + 1, "I")
+        set_tags = cursor.items(nsettags, "B")
+        finals = cursor.items(nstates, "i")
+        start_tags = cursor.items(nstart, "H")
+        cursor.end()
+        _most(recs, nrecords, "recs")
+        _rising(rec_first, 0, nthreads, "rec_first")
+        _most(rec_tagset, ntagsets, "rec_tagset")
+        _most(keeps, 2, "keeps")
+        _rising(set_first, 0, nsettags, "set_first")
+        _most(set_tags, ntags, "set_tags")
+        _most(start_tags, ntagsets, "start_tags")
+        if len(finals) and (min(finals) < -1 or max(finals) > 0xFFFF):
+            raise _bad("finals: a thread out of range")
+        rest = [recs, rec_first, rec_source, rec_tagset, keeps, set_first, set_tags]
+        return head, [*rest, finals, start_tags], ntags
+
+    @classmethod
+    def from_bytes(cls, blob: bytes, names: Sequence[str]) -> TaggedTables:
+        """The tables ``to_bytes`` wrote, their captures named ``names``;
+        ``ValueError`` for any bytes that are not exactly such tables."""
+        *_, ntags = cls._read(blob)
+        if ntags != 2 * len(names):
+            raise _bad("names: not one per capture")
+        made = cls.__new__(cls)
+        object.__setattr__(made, "_blob", bytes(blob))
+        object.__setattr__(made, "_fields", None)
+        object.__setattr__(made, "names", tuple(names))
+        return made
+
+    def _decode(self, blob: bytes) -> tuple[Any, ...]:
+        head, rest, _ = self._read(blob)
+        starts, classes, moves = head
+        recs, rec_first, rec_source, rec_tagset, keeps, set_first, set_tags, finals, starts_ = rest
         records = tuple(
-            tuple(
-                (wire.integer(s, 0, 1 << 16), wire.integer(t, 0, len(tagsets) - 1))
-                for s, t in wire.pairs(record)
-            )
-            for record in wire.listed(d["records"])
+            tuple(zip(rec_source[a:b], rec_tagset[a:b], strict=True))
+            for a, b in pairwise(rec_first)
         )
-        tables = cls(
-            starts=wire.integers(d["starts"], 0),
-            classes=wire.integers(d["classes"], 0, nclasses - 1),
-            nclasses=nclasses,
-            moves=wire.integers(d["moves"], 0, nstates - 1),
-            recs=wire.integers(d["recs"], 0, len(records) - 1),
-            records=records,
-            keeps=tuple(bool(k) for k in wire.integers(d["keeps"], 0, 1)),
-            tagsets=tagsets,
-            finals=finals,
-            start_tags=wire.integers(d["start_tags"], 0, len(tagsets) - 1),
-            names=names,
+        tagsets = tuple(tuple(set_tags[a:b]) for a, b in pairwise(set_first))
+        return (
+            tuple(starts),
+            tuple(classes),
+            len(moves) // len(finals),
+            tuple(moves),
+            tuple(recs),
+            records,
+            tuple(bool(k) for k in keeps),
+            tagsets,
+            tuple(finals),
+            tuple(starts_),
         )
-        _check_classes(
-            tables,
-            len(tables.moves) != nstates * nclasses
-            or len(tables.recs) != len(tables.moves)
-            or len(tables.keeps) != len(records),
-        )
-        return tables
 
     def tags(self, text: str) -> list[int] | None:
         """Each tag's position in the regex's reading of ``text`` (-1 for
         a tag never set), or ``None`` when the rule does not match: the
         runner's algorithm, in Python."""
         width = self.nclasses
+        moves, recs, keeps, class_of = self.moves, self.recs, self.keeps, self.class_of
         state = self.start
         events: list[tuple[int, int]] = []  # (position after, record)
         for pos, char in enumerate(text, 1):
-            at = state * width + self.class_of(ord(char))
-            target, record = self.moves[at], self.recs[at]
+            at = state * width + class_of(ord(char))
+            target, record = moves[at], recs[at]
             if target == 0:
                 return None
             if record:
-                if (
-                    target == state
-                    and self.keeps[record]
-                    and events
-                    and events[-1]
-                    == (
-                        pos - 1,
-                        record,
-                    )
-                ):
+                if target == state and keeps[record] and events and events[-1] == (pos - 1, record):
                     events[-1] = (pos, record)  # a run on a loop: its last one
                 else:
                     events.append((pos, record))
@@ -281,13 +558,14 @@ class TaggedTables(_Classes):
         if thread < 0:
             return None
         values = [-1] * self.ntags
+        records, tagsets = self.records, self.tagsets
         for pos, record in reversed(events):
-            source, tagset = self.records[record][thread]
-            for tag in self.tagsets[tagset]:
+            source, tagset = records[record][thread]
+            for tag in tagsets[tagset]:
                 if values[tag] < 0:
                     values[tag] = pos
             thread = source
-        for tag in self.tagsets[self.start_tags[thread]]:
+        for tag in tagsets[self.start_tags[thread]]:
             values[tag] = max(values[tag], 0)
         return values
 
@@ -301,33 +579,3 @@ class TaggedTables(_Classes):
             opened, closed = values[2 * index], values[2 * index + 1]
             out.append(text[opened:closed] if opened >= 0 and closed >= 0 else None)
         return tuple(out)
-
-
-_TAGGED_FIELDS = {
-    "starts",
-    "classes",
-    "nclasses",
-    "moves",
-    "recs",
-    "records",
-    "keeps",
-    "tagsets",
-    "finals",
-    "start_tags",
-    "names",
-}
-
-
-def _check_classes(tables: _Classes, bad: bool) -> None:
-    """``ValueError`` when ``bad`` (sizes that disagree) or the partition
-    of the code points is not one."""
-    starts = tables.starts
-    if (
-        bad
-        or len(starts) != len(tables.classes)
-        or not starts
-        or starts[0] != 0
-        or any(a >= b for a, b in pairwise(starts))
-    ):
-        msg = "not the expected data: DFA tables of inconsistent sizes"
-        raise ValueError(msg)

@@ -1,9 +1,9 @@
 """Types of the optional C extension (its sources: ``_native_c/``): a DFA
-runner and a tagged DFA over classes of code points, from ``_dfa``'s and
-``_tagged``'s tables (see ``_backend.pack`` and ``pack_tagged``), the C
-entry in front of validate and parse, the records parse makes
-(``_record`` is their Python twin), and both DFAs run over Arrow string
-columns (``_columns``; the capsules are the Arrow PyCapsule interface's)."""
+runner and a tagged DFA over classes of code points, built from the bytes
+of ``engine.automata.tables``, the C entry in front of validate and parse,
+the records parse makes (``engine.result.record`` is their Python twin),
+and both DFAs run over Arrow string columns (``columns``; the capsules are
+the Arrow PyCapsule interface's)."""
 
 from collections.abc import Callable
 from typing import Any, Generic, Literal, TypeVar, final, overload
@@ -15,16 +15,7 @@ _T = TypeVar("_T")
 @final
 class Runner:
     def __new__(
-        cls,
-        ascii: bytes,
-        starts: bytes,
-        classes: bytes,
-        moves: bytes,
-        accepting: bytes,
-        nclasses: int,
-        start: int,
-        *,
-        otherwise: Callable[[str], object] | None = None,
+        cls, tables: bytes, *, otherwise: Callable[[str], object] | None = None
     ) -> Runner: ...
     def fullmatch(self, text: str, /) -> Literal[True] | None: ...
     def accepts(self, text: str, /) -> bool: ...
@@ -34,21 +25,7 @@ class Runner:
 class Tagger:
     def __new__(
         cls,
-        ascii: bytes,
-        starts: bytes,
-        classes: bytes,
-        nclasses: int,
-        moves: bytes,
-        recs: bytes,
-        rec_first: bytes,
-        rec_source: bytes,
-        rec_tagset: bytes,
-        keeps: bytes,
-        set_first: bytes,
-        set_tags: bytes,
-        finals: bytes,
-        start_tags: bytes,
-        ntags: int,
+        tables: bytes,
         plan: tuple[tuple[object, tuple[tuple[int, object], ...]], ...],
         into: type[Record] | None = None,
     ) -> Tagger: ...

@@ -3,18 +3,20 @@
 One file per grammar, a headed file (``base.wire``): a line of JSON, the
 header, then the body::
 
-    {"format": 3, "urigrammar": "0.1.0", "grammars": [[name, sha256], ...],
+    {"format": 4, "urigrammar": "0.1.0", "grammars": [[name, sha256], ...],
      "body": sha256, "rules": [offset, length], "core": [offset, length],
      "programs": [[rule, [captures], [leaves], offset, length], ...]}
-    <the rules as JSON><RFC 5234's core rules as JSON><each program as JSON>...
+    <the rules as JSON><RFC 5234's core rules as JSON><each program>...
 
 The header names the format, the version of urigrammar that wrote it, and
 the sha256 of every grammar text the rules and programs came from: the
 grammar's own, then its imports', depth first.  The body is an index of
-JSON pieces, so a process reads the rules and only the programs it uses: a
-first ``validate`` decodes one program, not a megabyte.  JSON runs no code
-when read (no pickle); every value is checked against its expected shape
-(``Program.from_data``, ``syntax.ir.expr_from_data``) when it is decoded.
+pieces, so a process reads the rules and only the programs it uses: a
+first ``validate`` decodes one program, not a megabyte.  A program's piece
+is its own bytes (``Program.to_bytes``: a line of JSON, then its tables
+as ``automata.tables`` lays them out).  Nothing in a file runs code when
+read (no pickle); every value is checked against its expected shape
+(``Program.from_bytes``, ``syntax.ir.expr_from_data``) when it is decoded.
 
 ``decode`` returns the reason for anything but a file whose header matches
 exactly what the caller expects: missing, truncated, damaged, of another
@@ -38,7 +40,7 @@ from .program import Key, Program
 __all__ = ["FORMAT", "Lineage", "Loaded", "decode", "encode", "piece", "program_from"]
 
 #: The layout of the file; a reader takes only its own.
-FORMAT = 3
+FORMAT = 4
 
 #: (grammar name, sha256 of its text) for a grammar and its imports.
 Lineage = tuple[tuple[str, str], ...]
@@ -51,7 +53,7 @@ Loaded = tuple[list[RuleText], list[RuleText], dict[Key, bytes]]
 
 def piece(program: Program) -> bytes:
     """A program's piece of a file."""
-    return wire.compact_json(program.to_data())
+    return program.to_bytes()
 
 
 def _rules(rules: Sequence[RuleText]) -> bytes:
@@ -120,12 +122,7 @@ def decode(data: bytes, lineage: Lineage) -> Loaded | str:
 
 def program_from(piece: bytes) -> Program:
     """A program from its piece of a file; ``ValueError`` when it is not one."""
-    try:
-        data = json.loads(piece)
-    except RecursionError:
-        msg = "a program nested too deeply to read"
-        raise ValueError(msg) from None
-    return Program.from_data(data)
+    return Program.from_bytes(piece)
 
 
 def _rule(item: object) -> RuleText:

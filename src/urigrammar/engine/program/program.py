@@ -15,18 +15,19 @@ one set of captures, and nothing it made:
   captures, the tagged DFA of one with them, each ``None`` over its caps.
 
 What runs a program on each back end is decided from this data in one
-place, ``backend.choose``.  ``to_data`` and ``from_data`` turn a program
-into JSON values and back, checking every field's shape on the way in
-(``base.wire``), so that a damaged file is refused (``ValueError``)
-rather than run.
+place, ``backend.choose``.  ``to_bytes`` and ``from_bytes`` turn a
+program into bytes and back, checking every field's shape on the way in
+(``base.wire``, and the tables' own checks), so that a damaged file is
+refused (``ValueError``) rather than run.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import json
 
 from ..automata.tables import Tables, TaggedTables
 from ..base import wire
+from ..base.wire import compact_json
 from ..regex.emit import POSSESSIVE
 from ..syntax.ir import Expr, expr_from_data, expr_to_data
 
@@ -69,9 +70,9 @@ class Program:
     #: Whether the grammar's backtracking was vetted: its regexes may
     #: backtrack a bounded number of times and still be trusted as linear.
     vetted: bool
-    #: The inlined rule (``syntax.ir``), or its JSON values (``to_data``),
+    #: The inlined rule (``syntax.ir``), or it as JSON (``to_bytes``),
     #: read when ``body`` is asked for; ``None`` when not regular.
-    ir: Expr | list[Any] | None
+    ir: Expr | bytes | None
     #: The regex, with possessive quantifiers (Python 3.11 on).
     regex: str
     #: The same language without them, for Python 3.10.
@@ -95,7 +96,7 @@ class Program:
         *,
         regular: bool,
         vetted: bool,
-        ir: Expr | list[Any] | None = None,
+        ir: Expr | bytes | None = None,
         regex: str = "",
         regex_plain: str = "",
         groups: tuple[tuple[str, int], ...] = (),
@@ -142,8 +143,12 @@ class Program:
         another flavour's regex need it, so a program that runs from its
         tables or its regex never pays for it.  Not kept: who builds from
         it keeps what it built."""
-        if isinstance(self.ir, list):
-            return expr_from_data(self.ir)
+        if isinstance(self.ir, bytes):
+            try:
+                data = json.loads(self.ir)
+            except (ValueError, RecursionError):
+                data = None
+            return expr_from_data(data)
         return self.ir
 
     @property
@@ -169,48 +174,82 @@ class Program:
 
     # --- data ---------------------------------------------------------------
 
-    def to_data(self) -> dict[str, Any]:
-        """The program as JSON values (``from_data`` reads them back)."""
+    def to_bytes(self) -> bytes:
+        """The program as bytes: a line of JSON (its fields, and the sizes
+        of what follows), then its body as JSON (``syntax.ir``), its minimal
+        DFA and its tagged DFA (``automata.tables``), each absent one
+        empty.  ``from_bytes`` reads them back."""
         ir = self.ir
-        return {
+        body = (
+            ir if isinstance(ir, bytes) else b"" if ir is None else compact_json(expr_to_data(ir))
+        )
+        dfa = b"" if self.dfa is None else self.dfa.to_bytes()
+        tagged = b"" if self.tagged is None else self.tagged.to_bytes()
+        head = {
             "rule": self.rule,
             "captures": list(self.captures),
             "leaves": list(self.leaves),
             "regular": self.regular,
             "vetted": self.vetted,
-            "body": ir if ir is None or isinstance(ir, list) else expr_to_data(ir),
             "regex": self.regex,
             "regex_plain": self.regex_plain,
             "groups": [list(g) for g in self.groups],
             "linear": self.linear,
             "deterministic": self.deterministic,
             "repeated": self.repeated,
-            "dfa": None if self.dfa is None else self.dfa.to_data(),
-            "tagged": None if self.tagged is None else self.tagged.to_data(),
+            "sizes": [len(body), len(dfa), len(tagged)],
         }
+        return compact_json(head) + b"\n" + body + dfa + tagged
 
     @classmethod
-    def from_data(cls, data: object) -> Program:
-        """A program from ``to_data``'s values; ``ValueError`` for anything
-        that is not exactly that shape."""
-        d = wire.record(data, (set(_FIELDS) - {"ir"}) | {"body"})
+    def from_bytes(cls, data: bytes) -> Program:
+        """A program from ``to_bytes``'s bytes; ``ValueError`` for anything
+        that is not exactly that shape.  The tables are checked here, the
+        body when it is first asked for."""
+        line, newline, rest = data.partition(b"\n")
+        try:
+            head = json.loads(line)
+        except (ValueError, RecursionError):
+            head = None
+        d = wire.record(head, {*_FIELDS, "sizes"} - {"ir", "dfa", "tagged"})
+        sizes = wire.integers(d["sizes"], 0, len(rest))
+        if not newline or len(sizes) != 3 or sum(sizes) != len(rest):
+            msg = "not a program: its parts do not add up"
+            raise ValueError(msg)
+        after_body, after_dfa = sizes[0], sizes[0] + sizes[1]
+        body, dfa, tagged = rest[:after_body], rest[after_body:after_dfa], rest[after_dfa:]
         groups = tuple(
             (wire.text(name), wire.integer(parent)) for name, parent in wire.pairs(d["groups"])
         )
-        body = d["body"]
         return cls(
             rule=wire.text(d["rule"]),
             captures=wire.texts(d["captures"]),
             leaves=wire.texts(d["leaves"]),
             regular=wire.boolean(d["regular"]),
             vetted=wire.boolean(d["vetted"]),
-            ir=None if body is None else wire.listed(body),
+            ir=_body(bytes(body), d, bool(dfa), bool(tagged)),
             regex=wire.text(d["regex"]),
             regex_plain=wire.text(d["regex_plain"]),
             groups=groups,
             linear=wire.boolean(d["linear"]),
             deterministic=wire.boolean(d["deterministic"]),
             repeated=wire.boolean(d["repeated"]),
-            dfa=None if d["dfa"] is None else Tables.from_data(d["dfa"]),
-            tagged=None if d["tagged"] is None else TaggedTables.from_data(d["tagged"]),
+            dfa=Tables.from_bytes(dfa) if dfa else None,
+            tagged=TaggedTables.from_bytes(tagged, [n for n, _ in groups]) if tagged else None,
         )
+
+
+def _body(data: bytes, head: dict[str, object], dfa: bool, tagged: bool) -> Expr | bytes | None:
+    """The body as ``from_bytes`` keeps it: decoded now when the program
+    may run from it (a verdict without a minimal DFA runs the lazy DFA,
+    captures without a tagged DFA the Pike VM), so that damage is found
+    here; else kept as JSON until first asked for."""
+    if not data:
+        return None
+    if (not dfa and not head["captures"]) or (not tagged and head["captures"]):
+        try:
+            return expr_from_data(json.loads(data))
+        except RecursionError:
+            msg = "not a program: a body nested too deeply to read"
+            raise ValueError(msg) from None
+    return data

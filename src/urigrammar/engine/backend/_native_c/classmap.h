@@ -1,16 +1,9 @@
 /*
- * The class map of urigrammar.engine.backend._native: the class of each code
- * point, which the Runner and the Tagger both read their text through, and
- * the helpers every file of the extension shares (reading a text a chunk at
- * a time, checking the tables a constructor is given).
- *
- * The tables come from engine/_dfa.py and engine/_tagged.py (DFAs over
- * classes of code points); the class map's part of them:
- *
- *   ascii      128 bytes: the class of each code point below 128;
- *   starts     uint32 native-endian: the first code point of each interval,
- *              sorted, starts[0] == 0 (the last interval ends at U+10FFFF);
- *   classes    one byte per interval: its class.
+ * The class map of urigrammar.engine.backend._native: the class of each
+ * code point, which the Runner and the Tagger both read their text through
+ * (built from a table's intervals by dfa.c), and what every file of the
+ * extension reads a text with (a chunk at a time, from a str or from
+ * UTF-8).
  *
  * A code point's class: the 128-entry table below 128; above, a two-level
  * table (the class of each code point of a 256-code-point page, pages
@@ -212,22 +205,5 @@ check_str(PyObject *arg)
     }
     return arg;
 }
-
-/* A pointer to the contents of a bytes object of exactly count items of
-   itemsize bytes, or NULL with ValueError/TypeError set. */
-NATIVE_SHARED const char *
-table(PyObject *obj, const char *what, Py_ssize_t itemsize, Py_ssize_t count);
-
-/* The tables both DFA objects share, read into *map and *moves (which the
-   object's dealloc frees, set or not): 0, or -1 with an exception set,
-   ValueError for a table that would make the run index out of bounds. */
-NATIVE_SHARED int
-read_tables(ClassMap *map, uint32_t **moves_out, const char *ascii_table,
-            const char *starts_data, const uint8_t *classes, Py_ssize_t nintervals,
-            const char *moves, Py_ssize_t nstates, Py_ssize_t nclasses);
-
-/* A constructor's refusal: ValueError(why), self released; NULL. */
-NATIVE_SHARED PyObject *
-refuse(void *self, const char *why);
 
 #endif /* URIGRAMMAR_NATIVE_CLASSMAP_H */

@@ -35,6 +35,7 @@
  * with PyMem), so a consumer may call it from any thread.
  */
 
+#include "arrow.h"
 #include "native.h"
 
 #include <errno.h>
@@ -42,55 +43,6 @@
 #ifndef _WIN32
 #include <pthread.h>
 #include <unistd.h>
-#endif
-
-/* The Arrow C data interface (https://arrow.apache.org/docs/format/CDataInterface.html),
-   as its specification defines it, guarded as it asks. */
-#ifndef ARROW_C_DATA_INTERFACE
-#define ARROW_C_DATA_INTERFACE
-
-#define ARROW_FLAG_DICTIONARY_ORDERED 1
-#define ARROW_FLAG_NULLABLE 2
-#define ARROW_FLAG_MAP_KEYS_SORTED 4
-
-struct ArrowSchema {
-    const char *format;
-    const char *name;
-    const char *metadata;
-    int64_t flags;
-    int64_t n_children;
-    struct ArrowSchema **children;
-    struct ArrowSchema *dictionary;
-    void (*release)(struct ArrowSchema *);
-    void *private_data;
-};
-
-struct ArrowArray {
-    int64_t length;
-    int64_t null_count;
-    int64_t offset;
-    int64_t n_buffers;
-    int64_t n_children;
-    const void **buffers;
-    struct ArrowArray **children;
-    struct ArrowArray *dictionary;
-    void (*release)(struct ArrowArray *);
-    void *private_data;
-};
-
-#endif
-
-#ifndef ARROW_C_STREAM_INTERFACE
-#define ARROW_C_STREAM_INTERFACE
-
-struct ArrowArrayStream {
-    int (*get_schema)(struct ArrowArrayStream *, struct ArrowSchema *out);
-    int (*get_next)(struct ArrowArrayStream *, struct ArrowArray *out);
-    const char *(*get_last_error)(struct ArrowArrayStream *);
-    void (*release)(struct ArrowArrayStream *);
-    void *private_data;
-};
-
 #endif
 
 #define JOB_NAME "urigrammar.engine.backend._native.column_job"
@@ -263,396 +215,8 @@ column_job(PyObject *module, PyObject *args)
     return capsule;
 }
 
-/* ---- reading a string column -------------------------------------------- */
+/* ---- the output's schema ------------------------------------------------- */
 
-typedef struct {
-    char kind;                    /* 'u', 'U' or 'v' (utf8_view) */
-    int64_t length;
-    int64_t offset;               /* of row 0 in the string array's buffers */
-    const uint8_t *valid;         /* the string array's validity, or NULL */
-    const uint8_t *outer_valid;   /* a one-column struct's, or NULL */
-    int64_t outer_offset;
-    const void *offsets;          /* 'u': int32, 'U': int64, 'v': the views */
-    const unsigned char *data;    /* 'u', 'U' */
-    const unsigned char *const *vbufs; /* 'v': the data buffers */
-    const int64_t *vsizes;        /* 'v': their sizes in bytes, or NULL */
-    int64_t nvbufs;
-} Strings;
-
-static inline int
-bit(const uint8_t *bits, int64_t i)
-{
-    return (bits[i >> 3] >> (i & 7)) & 1;
-}
-
-static inline void
-set_bit(uint8_t *bits, int64_t i)
-{
-    bits[i >> 3] |= (uint8_t)(1u << (i & 7));
-}
-
-/* The kind of a string format ('u', 'U', 'v'), or 0. */
-static char
-string_kind(const char *format)
-{
-    if (format == NULL) {
-        return 0;
-    }
-    if (strcmp(format, "u") == 0) {
-        return 'u';
-    }
-    if (strcmp(format, "U") == 0) {
-        return 'U';
-    }
-    if (strcmp(format, "vu") == 0) {
-        return 'v';
-    }
-    return 0;
-}
-
-/* The strings of a schema: the schema itself, or the one child of a
-   struct; NULL with TypeError set for anything else. */
-static const struct ArrowSchema *
-string_schema(const struct ArrowSchema *schema, char *kind)
-{
-    if (schema == NULL || schema->release == NULL) {
-        PyErr_SetString(PyExc_ValueError, "the Arrow schema was released");
-        return NULL;
-    }
-    const struct ArrowSchema *found = schema;
-    if (schema->format != NULL && strcmp(schema->format, "+s") == 0 &&
-        schema->n_children == 1 && schema->children != NULL) {
-        found = schema->children[0];
-        if (found == NULL || found->release == NULL) {
-            PyErr_SetString(PyExc_ValueError, "an Arrow struct schema without its one child");
-            return NULL;
-        }
-    }
-    *kind = string_kind(found->format);
-    if (*kind == 0 || found->dictionary != NULL) {
-        PyErr_Format(PyExc_TypeError,
-                     "an Arrow column of strings (utf8, large_utf8 or utf8_view) was "
-                     "expected, not one of format '%s'",
-                     found->format == NULL ? "" : found->format);
-        return NULL;
-    }
-    return found;
-}
-
-/* The rows of array (of schema): 0, or -1 with an exception set. */
-static int
-read_strings(const struct ArrowSchema *schema, const struct ArrowArray *array, Strings *out)
-{
-    char kind;
-    const struct ArrowSchema *strings = string_schema(schema, &kind);
-    if (strings == NULL) {
-        return -1;
-    }
-    if (array == NULL || array->release == NULL) {
-        PyErr_SetString(PyExc_ValueError, "the Arrow array was released");
-        return -1;
-    }
-    memset(out, 0, sizeof *out);
-    out->kind = kind;
-    out->length = array->length;
-    const struct ArrowArray *column = array;
-    int64_t offset = 0;
-    if (strings != schema) {
-        if (array->n_children != 1 || array->children == NULL || array->children[0] == NULL) {
-            PyErr_SetString(PyExc_ValueError, "a struct array without its one child");
-            return -1;
-        }
-        if (array->null_count != 0 && array->n_buffers >= 1 && array->buffers != NULL) {
-            out->outer_valid = array->buffers[0];
-        }
-        out->outer_offset = array->offset;
-        /* A struct's offset applies to its children (the C data
-           interface): its row i is the child's row offset + i. */
-        offset = array->offset;
-        column = array->children[0];
-    }
-    /* Each sum is checked before it is made: a row's index must not
-       overflow (an offset near 2**63 would wrap it below the buffers). */
-    if (array->length < 0 || array->offset < 0 || column->offset < 0 ||
-        offset > INT64_MAX - array->length || column->length < offset + array->length ||
-        column->offset > INT64_MAX - 1 - (offset + array->length)) {
-        PyErr_SetString(PyExc_ValueError, "an Arrow array with an invalid length or offset");
-        return -1;
-    }
-    out->offset = column->offset + offset;
-    /* utf8 and large_utf8: validity, offsets, data; utf8_view: validity,
-       views, the data buffers, their sizes. */
-    if (column->n_buffers < 3 || column->buffers == NULL) {
-        PyErr_SetString(PyExc_ValueError, "an Arrow string array without its buffers");
-        return -1;
-    }
-    if (column->null_count != 0) {
-        out->valid = column->buffers[0];
-    }
-    out->offsets = column->buffers[1];
-    if (kind == 'v') {
-        /* The views, the variadic data buffers, then their sizes. */
-        out->vbufs = (const unsigned char *const *)(column->buffers + 2);
-        out->nvbufs = column->n_buffers - 3;
-        /* The sizes are the only buffer lengths the interface carries:
-           a view reaching past its buffer's is read as ill-formed. */
-        out->vsizes = column->buffers[column->n_buffers - 1];
-    }
-    else {
-        out->data = column->buffers[2];
-    }
-    if (out->length > 0 && out->offsets == NULL) {
-        PyErr_SetString(PyExc_ValueError, "an Arrow string array without offsets");
-        return -1;
-    }
-    return 0;
-}
-
-static const unsigned char EMPTY[1] = {0};
-
-/* Row i: 1 when it is null, 0 with its bytes in *p and *n, -1 when its
-   offsets are out of order or point where no buffer is (read as
-   ill-formed).  Offsets past the end of the data buffer cannot be caught:
-   the C data interface gives no buffer's length but the views'. */
-static inline int
-row_at(const Strings *s, int64_t i, const unsigned char **p, size_t *n)
-{
-    if (s->outer_valid != NULL && !bit(s->outer_valid, s->outer_offset + i)) {
-        return 1;
-    }
-    int64_t j = s->offset + i;
-    if (s->valid != NULL && !bit(s->valid, j)) {
-        return 1;
-    }
-    int64_t start, end;
-    if (s->kind == 'u') {
-        const int32_t *offsets = s->offsets;
-        start = offsets[j];
-        end = offsets[j + 1];
-    }
-    else if (s->kind == 'U') {
-        const int64_t *offsets = s->offsets;
-        start = offsets[j];
-        end = offsets[j + 1];
-    }
-    else {
-        const unsigned char *view = (const unsigned char *)s->offsets + 16 * j;
-        int32_t len, index, at;
-        memcpy(&len, view, 4);
-        if (len < 0) {
-            return -1;
-        }
-        if (len <= 12) {
-            *p = view + 4;
-            *n = (size_t)len;
-            return 0;
-        }
-        memcpy(&index, view + 8, 4);
-        memcpy(&at, view + 12, 4);
-        if (index < 0 || index >= s->nvbufs || at < 0 || s->vbufs[index] == NULL ||
-            (s->vsizes != NULL && (int64_t)at + len > s->vsizes[index])) {
-            return -1;
-        }
-        *p = s->vbufs[index] + at;
-        *n = (size_t)len;
-        return 0;
-    }
-    if (start < 0 || end < start || (s->data == NULL && end > start)) {
-        return -1;
-    }
-    *p = end == start ? EMPTY : s->data + start;
-    *n = (size_t)(end - start);
-    return 0;
-}
-
-/* ---- building arrays and schemas ----------------------------------------- */
-
-typedef struct {
-    void *buffers[3];
-    struct ArrowArray *children[];
-} ArrayPrivate;
-
-static void
-release_array(struct ArrowArray *a)
-{
-    ArrayPrivate *pv = a->private_data;
-    for (int64_t k = 0; k < a->n_children; k++) {
-        struct ArrowArray *child = pv->children[k];
-        if (child != NULL) {
-            if (child->release != NULL) {
-                child->release(child);
-            }
-            free(child);
-        }
-    }
-    for (int k = 0; k < 3; k++) {
-        free(pv->buffers[k]);
-    }
-    free(pv);
-    a->release = NULL;
-}
-
-/* An empty array of n_buffers (at most 3) and n_children zeroed children,
-   released with release_array: 0, or -1 (out of memory, *a untouched). */
-static int
-new_array(struct ArrowArray *a, int64_t length, int64_t n_buffers, int64_t n_children)
-{
-    ArrayPrivate *pv =
-        calloc(1, sizeof(ArrayPrivate) + (size_t)n_children * sizeof(struct ArrowArray *));
-    if (pv == NULL) {
-        return -1;
-    }
-    memset(a, 0, sizeof *a);
-    a->length = length;
-    a->n_buffers = n_buffers;
-    a->n_children = n_children;
-    a->buffers = (const void **)pv->buffers;
-    a->children = n_children > 0 ? pv->children : NULL;
-    a->private_data = pv;
-    a->release = release_array;
-    for (int64_t k = 0; k < n_children; k++) {
-        pv->children[k] = calloc(1, sizeof(struct ArrowArray));
-        if (pv->children[k] == NULL) {
-            release_array(a);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-typedef struct {
-    char *format;
-    char *name;
-    char *metadata;
-    struct ArrowSchema *children[];
-} SchemaPrivate;
-
-static void
-release_schema(struct ArrowSchema *s)
-{
-    SchemaPrivate *pv = s->private_data;
-    for (int64_t k = 0; k < s->n_children; k++) {
-        struct ArrowSchema *child = pv->children[k];
-        if (child != NULL) {
-            if (child->release != NULL) {
-                child->release(child);
-            }
-            free(child);
-        }
-    }
-    if (s->dictionary != NULL) {
-        if (s->dictionary->release != NULL) {
-            s->dictionary->release(s->dictionary);
-        }
-        free(s->dictionary);
-    }
-    free(pv->format);
-    free(pv->name);
-    free(pv->metadata);
-    free(pv);
-    s->release = NULL;
-}
-
-static char *
-copy_string(const char *text)
-{
-    size_t n = strlen(text) + 1;
-    char *copy = malloc(n);
-    if (copy != NULL) {
-        memcpy(copy, text, n);
-    }
-    return copy;
-}
-
-static int
-new_schema(struct ArrowSchema *s, const char *format, const char *name, int64_t n_children)
-{
-    SchemaPrivate *pv =
-        calloc(1, sizeof(SchemaPrivate) + (size_t)n_children * sizeof(struct ArrowSchema *));
-    if (pv == NULL) {
-        return -1;
-    }
-    memset(s, 0, sizeof *s);
-    s->n_children = n_children;
-    s->children = n_children > 0 ? pv->children : NULL;
-    s->flags = ARROW_FLAG_NULLABLE;
-    s->private_data = pv;
-    s->release = release_schema;
-    pv->format = copy_string(format);
-    pv->name = copy_string(name);
-    s->format = pv->format;
-    s->name = pv->name;
-    if (pv->format == NULL || pv->name == NULL) {
-        release_schema(s);
-        return -1;
-    }
-    for (int64_t k = 0; k < n_children; k++) {
-        pv->children[k] = calloc(1, sizeof(struct ArrowSchema));
-        if (pv->children[k] == NULL) {
-            release_schema(s);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* The bytes of a schema's metadata (an int32 count, then each key and
-   value as an int32 length and its bytes), or 0 for none. */
-static size_t
-metadata_size(const char *metadata)
-{
-    if (metadata == NULL) {
-        return 0;
-    }
-    int32_t count, len;
-    size_t at = 4;
-    memcpy(&count, metadata, 4);
-    for (int32_t i = 0; i < 2 * count; i++) {
-        memcpy(&len, metadata + at, 4);
-        at += 4 + (size_t)(len > 0 ? len : 0);
-    }
-    return at;
-}
-
-/* A deep copy of src into dst, released with release_schema: 0, or -1
-   (out of memory, dst untouched). */
-static int
-copy_schema(const struct ArrowSchema *src, struct ArrowSchema *dst)
-{
-    if (new_schema(dst, src->format != NULL ? src->format : "", src->name != NULL ? src->name : "",
-                   src->n_children) < 0) {
-        return -1;
-    }
-    dst->flags = src->flags;
-    SchemaPrivate *pv = dst->private_data;
-    size_t size = metadata_size(src->metadata);
-    if (size > 0) {
-        pv->metadata = malloc(size);
-        if (pv->metadata == NULL) {
-            release_schema(dst);
-            return -1;
-        }
-        memcpy(pv->metadata, src->metadata, size);
-        dst->metadata = pv->metadata;
-    }
-    for (int64_t k = 0; k < src->n_children; k++) {
-        if (copy_schema(src->children[k], dst->children[k]) < 0) {
-            release_schema(dst);
-            return -1;
-        }
-    }
-    if (src->dictionary != NULL) {
-        dst->dictionary = calloc(1, sizeof(struct ArrowSchema));
-        if (dst->dictionary == NULL || copy_schema(src->dictionary, dst->dictionary) < 0) {
-            release_schema(dst);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* The output's schema: bool for validate; for parse, the struct of the
-   reference's fields (utf8, or large_utf8 when wide) and the offset. */
 static int
 output_schema(const Job *job, int wide, struct ArrowSchema *out)
 {
@@ -675,12 +239,6 @@ output_schema(const Job *job, int wide, struct ArrowSchema *out)
         }
     }
     return 0;
-}
-
-static size_t
-bitmap_size(int64_t length)
-{
-    return (size_t)(length / 8 + 1);
 }
 
 /* ---- validate ------------------------------------------------------------ */
@@ -732,31 +290,21 @@ next_row(Rows *rows, const unsigned char **p, size_t *n, int64_t *row)
 /* A row's verdict over its bytes, ASCII read directly: 1 when the runner
    accepts it, 0 when not, -1 at a byte past ASCII (the row is then run
    again, decoded).  A state's loop is skipped four bytes a test, with the
-   runner's table of the code points it stays on (runner.c). */
+   runner's loop table (dfa.h). */
 static inline int
 row_ascii(const Runner *r, const unsigned char *p, size_t n)
 {
-    const uint32_t *moves = r->moves;
-    uint32_t off = r->start;
+    const Dfa *d = &r->dfa;
+    uint32_t off = d->start;
     size_t i = 0;
     while (i < n) {
         unsigned char c = p[i++];
         if (c >= 128) {
             return -1;
         }
-        uint32_t next = moves[off + r->map.ascii[c]];
+        uint32_t next = d->moves[off + d->map.ascii[c]];
         if (next == off && off != 0) {
-            const uint8_t *stay = r->stays + r->stay_of[(off >> r->shift) * r->inverse];
-            while (i + 4 <= n) {
-                unsigned char b0 = p[i], b1 = p[i + 1], b2 = p[i + 2], b3 = p[i + 3];
-                if (((b0 | b1 | b2 | b3) & 0x80) || !(stay[b0] & stay[b1] & stay[b2] & stay[b3])) {
-                    break;
-                }
-                i += 4;
-            }
-            while (i < n && p[i] < 128 && stay[p[i]]) {
-                i++;
-            }
+            i = loops_skip_bytes(&r->loops, d, off, 0, p, i, n);
             continue;
         }
         if (next == 0) {
@@ -766,7 +314,7 @@ row_ascii(const Runner *r, const unsigned char *p, size_t n)
         }
         off = next;
     }
-    return off != 0 && r->accepting[(off >> r->shift) * r->inverse];
+    return off != 0 && r->accepting[dfa_state(d, off)];
 }
 
 /* The verdicts on rows into the bitmaps, a row at a time: a row's run
@@ -1283,97 +831,14 @@ run_job(const Job *job, const struct ArrowSchema *schema, const struct ArrowArra
     return job->tagger == NULL ? validate_rows(job, &in, out) : parse_rows(job, &in, out);
 }
 
-/* ---- capsules ------------------------------------------------------------ */
-
-static void
-schema_capsule_free(PyObject *capsule)
-{
-    struct ArrowSchema *s = PyCapsule_GetPointer(capsule, "arrow_schema");
-    if (s != NULL) {
-        if (s->release != NULL) {
-            s->release(s);
-        }
-        free(s);
-    }
-}
-
-static void
-array_capsule_free(PyObject *capsule)
-{
-    struct ArrowArray *a = PyCapsule_GetPointer(capsule, "arrow_array");
-    if (a != NULL) {
-        if (a->release != NULL) {
-            a->release(a);
-        }
-        free(a);
-    }
-}
-
-static void
-stream_capsule_free(PyObject *capsule)
-{
-    struct ArrowArrayStream *s = PyCapsule_GetPointer(capsule, "arrow_array_stream");
-    if (s != NULL) {
-        if (s->release != NULL) {
-            s->release(s);
-        }
-        free(s);
-    }
-}
-
-/* A capsule owning *what (malloc'ed, released by destroy), or NULL with
-   an exception set, *what then released by drop. */
-static PyObject *
-capsule_of(void *what, const char *name, PyCapsule_Destructor destroy, void (*drop)(void *))
-{
-    PyObject *capsule = PyCapsule_New(what, name, destroy);
-    if (capsule == NULL) {
-        drop(what);
-    }
-    return capsule;
-}
-
-static void
-drop_schema(void *what)
-{
-    struct ArrowSchema *s = what;
-    if (s->release != NULL) {
-        s->release(s);
-    }
-    free(s);
-}
-
-static void
-drop_array(void *what)
-{
-    struct ArrowArray *a = what;
-    if (a->release != NULL) {
-        a->release(a);
-    }
-    free(a);
-}
-
-static void
-drop_stream(void *what)
-{
-    struct ArrowArrayStream *s = what;
-    if (s->release != NULL) {
-        s->release(s);
-    }
-    free(s);
-}
-
-static int
-input_kind(const struct ArrowSchema *schema)
-{
-    char kind;
-    return string_schema(schema, &kind) == NULL ? 0 : kind;
-}
-
 PyDoc_STRVAR(column_array_doc,
 "column_array(job, schema, array, /)\n--\n\n"
 "The job run over an Arrow array given as its two capsules (from\n"
 "__arrow_c_array__): the output's (schema, array) capsules.");
+
+PyDoc_STRVAR(array_stream_doc,
+"array_stream(schema, array, /)\n--\n\n"
+"An Arrow array's capsules (which it takes) as a stream of one batch.");
 
 static PyObject *
 column_array(PyObject *module, PyObject *args)
@@ -1592,90 +1057,6 @@ column_stream(PyObject *module, PyObject *args)
         return NULL;
     }
     pv->wide = kind != 'u';
-    return capsule_of(out, "arrow_array_stream", stream_capsule_free, drop_stream);
-}
-
-/* One array as a stream of one batch: for a producer that offers only
-   __arrow_c_array__, and for an array made here, which a consumer of
-   streams (DuckDB) reads so.  Each get_schema gives a copy. */
-typedef struct {
-    struct ArrowSchema schema;
-    struct ArrowArray array;
-} OnePrivate;
-
-static int
-one_get_schema(struct ArrowArrayStream *stream, struct ArrowSchema *out)
-{
-    OnePrivate *pv = stream->private_data;
-    return copy_schema(&pv->schema, out) < 0 ? ENOMEM : 0;
-}
-
-static int
-one_get_next(struct ArrowArrayStream *stream, struct ArrowArray *out)
-{
-    OnePrivate *pv = stream->private_data;
-    *out = pv->array; /* after the first call: released, the end */
-    pv->array.release = NULL;
-    return 0;
-}
-
-static const char *
-one_get_last_error(struct ArrowArrayStream *stream)
-{
-    (void)stream;
-    return "out of memory";
-}
-
-static void
-one_release(struct ArrowArrayStream *stream)
-{
-    OnePrivate *pv = stream->private_data;
-    if (pv->schema.release != NULL) {
-        pv->schema.release(&pv->schema);
-    }
-    if (pv->array.release != NULL) {
-        pv->array.release(&pv->array);
-    }
-    free(pv);
-    stream->release = NULL;
-}
-
-PyDoc_STRVAR(array_stream_doc,
-"array_stream(schema, array, /)\n--\n\n"
-"An Arrow array's capsules (which it takes) as a stream of one batch.");
-
-static PyObject *
-array_stream(PyObject *module, PyObject *args)
-{
-    PyObject *schema_capsule, *array_capsule;
-    if (!PyArg_ParseTuple(args, "OO", &schema_capsule, &array_capsule)) {
-        return NULL;
-    }
-    struct ArrowSchema *schema = PyCapsule_GetPointer(schema_capsule, "arrow_schema");
-    struct ArrowArray *array = PyCapsule_GetPointer(array_capsule, "arrow_array");
-    if (schema == NULL || array == NULL) {
-        return NULL;
-    }
-    if (schema->release == NULL || array->release == NULL) {
-        PyErr_SetString(PyExc_ValueError, "the Arrow array was released or taken");
-        return NULL;
-    }
-    OnePrivate *pv = calloc(1, sizeof *pv);
-    struct ArrowArrayStream *out = calloc(1, sizeof *out);
-    if (pv == NULL || out == NULL) {
-        free(pv);
-        free(out);
-        return PyErr_NoMemory();
-    }
-    pv->schema = *schema;
-    schema->release = NULL;
-    pv->array = *array;
-    array->release = NULL;
-    out->get_schema = one_get_schema;
-    out->get_next = one_get_next;
-    out->get_last_error = one_get_last_error;
-    out->release = one_release;
-    out->private_data = pv;
     return capsule_of(out, "arrow_array_stream", stream_capsule_free, drop_stream);
 }
 

@@ -1,55 +1,47 @@
 /*
- * urigrammar.engine.backend._native: generic table-driven DFA runners, and a
- * C-level front for the functions that look them up by name.
+ * urigrammar.engine.backend._native: table-driven DFA runners, the records
+ * a parse makes, and a C-level front for the functions that look them up
+ * by name.
  *
- * The tables come from engine/_dfa.py and engine/_tagged.py; nothing here
- * knows any grammar, rule or delimiter.  The files:
+ * The tables come from engine/automata (their bytes: tables.py); nothing
+ * here knows any grammar, rule or delimiter.  One concept a file:
  *
- *   classmap.h/.c  the class of each code point, shared by the DFA types,
- *                  and the helpers every file shares (reading a text,
- *                  checking a table);
- *   runner.c       Runner: a DFA (validate);
- *   tagger.c       Tagger: a tagged DFA (parse);
+ *   classmap.h     the class of each code point, and reading a text (a str
+ *                  or a row of UTF-8) a chunk at a time;
+ *   dfa.h/.c       the DFA both runners share, read from a table's bytes
+ *                  and checked, and its loop tables;
+ *   runner.c       Runner: a minimal DFA (validate);
+ *   tagger.h/.c    Tagger: a tagged DFA (parse): its tables and its passes;
+ *   plan.c         a Tagger's output: which capture fills which slot, and
+ *                  the records it makes;
  *   record.c       Record: a text and the spans of its slots (parse's
  *                  value), and Field, the descriptor that reads a slot;
  *   entry.c        Entry: a C-level front for a Python function that looks
  *                  matchers up by name (urigrammar.validate, parse), which
  *                  runs a Runner or a Tagger right there;
- *   columns.c      a Runner or a Tagger over each row of an Arrow string
- *                  column (the C data interface), decoding its UTF-8;
+ *   arrow.h/.c     the Arrow C data interface: reading a string column,
+ *                  building arrays, schemas and streams;
+ *   columns.c      a Runner or a Tagger over each row of a string column;
  *   module.c       the module: its state, and the types' creation.
  *
- * This header declares what the files share beyond the class map; all the
- * rest of each file is static.  No static state is mutable: the Runner and
- * Tagger types live in the module state, the Entry type in the module (its
- * instances keep what they need).
+ * This header declares what the files share; all the rest of each file is
+ * static.  No static state is mutable: the Runner, Tagger and Record types
+ * live in the module state, the Entry type in the module (its instances
+ * keep what they need).
  */
 
 #ifndef URIGRAMMAR_NATIVE_H
 #define URIGRAMMAR_NATIVE_H
 
 #include "classmap.h"
+#include "dfa.h"
 
-/* One DFA (runner.c); Entry runs one too, with run(). */
+/* One minimal DFA (runner.c); Entry runs one too, with run(). */
 typedef struct {
     PyObject_HEAD
-    ClassMap map;
-    Py_ssize_t nclasses;
-    Py_ssize_t nstates;
-    uint32_t *moves;     /* moves[off + class]: the target's row offset; 0 is dead */
-    uint8_t *accepting;  /* by state number (offset / nclasses) */
-    /* offset / nclasses without a division (tens of cycles, a sizeable
-       part of a short text's run): nclasses is 2**shift times an odd
-       number whose inverse modulo 2**32 is `inverse`, and an offset is an
-       exact multiple of nclasses. */
-    unsigned shift;
-    uint32_t inverse;
-    uint32_t start;      /* the start state's row offset */
-    /* The ASCII code points each state loops on: stays + stay_of[state]
-       is 128 bytes, 1 where the state moves to itself.  States that loop
-       on the same code points share a table (a URI's DFA has a handful). */
-    uint8_t *stays;
-    uint32_t *stay_of;
+    Dfa dfa;
+    Loops loops;         /* what a loop records: nothing (0) */
+    uint8_t *accepting;  /* by state */
     PyObject *otherwise; /* accepts() of a text refused: otherwise(text); or NULL */
 } Runner;
 
@@ -82,9 +74,9 @@ typedef struct {
     Py_ssize_t length;
 } Reading;
 
-/* What columns.c reads of a Tagger (tagger.c), given a Tagger object:
-   the reading of the text of src (1 when the DFA accepts it, 0 when
-   not, -1 with an exception set); the number of output slots; their
+/* What columns.c reads of a Tagger (tagger.c, plan.c), given a Tagger
+   object: the reading of the text of src (1 when the DFA accepts it, 0
+   when not, -1 with an exception set); the number of output slots; their
    spans from a reading (two numbers a slot, as Tagger.spans gives them);
    and the constants those spans index (a borrowed tuple). */
 NATIVE_SHARED int

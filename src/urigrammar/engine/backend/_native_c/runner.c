@@ -1,11 +1,8 @@
 /*
- * Runner: a DFA over classes of code points (engine/_dfa.py's tables: a
- * minimal complete DFA built from a grammar's rule).  One Runner object
- * holds one DFA:
+ * Runner: a minimal DFA over classes of code points (a Tables of
+ * engine/automata/tables.py), built from its bytes, which dfa.c reads and
+ * checks.  What a Runner adds to the shared DFA (dfa.h):
  *
- *   ascii, starts, classes   the class map (classmap.h);
- *   moves      uint16 native-endian: moves[state * nclasses + class];
- *              state 0 is dead and loops on every class;
  *   accepting  one byte per state;
  *   otherwise  optional: what accepts() returns for a text the DFA
  *              refuses is otherwise(text), made a bool.  A DFA of texts
@@ -18,10 +15,10 @@
  * - a code point's class: the class map's tables, no search per character;
  * - transitions hold the target's row offset (state * nclasses), not its
  *   number: one load and one add a character on the critical path;
- * - a state that loops on the class just read skips the run with a table
- *   of the ASCII code points it loops on (Runner's stays), four
- *   characters a test, none waiting on another; likewise,
- *   when the rows of the last 16 characters repeat with a period of 2 to 8
+ * - a state that loops on the class just read skips the run with its
+ *   loop table (loops_skip), four characters a test, none waiting on
+ *   another;
+ * - when the rows of the last 16 characters repeat with a period of 2 to 8
  *   (a "%41" run goes around three states, "u:p%20" six positions with a
  *   loop inside), the cycle is followed with its rows fixed while it
  *   holds.  The period is looked for at every 8th change of state, and
@@ -33,10 +30,10 @@
 static inline uint8_t
 class_of(const Runner *r, Py_UCS4 code)
 {
-    return map_class(&r->map, code);
+    return map_class(&r->dfa.map, code);
 }
 
-/* The states read at the last HIST positions of the text, to spot a
+/* The rows read at the last HIST positions of the text, to spot a
    periodic walk: hist[pos & (HIST - 1)] is the row the DFA was in before
    reading the character at pos.  A period of up to MAX_PERIOD characters
    is seen once HIST positions repeat it (two periods at least). */
@@ -60,31 +57,92 @@ period_at(const uint32_t *hist, Py_ssize_t pos)
     return 0;
 }
 
-/* Where a loop of the state at row `off` ends, reading buf from i (the
-   character after the one that looped): four ASCII characters a test
-   while they all stay, each one load from the state's table, with no
-   state carried between them; then one at a time, a character past 127
-   through the class map. */
-static inline Py_ssize_t
-stay_from(const Runner *r, uint32_t off, const Py_UCS4 *buf, Py_ssize_t i, Py_ssize_t n)
+/* The run of a text of one chunk (a URL, say): loops skipped, no watch
+   for periods, whose bookkeeping would cost short texts more than it
+   could save them.  The final row, 0 with *end set where the text
+   stopped being viable. */
+static uint32_t
+run_chunk(const Runner *r, const Py_UCS4 *buf, Py_ssize_t n, Py_ssize_t *end)
 {
-    const uint8_t *stay = r->stays + r->stay_of[(off >> r->shift) * r->inverse];
-    for (;;) {
-        while (i + 4 <= n) {
-            Py_UCS4 a = buf[i], b = buf[i + 1], c = buf[i + 2], d = buf[i + 3];
-            if ((a | b | c | d) >= 128 || !(stay[a] & stay[b] & stay[c] & stay[d])) {
-                break;
-            }
-            i += 4;
-        }
-        while (i < n && buf[i] < 128 && stay[buf[i]]) {
-            i++;
-        }
-        if (i == n || buf[i] < 128 || r->moves[off + class_of(r, buf[i])] != off) {
-            return i;
-        }
+    const uint32_t *moves = r->dfa.moves;
+    uint32_t off = r->dfa.start;
+    Py_ssize_t i = 0;
+    while (i < n) {
+        uint32_t next = moves[off + class_of(r, buf[i])];
         i++;
+        if (next == off) {
+            i = loops_skip(&r->loops, &r->dfa, off, 0, buf, i, n);
+            continue;
+        }
+        if (next == 0) {
+            *end = i - 1;
+            return 0;
+        }
+        off = next;
     }
+    *end = n;
+    return off;
+}
+
+/* A cycle of period p (2..MAX_PERIOD) was just seen in hist at pos:
+   follow it from buf[i] with its rows fixed while it holds.  The index
+   of the first character not followed; *off and hist at the rows where
+   it stops. */
+static Py_ssize_t
+follow_period(const Runner *r, const Py_UCS4 *buf, Py_ssize_t i, Py_ssize_t n, Py_ssize_t at,
+              uint32_t *hist, Py_ssize_t pos, int p, uint32_t *off)
+{
+    const uint32_t *moves = r->dfa.moves;
+    /* The cycle repeated over a round of up to HIST characters: row[k] is
+       the row before the k-th character of a round, row[k + 1] the one
+       after it. */
+    uint32_t row[HIST + 1];
+    int round = HIST / p * p;
+    for (int k = 0; k <= round; k++) {
+        row[k] = hist[(pos - p + k % p) & (HIST - 1)];
+    }
+    Py_ssize_t from = i;
+    /* Whole periods of three or two (a "%41" run, a "%4" tail) with their
+       rows in registers; */
+    if (p == 3) {
+        uint32_t a = row[0], b = row[1], c = row[2];
+        while (i + 3 <= n && moves[a + class_of(r, buf[i])] == b &&
+               moves[b + class_of(r, buf[i + 1])] == c && moves[c + class_of(r, buf[i + 2])] == a) {
+            i += 3;
+        }
+    }
+    else if (p == 2) {
+        uint32_t a = row[0], b = row[1];
+        while (i + 2 <= n && moves[a + class_of(r, buf[i])] == b &&
+               moves[b + class_of(r, buf[i + 1])] == a) {
+            i += 2;
+        }
+    }
+    /* else whole rounds, the checks of a round or-ed together: one branch
+       a round, and no check waits on another. */
+    while (p > 3 && i + round <= n) {
+        uint32_t miss = 0;
+        for (int k = 0; k < round; k++) {
+            miss |= moves[row[k] + class_of(r, buf[i + k])] ^ row[k + 1];
+        }
+        if (miss != 0) {
+            break;
+        }
+        i += round;
+    }
+    /* Then character by character to where the cycle stops. */
+    int j = 0;
+    while (i < n && moves[row[j] + class_of(r, buf[i])] == row[j + 1]) {
+        i++;
+        if (++j == p) {
+            j = 0;
+        }
+    }
+    *off = row[j];
+    for (Py_ssize_t k = i - from > HIST ? i - HIST : from; k < i; k++) {
+        hist[(at + k) & (HIST - 1)] = row[(k - from) % p];
+    }
+    return i;
 }
 
 /* Run the DFA over `text`; *end gets the end of the longest viable prefix.
@@ -108,8 +166,8 @@ int
 run_source(const Runner *r, Source *src, Py_ssize_t *end)
 {
     Py_UCS4 buf[CHUNK];
-    const uint32_t *moves = r->moves;
-    uint32_t off = r->start;
+    const uint32_t *moves = r->dfa.moves;
+    uint32_t off = r->dfa.start;
     uint32_t hist[HIST];
     /* Steps that changed state, counted to look for a period now and then
        (every 8th), in texts longer than a chunk. */
@@ -127,26 +185,11 @@ run_source(const Runner *r, Source *src, Py_ssize_t *end)
             }
             break;
         }
-        Py_ssize_t i = 0;
         if (at == 0 && source_done(src)) {
-            /* A text of one chunk (a URL, say): loops skipped, no watch
-               for periods, whose bookkeeping would cost short texts more
-               than it could save them. */
-            while (i < n) {
-                uint32_t next = moves[off + class_of(r, buf[i])];
-                i++;
-                if (next == off) {
-                    i = stay_from(r, off, buf, i, n);
-                    continue;
-                }
-                if (next == 0) {
-                    *end = i - 1;
-                    return 0;
-                }
-                off = next;
-            }
-            break;
+            off = run_chunk(r, buf, n, end);
+            return off == 0 ? 0 : (int)dfa_state(&r->dfa, off);
         }
+        Py_ssize_t i = 0;
         while (i < n) {
             uint32_t next = moves[off + class_of(r, buf[i])];
             hist[(at + i) & (HIST - 1)] = off;
@@ -155,7 +198,7 @@ run_source(const Runner *r, Source *src, Py_ssize_t *end)
                 /* A loop: the row stays `off` for as long as it lasts, so
                    the loads do not wait on each other. */
                 Py_ssize_t from = i;
-                i = stay_from(r, off, buf, i, n);
+                i = loops_skip(&r->loops, &r->dfa, off, 0, buf, i, n);
                 for (Py_ssize_t k = i - from > HIST ? i - HIST : from; k < i; k++) {
                     hist[(at + k) & (HIST - 1)] = off;
                 }
@@ -171,68 +214,18 @@ run_source(const Runner *r, Source *src, Py_ssize_t *end)
             }
             /* Is the walk periodic ("%41" runs go around three states,
                "u:p%20" runs six positions with a loop inside)?  Then
-               follow the cycle with its rows fixed while it holds: each
-               character's check is independent of the others'. */
+               follow the cycle while it holds: each character's check is
+               independent of the others'. */
             Py_ssize_t pos = at + i;
             hist[pos & (HIST - 1)] = off;
             int p = period_at(hist, pos);
-            if (p == 0) {
-                continue;
-            }
-            /* The cycle repeated over a round of up to HIST characters:
-               row[k] is the row before the k-th character of a round,
-               row[k + 1] the one after it. */
-            uint32_t row[HIST + 1];
-            int round = HIST / p * p;
-            for (int k = 0; k <= round; k++) {
-                row[k] = hist[(pos - p + k % p) & (HIST - 1)];
-            }
-            Py_ssize_t from = i;
-            /* Whole periods of three or two (a "%41" run, a "%4" tail)
-               with their rows in registers; */
-            if (p == 3) {
-                uint32_t a = row[0], b = row[1], c = row[2];
-                while (i + 3 <= n && moves[a + class_of(r, buf[i])] == b &&
-                       moves[b + class_of(r, buf[i + 1])] == c &&
-                       moves[c + class_of(r, buf[i + 2])] == a) {
-                    i += 3;
-                }
-            }
-            else if (p == 2) {
-                uint32_t a = row[0], b = row[1];
-                while (i + 2 <= n && moves[a + class_of(r, buf[i])] == b &&
-                       moves[b + class_of(r, buf[i + 1])] == a) {
-                    i += 2;
-                }
-            }
-            /* else whole rounds, the checks of a round or-ed together: one
-               branch a round, and no check waits on another. */
-            while (p > 3 && i + round <= n) {
-                uint32_t miss = 0;
-                for (int k = 0; k < round; k++) {
-                    miss |= moves[row[k] + class_of(r, buf[i + k])] ^ row[k + 1];
-                }
-                if (miss != 0) {
-                    break;
-                }
-                i += round;
-            }
-            /* Then character by character to where the cycle stops. */
-            int j = 0;
-            while (i < n && moves[row[j] + class_of(r, buf[i])] == row[j + 1]) {
-                i++;
-                if (++j == p) {
-                    j = 0;
-                }
-            }
-            off = row[j];
-            for (Py_ssize_t k = i - from > HIST ? i - HIST : from; k < i; k++) {
-                hist[(at + k) & (HIST - 1)] = row[(k - from) % p];
+            if (p != 0) {
+                i = follow_period(r, buf, i, n, at, hist, pos, p, &off);
             }
         }
     }
     *end = src->at;
-    return (int)((off >> r->shift) * r->inverse);
+    return (int)dfa_state(&r->dfa, off);
 }
 
 PyDoc_STRVAR(fullmatch_doc,
@@ -312,32 +305,26 @@ Runner_viable(PyObject *self, PyObject *arg)
     return PyLong_FromSsize_t(end);
 }
 
-/* Each state's table of the ASCII code points it loops on (Runner's
-   stays and stay_of), equal tables shared: 0, or -1 with MemoryError. */
+/* The bytes past the shared part: one accepting flag per state. */
 static int
-find_stays(Runner *r)
+read_accepting(Runner *self, Blob *b)
 {
-    Py_ssize_t nstates = r->nstates, nclasses = r->nclasses, count = 0;
-    r->stay_of = PyMem_Malloc((size_t)nstates * sizeof(uint32_t));
-    r->stays = PyMem_Malloc((size_t)nstates * 128);
-    if (r->stay_of == NULL || r->stays == NULL) {
+    const uint8_t *accepting = blob_items(b, self->dfa.nstates, 1);
+    if (accepting == NULL || b->at != b->size) {
+        PyErr_SetString(PyExc_ValueError, "tables: truncated, or bytes past their end");
+        return -1;
+    }
+    self->accepting = PyMem_Malloc((size_t)self->dfa.nstates);
+    if (self->accepting == NULL) {
         PyErr_NoMemory();
         return -1;
     }
-    for (Py_ssize_t s = 0; s < nstates; s++) {
-        uint8_t *mine = r->stays + count * 128;
-        uint32_t off = (uint32_t)(s * nclasses);
-        for (int c = 0; c < 128; c++) {
-            mine[c] = r->moves[off + r->map.ascii[c]] == off;
+    for (Py_ssize_t s = 0; s < self->dfa.nstates; s++) {
+        if (accepting[s] > 1) {
+            PyErr_SetString(PyExc_ValueError, "tables: accepting flags are 0 or 1");
+            return -1;
         }
-        Py_ssize_t k = 0;
-        while (k < count && memcmp(r->stays + k * 128, mine, 128) != 0) {
-            k++;
-        }
-        r->stay_of[s] = (uint32_t)(k * 128);
-        if (k == count) {
-            count++;
-        }
+        self->accepting[s] = accepting[s];
     }
     return 0;
 }
@@ -345,39 +332,17 @@ find_stays(Runner *r)
 static PyObject *
 Runner_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"ascii", "starts", "classes", "moves", "accepting",
-                             "nclasses", "start", "otherwise", NULL};
-    PyObject *ascii, *starts_obj, *classes_obj, *moves_obj, *accepting;
-    PyObject *otherwise = Py_None;
-    Py_ssize_t nclasses, start;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "SSSSSnn|$O", kwlist, &ascii, &starts_obj,
-                                     &classes_obj, &moves_obj, &accepting, &nclasses,
-                                     &start, &otherwise)) {
+    static char *kwlist[] = {"tables", "otherwise", NULL};
+    PyObject *tables, *otherwise = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$O", kwlist, &tables, &otherwise)) {
         return NULL;
     }
     if (otherwise != Py_None && !PyCallable_Check(otherwise)) {
         PyErr_SetString(PyExc_TypeError, "otherwise must be callable or None");
         return NULL;
     }
-    Py_ssize_t nstates = PyBytes_Size(accepting);
-    Py_ssize_t nintervals = PyBytes_Size(classes_obj);
-    /* Bound nstates before multiplying: with nclasses <= 256 the product
-       then fits a Py_ssize_t even where that is 32 bits. */
-    if (nclasses < 1 || nclasses > 256 || nstates < 1 || nintervals < 1 ||
-        nstates > (Py_ssize_t)(UINT16_MAX + 1) ||
-        (uint64_t)nstates * (uint64_t)nclasses > UINT32_MAX / 2) {
-        PyErr_SetString(PyExc_ValueError, "table sizes out of range");
-        return NULL;
-    }
-    const char *ascii_table = table(ascii, "ascii", 1, 128);
-    const char *starts_data = table(starts_obj, "starts", 4, nintervals);
-    const uint8_t *classes = (const uint8_t *)table(classes_obj, "classes", 1, nintervals);
-    const char *moves = table(moves_obj, "moves", 2, nstates * nclasses);
-    if (ascii_table == NULL || starts_data == NULL || classes == NULL || moves == NULL) {
-        return NULL;
-    }
-    if (start < 0 || start >= nstates) {
-        PyErr_SetString(PyExc_ValueError, "start state out of range");
+    Blob blob;
+    if (blob_of(tables, &blob) < 0) {
         return NULL;
     }
     allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
@@ -385,39 +350,13 @@ Runner_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (self == NULL) {
         return NULL;
     }
-    self->nclasses = nclasses;
-    self->nstates = nstates;
-    self->start = (uint32_t)(start * nclasses);
-    uint32_t odd = (uint32_t)nclasses;
-    for (self->shift = 0; (odd & 1) == 0; self->shift++) {
-        odd >>= 1;
-    }
-    /* Newton's iteration doubles the correct low bits each round: an odd
-       number is its own inverse modulo 8 (3 bits), so 4 rounds give 48. */
-    self->inverse = odd;
-    for (int round = 0; round < 4; round++) {
-        self->inverse *= 2 - odd * self->inverse;
-    }
-    /* Check every index the run loop follows, so that no lookup can fall
-       outside its table whatever the caller passed. */
-    if (read_tables(&self->map, &self->moves, ascii_table, starts_data, classes, nintervals,
-                    moves, nstates, nclasses) < 0) {
-        Py_DECREF(self);
-        return NULL;
-    }
-    self->accepting = PyMem_Malloc((size_t)nstates);
-    if (self->accepting == NULL) {
-        Py_DECREF(self);
-        return PyErr_NoMemory();
-    }
-    memcpy(self->accepting, PyBytes_AsString(accepting), (size_t)nstates);
-    if (find_stays(self) < 0) {
+    if (dfa_read(&self->dfa, &blob, "UGD1") < 0 || read_accepting(self, &blob) < 0 ||
+        loops_build(&self->loops, &self->dfa, NULL) < 0) {
         Py_DECREF(self);
         return NULL;
     }
     if (otherwise != Py_None) {
-        Py_INCREF(otherwise);
-        self->otherwise = otherwise;
+        self->otherwise = Py_NewRef(otherwise);
     }
     return (PyObject *)self;
 }
@@ -446,12 +385,9 @@ Runner_dealloc(PyObject *obj)
     PyTypeObject *type = Py_TYPE(obj);
     PyObject_GC_UnTrack(obj);
     Py_CLEAR(self->otherwise);
-    PyMem_Free(self->moves);
+    dfa_free(&self->dfa);
+    loops_free(&self->loops);
     PyMem_Free(self->accepting);
-    PyMem_Free(self->stays);
-    PyMem_Free(self->stay_of);
-    PyMem_Free(self->map.page_of);
-    PyMem_Free(self->map.pages);
     freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
     tp_free(obj);
     Py_DECREF(type);
@@ -465,9 +401,9 @@ static PyMethodDef Runner_methods[] = {
 };
 
 PyDoc_STRVAR(Runner_doc,
-"Runner(ascii, starts, classes, moves, accepting, nclasses, start, *,\n"
-"       otherwise=None)\n--\n\n"
-"A DFA over classes of code points, from engine._dfa's tables.");
+"Runner(tables, *, otherwise=None)\n--\n\n"
+"A minimal DFA over classes of code points, from the bytes of\n"
+"engine.automata.tables.Tables.to_bytes().");
 
 static PyType_Slot Runner_slots[] = {
     {Py_tp_new, Runner_new},
