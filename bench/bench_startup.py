@@ -163,7 +163,7 @@ def main() -> None:
     first_calls(max(3, args.runs // 3))
     from urigrammar.shipped import grammar_path
 
-    user_grammar(max(3, args.runs // 3), grammar_path("rfc3987.abnf"))
+    user_grammar(max(3, args.runs // 3), Path(grammar_path("rfc3987.abnf")))
 
 
 if __name__ == "__main__":

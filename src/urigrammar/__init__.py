@@ -34,6 +34,7 @@ from ._version import VERSION as __version__
 if TYPE_CHECKING:
     from . import differential
     from .engine import (
+        ABNF_MAX_LENGTH,
         Grammar,
         Regex,
         RuleMatch,
@@ -54,7 +55,6 @@ if TYPE_CHECKING:
     from .shipped import RFC3986, RFC3987, RFC6570, RFC6570_PUBLISHED
     from .template import ExpansionError, ReservedOperatorError, TemplateError, URITemplate
     from .uri._api import (
-        ABNF_MAX_LENGTH,
         PARSE_RULES,
         Engine,
         TreeNode,
@@ -110,7 +110,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "ReservedOperatorError": (".template", "ReservedOperatorError"),
     "TemplateError": (".template", "TemplateError"),
     "URITemplate": (".template", "URITemplate"),
-    "ABNF_MAX_LENGTH": (".uri._api", "ABNF_MAX_LENGTH"),
+    "ABNF_MAX_LENGTH": (".engine", "ABNF_MAX_LENGTH"),
     "PARSE_RULES": (".uri._api", "PARSE_RULES"),
     "Engine": (".uri._api", "Engine"),
     "TreeNode": (".uri._api", "TreeNode"),
@@ -244,10 +244,10 @@ if TYPE_CHECKING:
 def __getattr__(name: str) -> object:
     found = _LAZY.get(name)
     if found is not None:
-        import importlib
-
         module, attribute = found
-        value = getattr(importlib.import_module(module, __name__), attribute)
+        # __import__ with a fromlist returns the named module itself, and
+        # spares the import of importlib.
+        value = getattr(__import__(__name__ + module, fromlist=("__name__",)), attribute)
         globals()[name] = value  # the next lookup is a plain one
         return value
     # RULE_NAMES and ENCODE_RULES need the grammar read, which import does not do (PEP 562).
@@ -256,9 +256,7 @@ def __getattr__(name: str) -> object:
         # urigrammar[whatwg] extra, only when a function of it is called.
         # (Importing a submodule sets it on the package: later lookups are
         # plain ones.)
-        import importlib
-
-        return importlib.import_module(".differential", __name__)
+        return __import__(__name__ + ".differential", fromlist=("__name__",))
     if name == "RULE_NAMES":
         from .shipped import shipped_names
 

@@ -35,6 +35,9 @@ from .uri._encode import encode_rules
 
 __all__ = ["main", "precompute"]
 
+#: The file of the combinations, beside the grammars' (``COMBINATIONS``).
+_COMBINATIONS_FILE = Path(COMBINATIONS.path).name
+
 
 def _first_uses() -> None:
     """What a process's first calls compile, beyond ``validate``."""
@@ -75,7 +78,7 @@ def precompute(directory: Path) -> list[Path]:
         path.write_bytes(grammar.artifact())
         written.append(path)
     # Every shipped profile's one-DFA verdict, as combined above.
-    path = directory / COMBINATIONS.path.name
+    path = directory / _COMBINATIONS_FILE
     path.write_bytes(encode_combinations(combinations))
     written.append(path)
     return written
@@ -83,11 +86,11 @@ def precompute(directory: Path) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    directory = Path(args[0]) if args else COMPILED
+    directory = Path(args[0] if args else COMPILED)
     for path in precompute(directory):
         source = path.name.removesuffix(".json")
-        if path.name != COMBINATIONS.path.name:
-            source = str(grammar_path(source))
+        if path.name != _COMBINATIONS_FILE:
+            source = grammar_path(source)
         print(f"{source} -> {path} ({path.stat().st_size:,} bytes)")
     return 0
 

@@ -33,7 +33,7 @@ PACKAGE = Path(urigrammar.__file__).resolve().parent
 @pytest.mark.parametrize(("name", "file_name"), GRAMMAR_FILES)
 def test_the_package_carries_each_grammar_compiled(name: str, file_name: str) -> None:
     grammar = next(g for g, f in FILES if f == file_name)
-    data = (COMPILED / f"{file_name}.json").read_bytes()
+    data = (Path(COMPILED) / f"{file_name}.json").read_bytes()
     found = decode(data, grammar.lineage)
     assert not isinstance(found, str), found
     rules, _core, pieces = found
@@ -98,7 +98,7 @@ def copy(tmp_path: Path) -> Path:
     target = tmp_path / "urigrammar"
     shutil.copytree(PACKAGE, target, ignore=shutil.ignore_patterns("__pycache__"))
     if not (target / "grammar").is_dir():  # a source checkout: the wheel's copy is absent
-        shutil.copytree(grammar_path("rfc3986.abnf").parent, target / "grammar")
+        shutil.copytree(Path(grammar_path("rfc3986.abnf")).parent, target / "grammar")
     return tmp_path
 
 
@@ -182,7 +182,7 @@ def test_a_stale_store_is_logged_and_compiled_from_the_text(
         name=RFC3986.name,
         lazy=True,
         vetted=True,
-        store=PackageStore(COMPILED / "rfc3986.abnf.json"),
+        store=PackageStore(Path(COMPILED) / "rfc3986.abnf.json"),
     )
     with caplog.at_level(logging.INFO, logger="urigrammar.cache"):
         assert grammar.validate("scheme", "a_b")
@@ -219,7 +219,7 @@ def test_the_abnf_engine_reads_each_grammar_text_once(monkeypatch: pytest.Monkey
             name=grammar.name,
             imports=imports,
             lazy=True,
-            store=PackageStore(COMPILED / f"{file_name}.json"),
+            store=PackageStore(Path(COMPILED) / f"{file_name}.json"),
         )
     top = copies[URI_FILES[-1][0].name]
     assert top.validate(
@@ -235,7 +235,7 @@ def test_the_abnf_engine_reads_each_grammar_text_once(monkeypatch: pytest.Monkey
 
 
 def test_the_package_carries_each_shipped_profiles_verdict() -> None:
-    data = COMBINATIONS.path.read_bytes()
+    data = Path(COMBINATIONS.path).read_bytes()
     pieces = _combined._pieces(data)
     assert not isinstance(pieces, str), pieces
     profiles = [urigrammar.SCHEMES[name] for name in urigrammar.SCHEMES]

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
         column_stream,
     )
     from .backend.plan import Plan
+    from .base.later import later
     from .base.value import exact
     from .combined import Part, combination, encode_combinations, recording
     from .grammar import Grammar, Reporting
@@ -109,6 +110,7 @@ _LAZY: dict[str, str] = {
     "Record": ".result.record",
     "record_types": ".result.record",
     "untracked": ".result.record",
+    "later": ".base.later",
     "END": ".syntax.analysis",
     "CharSet": ".syntax.charset",
     "inline_rule": ".syntax.inline",
@@ -169,6 +171,7 @@ __all__ = [
     "front",
     "inline_rule",
     "intersection",
+    "later",
     "load_grammar",
     "merge_alternatives",
     "pure_reason",
@@ -188,9 +191,9 @@ def __getattr__(name: str) -> object:
     if module is None:
         msg = f"module {__name__!r} has no attribute {name!r}"
         raise AttributeError(msg)
-    import importlib  # the lazy import itself (PEP 562)
-
-    value = getattr(importlib.import_module(module, __name__), name)
+    # The lazy import itself (PEP 562); __import__ with a fromlist returns
+    # the named module, and spares the import of importlib.
+    value = getattr(__import__(__name__ + module, fromlist=("__name__",)), name)
     globals()[name] = value
     return value
 

@@ -1,14 +1,14 @@
 """The minimal DFA of a combination of named rules, built once and kept as
 data: the first rule's language, intersected with each rule marked kept
-and with each rule marked taken out removed (``_product``).
+and with each rule marked taken out removed (``automata.product``).
 
 Building one costs tens of milliseconds in Python, paid by every process
 on its first use; so a file may hold the tables of the combinations a
 package ships (``PackageStore``), written ahead of time (``encode``, of
 the combinations made while ``recording``) and read at first use::
 
-    {"format": 2, "urigrammar": "0.1.0", "body": sha256,
-     "tables": [[key, offset, length], ...]}
+    {"format": 3, "urigrammar": "0.1.0",
+     "tables": [[key, offset, length, sha256], ...]}
     <each combination's tables, as ``automata.tables`` lays them out>...
 
 A combination's ``key`` is the sha256 of its parts: each rule's name, how
@@ -26,20 +26,28 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import threading
+from _thread import allocate_lock
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._version import VERSION
 from .automata.tables import Tables
-from .base.wire import compact_json, headed, with_head
+from .base import wire
+from .base.later import later
+from .base.wire import compact_json
 from .grammar import Grammar
 from .program.store import Store, log
+
+if TYPE_CHECKING:
+    from .automata import product
+else:
+    # Imported when a combination is built: one the file holds is only read.
+    product = later(globals(), ".automata.product")
 
 __all__ = ["FORMAT", "Part", "combination", "encode_combinations", "key", "recording"]
 
 #: The layout of the file; a reader takes only its own.
-FORMAT = 2
+FORMAT = 3
 
 #: A rule of a combination: its grammar, its name, and whether its language
 #: is taken out (``True``) or kept (``False``).
@@ -48,8 +56,8 @@ Part = tuple[Grammar, str, bool]
 #: The combinations made while ``recording``, by key, if it is.
 _MADE: list[dict[str, Tables]] = []
 #: Per file read, its pieces by key (``None``: the file is not usable).
-_READ: dict[str, dict[str, bytes] | None] = {}
-_LOCK = threading.Lock()
+_READ: dict[str, dict[str, tuple[bytes, object]] | None] = {}
+_LOCK = allocate_lock()
 
 
 def key(parts: Sequence[Part]) -> str:
@@ -62,7 +70,7 @@ def key(parts: Sequence[Part]) -> str:
 def combination(parts: Sequence[Part], store: Store | None = None) -> Tables | None:
     """The minimal DFA of ``parts`` (the first kept), from ``store`` when
     it holds it for these grammar texts, else built; ``None`` when a rule
-    has no DFA or the product is over ``_product``'s caps."""
+    has no DFA or the product is over ``automata.product``'s caps."""
     if not parts or parts[0][2]:
         msg = "a combination starts with a rule it keeps"
         raise ValueError(msg)
@@ -92,10 +100,6 @@ def recording() -> Iterator[dict[str, Tables]]:
 
 
 def _build(parts: Sequence[Part]) -> Tables | None:
-    # The products, imported when one is built: a process whose
-    # combinations are all stored never needs them.
-    from .automata.product import difference, included, intersection
-
     tables: Tables | None = None
     for grammar, name, out in parts:
         dfa = grammar.program(name).dfa
@@ -104,12 +108,12 @@ def _build(parts: Sequence[Part]) -> Tables | None:
         if tables is None:
             tables = dfa
         elif out:
-            tables = difference(tables, dfa)
-        elif not included(tables, dfa):
+            tables = product.difference(tables, dfa)
+        elif not product.included(tables, dfa):
             # A kept language that holds all of the product so far changes
             # nothing: the inclusion walk, which stops at the first string
             # it finds outside, spares the product and its minimization.
-            tables = intersection(tables, dfa)
+            tables = product.intersection(tables, dfa)
         if tables is None:
             return None
     return tables
@@ -119,44 +123,39 @@ def _from_store(store: Store, wanted: str) -> Tables | None:
     name = str(store)
     if name not in _READ:
         data = store.read()
-        pieces = None if data is None else _pieces(data)
-        if isinstance(pieces, str):
-            log().info("urigrammar: building combinations again: %s is %s", store, pieces)
-            pieces = None
+        read = None if data is None else _pieces(data)
+        if isinstance(read, str):
+            log().info("urigrammar: building combinations again: %s is %s", store, read)
+            read = None
         with _LOCK:
-            _READ.setdefault(name, pieces)
+            _READ.setdefault(name, read)
     pieces = _READ[name]
-    piece = None if pieces is None else pieces.get(wanted)
-    if piece is None:
+    place = None if pieces is None else pieces.get(wanted)
+    if place is None:
         return None
     try:
-        return Tables.from_bytes(piece)
+        return Tables.from_bytes(wire.piece(*place))
     except ValueError as exc:
         log().info("urigrammar: building a combination again: %s holds %s", store, exc)
         return None
 
 
-def _pieces(data: bytes) -> dict[str, bytes] | str:
-    """Each combination's piece of a file ``encode`` wrote, or why the file
-    cannot be used."""
-    read = headed(data, {"format": FORMAT, "urigrammar": VERSION})
+def _pieces(data: bytes) -> dict[str, tuple[bytes, object]] | str:
+    """Each combination's place in a file ``encode_combinations`` wrote
+    (the body, and its index entry's [offset, length, digest]), or why the
+    file cannot be used."""
+    read = wire.headed(data, {"format": FORMAT, "urigrammar": VERSION})
     if isinstance(read, str):
         return read
     found, body = read
     index = found.get("tables")
-    pieces: dict[str, bytes] = {}
     if not isinstance(index, list):
         return "damaged (no index)"
+    pieces: dict[str, tuple[bytes, object]] = {}
     for item in index:
-        if (
-            not isinstance(item, list)
-            or len(item) != 3
-            or not isinstance(item[0], str)
-            or not all(type(n) is int and n >= 0 for n in item[1:])
-            or item[1] + item[2] > len(body)
-        ):
-            return "damaged (an index entry outside the file)"
-        pieces[item[0]] = body[item[1] : item[1] + item[2]]
+        if not isinstance(item, list) or len(item) != 4 or not isinstance(item[0], str):
+            return "damaged (an index entry of another shape)"
+        pieces[item[0]] = (body, item[1:])
     return pieces
 
 
@@ -167,8 +166,8 @@ def encode_combinations(combinations: Mapping[str, Tables]) -> bytes:
     offset = 0
     for wanted in sorted(combinations):
         piece = combinations[wanted].to_bytes()
-        index.append([wanted, offset, len(piece)])
+        index.append([wanted, offset, len(piece), wire.digest(piece)])
         pieces.append(piece)
         offset += len(piece)
     body = b"".join(pieces)
-    return with_head({"format": FORMAT, "urigrammar": VERSION, "tables": index}, body)
+    return wire.with_head({"format": FORMAT, "urigrammar": VERSION, "tables": index}, body)

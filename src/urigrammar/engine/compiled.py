@@ -10,10 +10,11 @@ use, or built and written back when the store is writable.
 
 from __future__ import annotations
 
-import threading
+from _thread import allocate_lock
 from collections.abc import Callable, Sequence
 
-from .program.artifact import Lineage, decode, encode, piece, program_from
+from .base import wire
+from .program.artifact import Lineage, decode, encode, program_from
 from .program.program import Key, Program
 from .program.store import Store, log
 from .syntax.reader import RuleText, read_rules
@@ -34,11 +35,13 @@ class CompiledForm:
         self.store = store
         self._label = label
         self._lineage = lineage
-        #: Programs as the store holds them, decoded on first use (and, for
-        #: a store that is written, every program's piece: what it writes).
+        #: Programs as the store holds them (their places in its file),
+        #: decoded on first use; and, for a store that is written, every
+        #: program's bytes: what it writes.
+        self._places: dict[Key, tuple[bytes, object]] = {}
         self._pieces: dict[Key, bytes] = {}
         self._own: list[RuleText] = []
-        self._lock = threading.Lock()
+        self._lock = allocate_lock()
 
     def table(self, text: Callable[[], str], imports: Sequence[RuleTable]) -> RuleTable:
         """The rules, from the store when it holds them for these grammar
@@ -51,10 +54,10 @@ class CompiledForm:
                     "urigrammar: compiling %s again: %s is %s", self._label, self.store, found
                 )
             else:
-                own, core_rules, self._pieces = found
+                own, core_rules, self._places = found
                 adopt_core(core_rules)
                 self._own = own
-                return RuleTable(self._label, own, imports)
+                return RuleTable(self._label, own, imports, checked=False)
         table = read_table(self._label, text(), imports)
         self._own = list(table.own.values())
         if self.store.writable:
@@ -64,11 +67,11 @@ class CompiledForm:
     def program(self, key: Key) -> Program | None:
         """The store's program for ``key``, decoded; ``None`` when it has
         none, or one that fails its checks (the reason is logged)."""
-        stored = self._pieces.get(key)
+        stored = self._places.get(key)
         if stored is None:
             return None
         if not self.store.writable:
-            self._pieces.pop(key, None)  # read once: nothing writes it back
+            self._places.pop(key, None)  # read once: nothing writes it back
         try:
             found = program_from(stored)
         except ValueError as exc:
@@ -88,21 +91,28 @@ class CompiledForm:
         if not self.store.writable:
             return
         with self._lock:
-            self._pieces[program.key] = piece(program)
+            self._pieces[program.key] = program.to_bytes()
         self.store.write(self._file())
 
     def forget(self) -> None:
-        """Drop the pieces not yet decoded, unless they are written back."""
+        """Drop the programs not yet decoded, unless they are written back."""
         if not self.store.writable:
-            self._pieces.clear()
+            self._places.clear()
 
     def _file(self) -> bytes:
         with self._lock:
             pieces = dict(self._pieces)
+            places = dict(self._places)
+        for key, (body, where) in places.items():
+            if key not in pieces:
+                try:
+                    pieces[key] = wire.piece(body, where)
+                except ValueError:
+                    continue  # damaged: compiled again when asked for
         return encode(self._lineage(), self._own, list(core().values()), pieces)
 
 
 def artifact(lineage: Lineage, table: RuleTable, programs: Sequence[Program]) -> bytes:
     """A grammar's compiled form as a file: its rules, and ``programs``."""
-    pieces = {program.key: piece(program) for program in programs}
+    pieces = {program.key: program.to_bytes() for program in programs}
     return encode(lineage, list(table.own.values()), list(core().values()), pieces)

@@ -23,10 +23,10 @@ fails.
 
 from __future__ import annotations
 
-import threading
+import os
+from _thread import allocate_lock
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._errors import (
     RuleMatchError,
@@ -35,18 +35,35 @@ from .._errors import (
 )
 from .backend.backend import Backend, default_backend
 from .backend.choose import Runs, runs
+from .base.later import later
+from .base.wire import digest
 from .compiled import CompiledForm, artifact, read_table
 from .program.artifact import Lineage
 from .program.program import Key, Program
 from .program.store import Store
-from .reference import ABNF_MAX_LENGTH, AbnfRules, RuleFallback, rule_nodes
-from .regex.flavour import Regex, dialect_of, export
-from .result.match import RuleMatch, reader
-from .syntax.ir import Expr
 from .syntax.reader import read_rules
 from .syntax.table import RuleTable
 
-__all__ = ["ABNF_MAX_LENGTH", "Grammar", "Reporting"]
+if TYPE_CHECKING:
+    from . import reference
+    from .program import build
+    from .reference import AbnfRules
+    from .regex import flavour
+    from .regex.flavour import Regex
+    from .result import match
+    from .result.match import RuleMatch
+    from .syntax.ir import Expr
+else:
+    # Imported when first used: a process that runs stored programs of
+    # regular rules (every shipped one) never compiles a rule (build), runs
+    # the abnf engine (reference), exports a regex (flavour) or parses a
+    # grammar of its own (match).
+    build = later(globals(), ".program.build")
+    reference = later(globals(), ".reference")
+    flavour = later(globals(), ".regex.flavour")
+    match = later(globals(), ".result.match")
+
+__all__ = ["Grammar", "Reporting"]
 
 #: The most prepared calls a grammar keeps (by rule spelling, captures and
 #: back end): a program that parses with ever new captures must not grow
@@ -57,13 +74,18 @@ _NONE: frozenset[str] = frozenset()
 
 #: A grammar's text: the text itself, a function that writes it, or files
 #: read one after the other.
-Source = str | Callable[[], str] | tuple[Path, ...]
+Source = str | Callable[[], str] | tuple[str | os.PathLike[str], ...]
 
 
 def _check_backend(backend: object) -> None:
     if backend is not None and not isinstance(backend, Backend):
         msg = f"backend must be a Backend (urigrammar.engine.NATIVE or PURE), not {backend!r}"
         raise TypeError(msg)
+
+
+def _read(path: str | os.PathLike[str]) -> str:
+    with open(path, encoding="utf-8") as file:
+        return file.read()
 
 
 class Reporting:
@@ -128,7 +150,7 @@ class Grammar:
         self._source = source
         self._compiled = None if store is None else CompiledForm(store, name, lambda: self.lineage)
         self.reporting = reporting or Reporting()
-        self._lock = threading.Lock()
+        self._lock = allocate_lock()
         self._text: str | None = None
         self._lineage: Lineage | None = None
         self._rules: RuleTable | None = None
@@ -137,7 +159,7 @@ class Grammar:
         #: Calls prepared by rule spelling (validate, parse, regex): the name
         #: resolved and the program's runs asked once.
         self._prepared: dict[object, Any] = {}
-        self._abnf = AbnfRules(lambda: rule_nodes(self), secrets=self.reporting.secrets)
+        self._abnf_rules: AbnfRules | None = None
         self._text_nodes: dict[str, tuple[Any, ...]] | None = None
         if not lazy:
             self.rules.refuse_large()
@@ -154,7 +176,7 @@ class Grammar:
             if isinstance(source, str):
                 self._text = source
             elif isinstance(source, tuple):
-                self._text = "\n".join(path.read_text(encoding="utf-8") for path in source)
+                self._text = "\n".join(_read(path) for path in source)
             else:
                 self._text = source()
         return self._text
@@ -164,10 +186,7 @@ class Grammar:
         """(name, sha256 of the text) of this grammar and of its imports,
         depth first: what its compiled programs depend on."""
         if self._lineage is None:
-            import hashlib  # only for a compiled form to compare or write
-
-            digest = hashlib.sha256(self.text().encode("utf-8")).hexdigest()
-            found: list[tuple[str, str]] = [(self.name, digest)]
+            found = [(self.name, digest(self.text().encode("utf-8")))]
             for grammar in self.imports:
                 found.extend(grammar.lineage)
             self._lineage = tuple(found)
@@ -297,11 +316,7 @@ class Grammar:
             self.rules  # noqa: B018 (the compiled form is read with the rules)
             found = self._compiled.program(key)
         if found is None:
-            # The compiler, imported when a program is built, not loaded:
-            # a process that loads its programs never imports it.
-            from .program.build import build_program
-
-            found = build_program(self.rules, canonical, captures, leaves, vetted=self.vetted)
+            found = build.build_program(self.rules, canonical, captures, leaves, vetted=self.vetted)
             if self._compiled is not None:
                 self._compiled.keep(found)
         with self._lock:
@@ -329,7 +344,7 @@ class Grammar:
         program = self.program(name, captures, leaves)
         fallback = None
         if not program.regular:
-            fallback = RuleFallback(self._abnf, program.rule, program.names)
+            fallback = self._abnf.fallback(program.rule, program.names)
         return runs(program, backend or default_backend(), fallback)
 
     # --- matching ---------------------------------------------------------------
@@ -423,7 +438,7 @@ class Grammar:
         names = self.default_captures(canonical) if captures is None else captures
         kept = tuple(dict.fromkeys(self.canonical(n) for n in names))
         found = self.runs(canonical, frozenset(kept) - {canonical}, backend=backend)
-        return canonical, reader(found, kept)
+        return canonical, match.reader(found, kept)
 
     def viable_prefix(self, name: str, text: str, *, backend: Backend | None = None) -> int:
         """The length of the longest prefix of ``text`` that some string the
@@ -451,7 +466,7 @@ class Grammar:
         if isinstance(captures, str):
             msg = "captures must be a sequence of rule names, not one str"
             raise TypeError(msg)
-        chosen = dialect_of(dialect)
+        chosen = flavour.dialect_of(dialect)
         canonical = self.canonical(rule)
         kept = frozenset(self.canonical(name) for name in captures) - {canonical}
         key = ("regex", canonical, chosen.name, tuple(sorted(kept)))
@@ -461,11 +476,23 @@ class Grammar:
         body = None
         if self.is_regular(canonical):
             body = self.program(canonical).body if not kept else self.rules.inline(canonical, kept)
-        found = export(canonical, body, chosen, vetted=self.vetted)
+        found = flavour.export(canonical, body, chosen, vetted=self.vetted)
         self._prepare(key, found)
         return found
 
     # --- the abnf engine --------------------------------------------------------
+
+    @property
+    def _abnf(self) -> AbnfRules:
+        """``abnf``'s rules of this grammar (``reference``), made on first use."""
+        found = self._abnf_rules
+        if found is None:
+            found = reference.AbnfRules(
+                lambda: reference.rule_nodes(self), secrets=self.reporting.secrets
+            )
+            with self._lock:
+                found = self._abnf_rules = self._abnf_rules or found
+        return found
 
     def abnf_rule(self, name: str, *, first_match: bool = False) -> Any:
         """``abnf``'s rule object for ``name``, in this grammar's namespace

@@ -8,12 +8,22 @@ characters a URI uses."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from .base.later import later
 from .grammar import Grammar
 from .program.store import Store
 from .syntax.charset import CharSet
 from .syntax.ir import Expr
 from .syntax.restrict import restricted_text, used
 from .syntax.table import core
+
+if TYPE_CHECKING:
+    from .automata import product
+else:
+    # Imported when two languages are first compared: a profile whose
+    # answer is stored never builds a product.
+    product = later(globals(), ".automata.product")
 
 __all__ = ["alphabet", "restricted", "within"]
 
@@ -23,14 +33,10 @@ def within(grammar: Grammar, name: str, other: Grammar, other_name: str) -> bool
     ``other_name`` of ``other`` matches too (on their minimal DFAs);
     ``None`` when either rule has no DFA (it is not regular, or too large),
     so that nothing is known."""
-    # The product walk, imported when asked: a first validate of a shipped
-    # profile reads its stored verdict and walks no product.
-    from .automata.product import included
-
     inner, outer = grammar.program(name).dfa, other.program(other_name).dfa
     if inner is None or outer is None:
         return None
-    return included(inner, outer)
+    return product.included(inner, outer)
 
 
 def alphabet(grammar: Grammar, name: str) -> CharSet:

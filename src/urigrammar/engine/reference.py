@@ -20,13 +20,15 @@ definitions, as everywhere else (``syntax.table``).
 
 from __future__ import annotations
 
-import threading
+from _thread import allocate_lock
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .._errors import InputTooLongError, SecretFinder
-from .backend.pure import History, Span
-from .syntax.table import RuleTable
+
+if TYPE_CHECKING:
+    from .backend.pure import History, Span
+    from .syntax.table import RuleTable
 
 __all__ = ["ABNF_MAX_LENGTH", "AbnfRules", "RuleFallback", "rule_nodes", "tree_spans"]
 
@@ -48,7 +50,7 @@ class AbnfRules:
         self._nodes = nodes
         self._secrets = secrets
         self._classes: dict[bool, Any] = {}
-        self._lock = threading.Lock()
+        self._lock = allocate_lock()
 
     def rule(self, name: str, *, first_match: bool = False) -> Any:
         """``abnf``'s rule object for ``name`` (canonical).  ``first_match``:
@@ -115,6 +117,10 @@ class AbnfRules:
                 raise self._nested(name, text) from None
             return min(exc.start, len(text))
         return len(text)
+
+    def fallback(self, rule: str, names: Sequence[str]) -> RuleFallback:
+        """Rule ``rule`` as ``backend.choose`` asks for it, capturing ``names``."""
+        return RuleFallback(self, rule, names)
 
     def _nested(self, name: str, text: str) -> InputTooLongError:
         # abnf is recursive descent: nesting deeper than Python's stack is

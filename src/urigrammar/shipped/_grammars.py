@@ -26,12 +26,18 @@ language in both files, so the order decides nothing a caller can see.
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
+from typing import TYPE_CHECKING
 
 from .._errors import UnknownRuleError, URISyntaxError
-from ..engine import Grammar, PackageStore, Reporting
-from ._hints import uri_hint
+from ..engine import Grammar, PackageStore, Reporting, later
 from ._secrets import userinfo_secret
+
+if TYPE_CHECKING:
+    from . import _hints
+else:
+    # Imported at the first syntax error: a text that matches needs no hint.
+    _hints = later(globals(), "._hints")
 
 __all__ = [
     "COMBINATIONS",
@@ -50,36 +56,48 @@ __all__ = [
     "shipped_rule",
 ]
 
-_PACKAGE = Path(__file__).resolve().parents[1]
+# Paths as strings, by os.path: a process that reads URIs never imports
+# pathlib (a first parse costs a tenth less for it).
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 #: Where the wheel keeps each grammar's compiled form.
-COMPILED = _PACKAGE / "compiled"
+COMPILED = os.path.join(_PACKAGE, "compiled")
+
+#: Where the grammar files are: package data in a wheel
+#: (``urigrammar/grammar``); in an editable install or a bare checkout, the
+#: folder at the top of the repository, where they are committed (and from
+#: which the wheel copies them).
+_GRAMMARS = os.path.join(_PACKAGE, "grammar")
+if not os.path.isdir(_GRAMMARS):
+    _GRAMMARS = os.path.join(os.path.dirname(os.path.dirname(_PACKAGE)), "grammar")
 
 #: The minimal DFAs of the combinations of rules the shipped scheme
-#: profiles validate with (``engine._combined``), built with the wheel.
-COMBINATIONS = PackageStore(COMPILED / "combinations.json")
+#: profiles validate with (``engine.combined``), built with the wheel.
+COMBINATIONS = PackageStore(os.path.join(COMPILED, "combinations.json"))
 
 
 #: How the URI family's grammars report a text that does not match: a
 #: ``URISyntaxError``, its password masked; RFC 3986's with a hint where
 #: the fix of a syntax error is known.
 _REPORTING = Reporting(URISyntaxError, userinfo_secret)
-_HINTED = Reporting(URISyntaxError, userinfo_secret, uri_hint)
 
 
-def grammar_path(file_name: str) -> Path:
+def _uri_hint(rule: str, text: str, offset: int) -> str | None:
+    return _hints.uri_hint(rule, text, offset)
+
+
+_HINTED = Reporting(URISyntaxError, userinfo_secret, _uri_hint)
+
+
+def grammar_path(file_name: str) -> str:
     """Where a shipped grammar file is: package data, or the source tree."""
-    packaged = _PACKAGE / "grammar" / file_name
-    if packaged.is_file():
-        return packaged
-    # An editable install or a bare checkout: the file stays at the top of
-    # the repository, where it is committed, and is copied into the wheel.
-    return _PACKAGE.parents[1] / "grammar" / file_name
+    return os.path.join(_GRAMMARS, file_name)
 
 
 def grammar_text(file_name: str = "rfc3986.abnf") -> str:
     """The text of a shipped grammar file."""
-    return grammar_path(file_name).read_text(encoding="utf-8")
+    with open(grammar_path(file_name), encoding="utf-8") as file:
+        return file.read()
 
 
 def shipped(
@@ -95,7 +113,7 @@ def shipped(
     published text the ABNF reader cannot read at all (so the published
     file keeps it as a comment, and cannot load alone to be overlaid)."""
 
-    files: tuple[Path, ...] = (grammar_path(file_name),)
+    files: tuple[str, ...] = (grammar_path(file_name),)
     if erratum is not None:
         files += (grammar_path(erratum),)
     return Grammar(
@@ -104,7 +122,7 @@ def shipped(
         imports=imports,
         lazy=True,
         vetted=True,
-        store=PackageStore(COMPILED / f"{file_name}.json"),
+        store=PackageStore(os.path.join(COMPILED, f"{file_name}.json")),
         reporting=_HINTED if hints else _REPORTING,
     )
 

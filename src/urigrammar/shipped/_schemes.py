@@ -14,6 +14,8 @@ These grammars are not in ``SHIPPED``: a rule name given to the top-level
 
 from __future__ import annotations
 
+import os
+
 from ..engine import CharSet, Grammar, PackageStore, restricted
 from ._grammars import COMPILED, RFC3986, shipped
 
@@ -83,7 +85,7 @@ RFC6068_URI = restricted(
     RFC3986,
     "URI",
     name="RFC 6068 (over URI characters)",
-    store=PackageStore(COMPILED / "rfc6068-uri.abnf.json"),
+    store=PackageStore(os.path.join(COMPILED, "rfc6068-uri.abnf.json")),
 )
 
 #: RFC 6068 section 2, item 1: the characters an addr-spec MUST
@@ -102,7 +104,7 @@ RFC6068_ENCODED = restricted(
     RFC3986,
     "URI",
     name="RFC 6068 (over URI characters an addr-spec holds unencoded)",
-    store=PackageStore(COMPILED / "rfc6068-encoded.abnf.json"),
+    store=PackageStore(os.path.join(COMPILED, "rfc6068-encoded.abnf.json")),
     prefix="encoded-",
     without=CharSet.of(map(ord, ENCODED_IN_ADDR_SPEC)),
 )
@@ -172,7 +174,7 @@ RFC3966_UNDELIMITED = restricted(
     RFC3966,
     "telephone-uri",
     name='RFC 3966 (over telephone-uri characters but ";")',
-    store=PackageStore(COMPILED / "rfc3966-undelimited.abnf.json"),
+    store=PackageStore(os.path.join(COMPILED, "rfc3966-undelimited.abnf.json")),
     prefix="undelimited-",
     without=CharSet.of([ord(";")]),
 )

@@ -8,11 +8,14 @@ other grammars have none.
 
 from __future__ import annotations
 
-import re
-
 __all__ = ["password_span", "userinfo_secret"]
 
-_AUTHORITY_END = re.compile(r"[/?#]")
+
+def _authority_end(text: str, start: int, stop: int | None = None) -> int:
+    """Where the first ``/``, ``?`` or ``#`` of ``text[start:stop]`` is, or
+    -1: the end of an authority."""
+    found = [at for at in (text.find(c, start, stop) for c in "/?#") if at >= 0]
+    return min(found, default=-1)
 
 
 def _cut_password(text: str, start: int, stop: int) -> int:
@@ -46,8 +49,8 @@ def _cut_password(text: str, start: int, stop: int) -> int:
     at = text.find("@", stop)
     if at < 0:
         return -1
-    after = _AUTHORITY_END.search(text, at)
-    return text.rfind("@", at, len(text) if after is None else after.start())
+    after = _authority_end(text, at)
+    return text.rfind("@", at, len(text) if after < 0 else after)
 
 
 def password_span(text: str, rule: str | None = None) -> tuple[int, int] | None:
@@ -88,15 +91,15 @@ def userinfo_secret(text: str, rule: str | None = None) -> tuple[int, int, int] 
             colon = text.find(":")
             if (
                 colon < 0
-                or _AUTHORITY_END.search(text, 0, colon)
+                or _authority_end(text, 0, colon) >= 0
                 or not text.startswith("//", colon + 1)
             ):
                 return None
             start = colon + 3
-        stop = _AUTHORITY_END.search(text, start)
-        end = text.rfind("@", start, len(text) if stop is None else stop.start())
-        if end < 0 and stop is not None:
-            end = _cut_password(text, start, stop.start())
+        stop = _authority_end(text, start)
+        end = text.rfind("@", start, len(text) if stop < 0 else stop)
+        if end < 0 and stop >= 0:
+            end = _cut_password(text, start, stop)
         if end < 0:
             return None
     colon = text.find(":", start, end)

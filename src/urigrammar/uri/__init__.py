@@ -10,7 +10,6 @@ below it.  The public names are re-exported by ``urigrammar``."""
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -56,6 +55,8 @@ def __getattr__(name: str) -> object:
     if module is None:
         msg = f"module {__name__!r} has no attribute {name!r}"
         raise AttributeError(msg)
-    value = getattr(importlib.import_module(module, __name__), name)
+    # __import__ with a fromlist returns the named module itself, and
+    # spares the import of importlib.
+    value = getattr(__import__(__name__ + module, fromlist=("__name__",)), name)
     globals()[name] = value
     return value

@@ -25,24 +25,22 @@ input.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable
-from typing import Any, Literal, Protocol, TypeVar, cast, get_type_hints
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, cast
 
 from .._errors import URIError
-from ..engine import ABNF_MAX_LENGTH, Backend, default_backend, front
+from ..engine import Backend, default_backend, front
 from ..shipped import shipped_rule
 from ._components import Components, RefT
 from ._dialect import URI, Dialect, bidi_error
 from ._visitor import CAPTURES, LEAVES, plan, to_reference
 
 __all__ = [
-    "ABNF_MAX_LENGTH",
     "PARSE_RULES",
     "Api",
     "Engine",
-    "Parser",
     "TreeNode",
-    "Validator",
     "api",
     "check",
     "parse_as",
@@ -73,21 +71,22 @@ class TreeNode(Protocol):
     def children(self) -> list[Any]: ...
 
 
-RefT_co = TypeVar("RefT_co", bound=Components, covariant=True)
+if TYPE_CHECKING:
+    # Types the checker alone reads: a Protocol made at run time costs a
+    # first parse fifty Python calls, and nothing tests against these.
+    RefT_co = TypeVar("RefT_co", bound=Components, covariant=True)
 
+    class Parser(Protocol[RefT_co]):
+        """What ``parser_for(cls)`` returns: ``parse`` for one class."""
 
-class Parser(Protocol[RefT_co]):
-    """What ``parser_for(cls)`` returns: ``parse`` for one class."""
+        def __call__(
+            self, text: str, rule: str = "URI-reference", *, engine: Engine = "compiled"
+        ) -> RefT_co: ...
 
-    def __call__(
-        self, text: str, rule: str = "URI-reference", *, engine: Engine = "compiled"
-    ) -> RefT_co: ...
+    class Validator(Protocol):
+        """What ``Api.validate`` is: ``validate`` on one back end."""
 
-
-class Validator(Protocol):
-    """What ``Api.validate`` is: ``validate`` on one back end."""
-
-    def __call__(self, rule: str, text: str, *, engine: Engine = "compiled") -> bool: ...
+        def __call__(self, rule: str, text: str, *, engine: Engine = "compiled") -> bool: ...
 
 
 # A rule's parse for one class: the class made from the text, or None
@@ -129,8 +128,15 @@ def resolve_annotations(function: Callable[..., Any]) -> None:
     """Replace ``function``'s annotations, names under ``from __future__
     import annotations``, with the objects they name, so that help() and
     ``inspect.signature`` show ``str`` and ``Literal['compiled', 'abnf']``
-    rather than ``'str'`` and ``'Engine'``, as for ``parse``."""
-    function.__annotations__ = get_type_hints(function)
+    rather than ``'str'`` and ``'Engine'``, as for ``parse``.  Each is one
+    name of the function's module or a builtin (``typing.get_type_hints``
+    would read any expression, at a first call's cost of a hundred Python
+    calls)."""
+    names = function.__globals__
+    function.__annotations__ = {
+        key: names[value] if value in names else getattr(builtins, value)
+        for key, value in function.__annotations__.items()
+    }
 
 
 class _ParseTable:

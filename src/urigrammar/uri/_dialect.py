@@ -17,6 +17,7 @@ bidirectional formatting characters.  ``Dialect.forbidden`` finds them.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import NamedTuple
@@ -36,7 +37,12 @@ BIDI_FORMATTING = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 )
 
-_BIDI = re.compile("[" + "".join(sorted(BIDI_FORMATTING)) + "]")
+
+@functools.cache
+def _bidi() -> re.Pattern[str]:
+    # Compiled at the first non-ASCII IRI: a process that reads URIs never
+    # needs it.
+    return re.compile("[" + "".join(sorted(BIDI_FORMATTING)) + "]")
 
 
 class Dialect(NamedTuple):
@@ -75,7 +81,7 @@ class Dialect(NamedTuple):
         IRIs), or -1."""
         if self.word == "URI" or text.isascii():
             return -1
-        found = _BIDI.search(text)
+        found = _bidi().search(text)
         return -1 if found is None else found.start()
 
 

@@ -16,11 +16,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from ..engine import untracked
-from . import _build, _convert, _normalize, _path, _pydantic_schema, _query, _resolve, _views
-from ._api import Engine, Parser, parser_for, resolve_annotations, validate
+from ..engine import later, untracked
+from ._api import Engine, parser_for, resolve_annotations, validate
 from ._components import Components, trusted
 from ._dialect import IRI
+
+if TYPE_CHECKING:
+    from . import _build, _convert, _normalize, _path, _pydantic_schema, _query, _resolve, _views
+else:
+    # The model's operation modules, each imported when a method first
+    # reads it: a first ``parse`` imports none of them (nor ``dataclasses``
+    # and ``ipaddress``, which they use).
+    _build = later(globals(), "._build")
+    _convert = later(globals(), "._convert")
+    _normalize = later(globals(), "._normalize")
+    _path = later(globals(), "._path")
+    _pydantic_schema = later(globals(), "._pydantic_schema")
+    _query = later(globals(), "._query")
+    _resolve = later(globals(), "._resolve")
+    _views = later(globals(), "._views")
 
 _R = TypeVar("_R", bound="Reference")
 
@@ -35,6 +49,7 @@ if TYPE_CHECKING:
     # (typing.Unpack is 3.11+); nothing imports it at run time.
     from typing_extensions import Unpack
 
+    from ._api import Parser
     from ._normalize import Normalization, NormalizationFlags, Origin, SchemeRule
 
 __all__ = [

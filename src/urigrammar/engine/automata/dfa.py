@@ -25,6 +25,7 @@ Python, the reference the tests compare against.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Hashable, Sequence
 from itertools import pairwise
 
@@ -79,8 +80,16 @@ def partition(
     taking = [(i, edge[0]) for i, edge in enumerate(edges) if edge is not None]
     if len(starts) * len(taking) > MAX_PARTITION_WORK:
         return None
-    for lo in starts:
-        taken = frozenset(i for i, chars in taking if lo in chars)
+    # Each edge marks the intervals its spans cover, found by bisection:
+    # no membership test per (interval, edge).
+    members: list[list[int]] = [[] for _ in starts]
+    for i, chars in taking:
+        for lo, hi in chars.spans:
+            if hi >= 0:
+                for k in range(bisect_left(starts, max(lo, 0)), bisect_right(starts, hi)):
+                    members[k].append(i)
+    for found in members:
+        taken = frozenset(found)
         classes.append(by_edges.setdefault(taken, len(by_edges)))
         if len(by_edges) > 2 * MAX_CLASSES:
             return None

@@ -24,7 +24,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-import threading
+from _thread import allocate_lock
 
 from ..syntax.charset import CharSet
 from ..syntax.ir import Expr
@@ -83,7 +83,7 @@ class LazyDfa:
         #: The automaton states _sets holds, one more per set.
         self._cached = 0
         self._loops: dict[frozenset[int], re.Pattern[str] | None] = {}
-        self._lock = threading.Lock()
+        self._lock = allocate_lock()
 
     def _closure(self, states: set[int]) -> frozenset[int]:
         todo = list(states)

@@ -69,7 +69,7 @@ class PikeVM(Thompson):
                     tags = (*tags, self.tag[state])
                 if self.edges[state] is not None or state == self.accept:
                     found.append((state, tags))
-                stack.extend((after, tags) for after in reversed(self.eps[state]))
+                stack.extend([(after, tags) for after in reversed(self.eps[state])])
             self._closures[seed] = found
         return found
 

@@ -43,13 +43,27 @@ only when one is read: a program that runs in C never decodes them.
 
 from __future__ import annotations
 
-import bisect
-import struct
 import sys
-from array import array
 from collections.abc import Sequence
 from itertools import pairwise
-from typing import Any, Literal
+from operator import le, lt
+from typing import TYPE_CHECKING, Any, Literal
+
+from ..base.later import later
+
+if TYPE_CHECKING:
+    import array
+    import bisect
+else:
+    # Imported when a class is first looked up past ASCII, in Python: the
+    # native back end reads the tables in C.
+    bisect = later(globals(), "bisect")
+    # Imported when tables are written, or read on a big-endian machine: a
+    # little-endian reader casts the bytes in place.
+    array = later(globals(), "array")
+
+#: The width of each item code of the layout, in bytes.
+_WIDTH = {"B": 1, "H": 2, "I": 4, "i": 4}
 
 __all__ = ["Tables", "TaggedTables"]
 
@@ -71,13 +85,13 @@ class _Cursor:
     def u32(self) -> int:
         if self.at + 4 > len(self.view):
             raise _bad("truncated")
-        (value,) = struct.unpack_from("<I", self.view, self.at)
+        value = int.from_bytes(self.view[self.at : self.at + 4], "little")
         self.at += 4
-        return int(value)
+        return value
 
     def items(self, count: int, code: Literal["B", "H", "I", "i"]) -> Sequence[int]:
         """``count`` integers of ``code`` (``B``, ``H``, ``I`` or ``i``)."""
-        size = count * array(code).itemsize
+        size = count * _WIDTH[code]
         if count < 0 or self.at + size > len(self.view):
             raise _bad("truncated")
         part = self.view[self.at : self.at + size]
@@ -87,7 +101,7 @@ class _Cursor:
         if _LITTLE:
             found_here: Sequence[int] = part.cast(code)
             return found_here
-        found = array(code, part.tobytes())
+        found = array.array(code, part.tobytes())
         found.byteswap()
         return found
 
@@ -107,12 +121,13 @@ def _rising(values: Sequence[int], first: int, last: int, what: str) -> None:
     never decrease."""
     if not len(values) or values[0] != first or values[-1] != last:
         raise _bad(f"{what}: not from {first} to {last}")
-    if any(a > b for a, b in pairwise(values)):
+    # map, not a generator: a comparison per pair with no call of Python's.
+    if not all(map(le, values, values[1:])):
         raise _bad(f"{what}: decreasing")
 
 
 def _pack(code: str, values: Sequence[int]) -> bytes:
-    found = array(code, values)
+    found = array.array(code, values)
     if not _LITTLE:
         found.byteswap()
     return found.tobytes()
@@ -218,7 +233,7 @@ class _Dfa:
         return b"".join(
             (
                 self.MAGIC,
-                struct.pack("<4I", len(starts), nclasses, len(moves) // nclasses, start),
+                _pack("I", (len(starts), nclasses, len(moves) // nclasses, start)),
                 _pack("I", starts),
                 bytes(classes),
                 _pack("H", moves),
@@ -241,7 +256,7 @@ class _Dfa:
         starts = cursor.items(nintervals, "I")
         classes = cursor.items(nintervals, "B")
         moves = cursor.items(nstates * nclasses, "H")
-        if starts[0] != 0 or starts[-1] > _MAX_CODE or any(a >= b for a, b in pairwise(starts)):
+        if starts[0] != 0 or starts[-1] > _MAX_CODE or not all(map(lt, starts, starts[1:])):
             raise _bad("starts must start at 0 and increase within 0..0x10FFFF")
         _most(classes, nclasses, "classes")
         _most(moves, nstates, "moves")
@@ -456,7 +471,7 @@ class TaggedTables(_Dfa):
         return b"".join(
             (
                 self._head(1),
-                struct.pack("<6I", *counts),
+                _pack("I", counts),
                 _pack("H", self.recs),
                 _pack("I", rec_first),
                 _pack("H", sources),

@@ -42,6 +42,8 @@ compare it with.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..syntax.ir import Expr
 from .dfa import MAX_BUILD_WORK, MAX_CLASSES, MAX_DFA_STATES, minimize, partition
 from .pike import PikeVM
@@ -96,6 +98,33 @@ def _merge(
     return small_moves, small_recs, small_finals
 
 
+def _step(
+    automaton: PikeVM,
+    threads: tuple[int, ...],
+    taking: frozenset[int],
+    tagset: Callable[[tuple[int, ...]], int],
+) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...] | None]:
+    """Where the threads ``threads`` go on a class that the NFA states
+    ``taking`` take: the target's threads, and the record of each one's
+    source thread and tag set (``None`` when every thread stays in place
+    with no tag).  One loop: this runs per (DFA state, class)."""
+    seeds = []
+    for number, state in enumerate(threads):
+        if state in taking:
+            edge = automaton.edges[state]
+            assert edge is not None
+            seeds.append((number, edge[1]))
+    states: list[int] = []
+    sources: list[tuple[int, int]] = []
+    identity = True
+    for k, (state, source, tags) in enumerate(automaton.closure(seeds)):
+        states.append(state)
+        sources.append((source, tagset(tags)))
+        if source != k or tags:
+            identity = False
+    return tuple(states), None if identity or not states else tuple(sources)
+
+
 def build_tagged(
     body: Expr, cap: int = MAX_DFA_STATES, *, repeated: bool = False
 ) -> TaggedTables | None:
@@ -143,14 +172,7 @@ def build_tagged(
         if len(threads) > MAX_THREADS:
             return None
         for taking in takers:
-            seeds = []
-            for number, state in enumerate(threads):
-                if state in taking:
-                    edge = automaton.edges[state]
-                    assert edge is not None
-                    seeds.append((number, edge[1]))
-            reached = automaton.closure(seeds)
-            target = tuple(state for state, _, _ in reached)
+            target, record = _step(automaton, threads, taking, tagset)
             found = index.get(target)
             if found is None:
                 if len(order) >= cap:
@@ -158,11 +180,7 @@ def build_tagged(
                 found = index[target] = len(order)
                 order.append(target)
             moves.append(found)
-            record = tuple((source, tagset(tags)) for _, source, tags in reached)
-            identity = all(source == k and not tags for k, (_, source, tags) in enumerate(reached))
-            recs.append(
-                0 if identity or not reached else records.setdefault(record, len(records) + 1)
-            )
+            recs.append(0 if record is None else records.setdefault(record, len(records) + 1))
         at += 1
     finals = [
         next((k for k, state in enumerate(threads) if state == automaton.accept), -1)

@@ -32,51 +32,61 @@ caller decides again: they ask ``Runs`` for what they need.
 from __future__ import annotations
 
 import functools
-import threading
-import weakref
+from _thread import allocate_lock
+from _weakref import ref  # weakref.ref itself, without weakref's imports
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, cast
 
-from ..automata.lazy import LazyDfa
-from ..automata.pike import PikeVM
-from ..automata.tables import Tables
+from ..base.later import later
 from ..program.program import Program
-from . import native, pure
+from . import native
 from .backend import Backend
 from .plan import Plan
-from .pure import History, Matcher
+
+if TYPE_CHECKING:
+    from ..automata.lazy import LazyDfa
+    from ..automata.pike import PikeVM
+    from ..automata.tables import Tables
+    from ..syntax.ir import Expr
+    from . import pure
+    from .pure import History, Matcher, SpanSource
+
+    # Types the checker alone reads: a Protocol made at run time costs a
+    # first call fifty Python calls, and nothing tests against these.
+
+    #: What serves one purpose (the tables above).
+    Strategy = Literal["abnf", "dfa", "regex", "lazy", "tables", "tagged", "pike"]
+
+    class Fallback(Protocol):
+        """The ``abnf`` engine for one rule that reaches itself."""
+
+        def matches(self, text: str) -> bool:
+            """Whether the rule matches all of ``text``."""
+            ...
+
+        def spans(self, text: str, names: Sequence[str]) -> Sequence[int] | None:
+            """For each of ``names``, its last occurrence's span as two numbers
+            (-1, -1 where it took no part); ``None`` when the rule does not
+            match."""
+            ...
+
+        def history(self, text: str) -> History | None:
+            """Every occurrence of each captured rule, by folded name."""
+            ...
+
+else:
+    # The pure back end, imported when a program first runs in Python: on
+    # the native back end a program with tables never needs it.
+    pure = later(globals(), ".pure")
 
 __all__ = [
-    "Fallback",
     "Runs",
-    "Strategy",
     "front",
     "runs",
     "tables_predicate",
 ]
 
-#: What serves one purpose (the tables above).
-Strategy = Literal["abnf", "dfa", "regex", "lazy", "tables", "tagged", "pike"]
-
 F = TypeVar("F", bound=Callable[..., object])
-
-
-class Fallback(Protocol):
-    """The ``abnf`` engine for one rule that reaches itself."""
-
-    def matches(self, text: str) -> bool:
-        """Whether the rule matches all of ``text``."""
-        ...
-
-    def spans(self, text: str, names: Sequence[str]) -> Sequence[int] | None:
-        """For each of ``names``, its last occurrence's span as two numbers
-        (-1, -1 where it took no part); ``None`` when the rule does not
-        match."""
-        ...
-
-    def history(self, text: str) -> History | None:
-        """Every occurrence of each captured rule, by folded name."""
-        ...
 
 
 def _validates(program: Program, backend: Backend) -> Strategy:
@@ -109,7 +119,7 @@ class Runs:
         self.reads = _reads(program, backend) if program.captures else self.validates
         self._fallback = fallback
         self._made: dict[object, Any] = {}
-        self._lock = threading.Lock()
+        self._lock = allocate_lock()
 
     def __repr__(self) -> str:
         return (
@@ -140,26 +150,20 @@ class Runs:
         dfa = self.program.dfa
         return self.once("runner", lambda: native.runner(dfa))
 
-    def _lazy(self) -> LazyDfa:
-        def make() -> LazyDfa:
-            body = self.program.body
-            assert body is not None
-            return LazyDfa(body)
+    def _body(self) -> Expr:
+        body = self.program.body
+        assert body is not None
+        return body
 
-        return cast("LazyDfa", self.once("lazy", make))
+    def _lazy(self) -> LazyDfa:
+        return cast("LazyDfa", self.once("lazy", lambda: pure.lazy_dfa(self._body())))
 
     def _pike(self) -> PikeVM:
-        def make() -> PikeVM:
-            body = self.program.body
-            assert body is not None
-            return PikeVM(body)
-
-        return cast("PikeVM", self.once("pike", make))
+        return cast("PikeVM", self.once("pike", lambda: pure.pike_vm(self._body())))
 
     def _regex(self) -> Matcher:
-        return cast(
-            "Matcher", self.once("regex", lambda: pure.regex_fullmatch(self.program.source))
-        )
+        source = self.program.source
+        return cast("Matcher", self.once("regex", lambda: pure.regex_fullmatch(source)))
 
     # --- the purposes ---------------------------------------------------------
 
@@ -237,7 +241,7 @@ class Runs:
             return pure.reader(plan, into, fullmatch=self._regex())
         return pure.reader(plan, into, spans=self._spans())
 
-    def _spans(self) -> pure.SpanSource:
+    def _spans(self) -> SpanSource:
         way = self.reads
         if way == "abnf":
             spans, names = self._abnf().spans, self.program.names
@@ -262,18 +266,36 @@ class Runs:
         return pure.pike_history(self._pike())
 
 
-_RUNS: weakref.WeakKeyDictionary[Program, dict[str, Runs]] = weakref.WeakKeyDictionary()
-_LOCK = threading.Lock()
+#: The one cache of what runs: per program (by identity, while it lives),
+#: its Runs on each back end.
+_RUNS: dict[int, tuple[ref[Program], dict[str, Runs]]] = {}
+_LOCK = allocate_lock()
+
+
+def _forget(key: int) -> Callable[[ref[Program]], None]:
+    # The cache and its lock are held by the closure: a program that dies
+    # while the interpreter shuts down still finds them.
+    cache, lock = _RUNS, _LOCK
+
+    def forget(gone: ref[Program]) -> None:
+        with lock:
+            entry = cache.get(key)
+            if entry is not None and entry[0] is gone:
+                del cache[key]
+
+    return forget
 
 
 def runs(program: Program, backend: Backend, fallback: Fallback | None = None) -> Runs:
     """The ``Runs`` of ``program`` on ``backend``, made once while the
     program lives.  ``fallback``: the ``abnf`` engine, for a rule that
     reaches itself (the first call's is kept)."""
+    key = id(program)
     with _LOCK:
-        by_backend = _RUNS.get(program)
-        if by_backend is None:
-            by_backend = _RUNS[program] = {}
+        entry = _RUNS.get(key)
+        if entry is None or entry[0]() is not program:
+            entry = _RUNS[key] = (ref(program, _forget(key)), {})
+        by_backend = entry[1]
         found = by_backend.get(backend.name)
         if found is None:
             found = by_backend[backend.name] = Runs(program, backend, fallback)

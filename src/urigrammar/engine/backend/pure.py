@@ -24,6 +24,7 @@ from ..automata.lazy import LazyDfa
 from ..automata.pike import PikeVM
 from ..automata.tables import Tables, TaggedTables
 from ..base.value import exact
+from ..syntax.ir import Expr
 from .plan import Plan, constants
 
 __all__ = [
@@ -31,10 +32,12 @@ __all__ = [
     "Matcher",
     "Span",
     "SpanSource",
+    "lazy_dfa",
     "lazy_fullmatch",
     "occurrences",
     "pike_history",
     "pike_spans",
+    "pike_vm",
     "reader",
     "regex_fullmatch",
     "table_events",
@@ -52,6 +55,16 @@ History = dict[str, tuple[Span, ...]]
 #: For a text the rule matches, each capture's last span as two numbers
 #: (-1, -1 where it took no part); ``None`` for a text it does not match.
 SpanSource = Callable[[str], Sequence[int] | None]
+
+
+def lazy_dfa(body: Expr) -> LazyDfa:
+    """The lazy DFA of an inlined rule body."""
+    return LazyDfa(body)
+
+
+def pike_vm(body: Expr) -> PikeVM:
+    """The Pike VM of an inlined rule body."""
+    return PikeVM(body)
 
 
 def regex_fullmatch(program_source: str) -> Matcher:

@@ -8,26 +8,47 @@ caller then compiles from the grammar text, so a damaged file costs time,
 never a wrong answer.
 
 A headed file (``with_head``, ``headed``) is one line of JSON, the header,
-then a body; the header carries the sha256 of the body, so a file
-damaged in place is told from a good one, and the fields a reader expects
-(its format, urigrammar's version, the grammar texts it came from).
+then a body of pieces; the header carries the fields a reader expects (its
+format, urigrammar's version, the grammar texts it came from) and, for
+each piece, where it lies and its sha256 (``piece``), so that a piece
+damaged in place is told from a good one when it is read.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from .later import later
+
+if TYPE_CHECKING:
+    import json
+else:
+    # Imported when something is written, or read where json's C scanner
+    # is missing: importing json compiles its regexes, a fifth of the
+    # Python calls of a first parse, and a reader needs none of them.
+    json = later(globals(), "json")
+
+_make_scanner: Any
+try:
+    import _json
+except ImportError:  # an interpreter without json's C scanner: json.loads
+    _make_scanner = None
+else:
+    _make_scanner = _json.make_scanner
 
 __all__ = [
     "boolean",
     "compact_json",
+    "digest",
     "headed",
     "integer",
     "integers",
     "listed",
+    "loads",
     "pairs",
+    "piece",
     "record",
     "span",
     "text",
@@ -63,7 +84,11 @@ def text(data: object) -> str:
 
 def texts(data: object) -> tuple[str, ...]:
     """``data`` when it is a list of strings, as a tuple."""
-    return tuple(text(item) for item in listed(data))
+    values = listed(data)
+    # map, not a generator: one check per item, with no call of Python's.
+    if not set(map(type, values)) <= {str}:
+        raise _fail("strings expected")
+    return tuple(values)
 
 
 def boolean(data: object) -> bool:
@@ -83,8 +108,11 @@ def integer(data: object, lo: int = -1, hi: int = 0x10FFFF + 1) -> int:
 def integers(data: object, lo: int = -1, hi: int = 0x10FFFF + 1) -> tuple[int, ...]:
     """``data`` when it is a list of integers from ``lo`` to ``hi``."""
     values = listed(data)
-    for value in values:
-        integer(value, lo, hi)
+    # The types as a set, not a loop: integers, booleans refused.
+    if not set(map(type, values)) <= {int} or (
+        values and not lo <= min(values) <= max(values) <= hi
+    ):
+        raise _fail("integers in range expected")
     return tuple(values)
 
 
@@ -113,33 +141,86 @@ def span(data: object, size: int) -> tuple[int, int]:
     return pair[0], pair[1]
 
 
+def _constant(name: str) -> object:
+    raise _fail(f"{name} is not a JSON value")
+
+
+class _Plain:
+    """What json's C scanner reads of a decoder: plain JSON, no hooks,
+    and ``NaN`` or ``Infinity`` refused."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = staticmethod(_constant)
+
+
+def loads(data: bytes) -> Any:
+    """The JSON value ``data`` spells (ASCII, as ``compact_json`` writes
+    it, with nothing after it); ``ValueError`` for anything else, a value
+    nested too deeply included.  Read with the C scanner that ``json``
+    itself uses, made for this call alone."""
+    try:
+        text = data.decode("ascii")
+        if _make_scanner is None:
+            return json.loads(text)
+        value, end = _make_scanner(_Plain())(text, 0)
+    except StopIteration:
+        raise _fail("not JSON") from None
+    except RecursionError:
+        raise _fail("JSON nested too deeply") from None
+    if end != len(text):
+        raise _fail("bytes after the JSON value")
+    return value
+
+
 def compact_json(value: object) -> bytes:
     """``value`` as JSON without spaces, in ASCII: one spelling per value."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=True).encode("ascii")
 
 
+def digest(data: bytes) -> str:
+    """The sha256 of ``data``, in hex: what a header keeps of each piece."""
+    return hashlib.sha256(data).hexdigest()
+
+
 def with_head(head: Mapping[str, object], body: bytes) -> bytes:
-    """A file of ``head`` as a JSON line, with the sha256 of ``body`` as
-    its ``body`` field, then ``body``: what ``headed`` reads."""
-    return compact_json({**head, "body": hashlib.sha256(body).hexdigest()}) + b"\n" + body
+    """A file of ``head`` as a JSON line, then ``body``: what ``headed``
+    reads.  The head names the pieces of the body, each with its digest."""
+    return compact_json(head) + b"\n" + body
 
 
 def headed(data: bytes, expected: Mapping[str, object]) -> tuple[dict[str, Any], bytes] | str:
     """The header and body of a file ``with_head`` wrote, when the header
-    holds every field of ``expected`` with its value and the body its
-    checksum; else why the file cannot be used."""
+    holds every field of ``expected`` with its value; else why the file
+    cannot be used."""
     head, newline, body = data.partition(b"\n")
     if not newline:
         return "truncated"
     try:
-        found = json.loads(head)
-    except (ValueError, RecursionError):
+        found = loads(head)
+    except ValueError:
         return "damaged (its header is not JSON)"
     if not isinstance(found, dict):
         return "damaged (its header is not a record)"
     for field, value in expected.items():
         if found.get(field) != value:
             return f"written for another {field} ({found.get(field)!r}, not {value!r})"
-    if found.get("body") != hashlib.sha256(body).hexdigest():
-        return "damaged or truncated (its checksum does not match)"
     return found, body
+
+
+def piece(body: bytes, where: object) -> bytes:
+    """The piece of ``body`` that ``where`` names, ``[offset, length,
+    digest]``, when it is there and its digest matches: a piece damaged in
+    place is told from a good one when it is read, and a process checks
+    only what it reads."""
+    entry = listed(where)
+    if len(entry) != 3:
+        raise _fail("a piece is [offset, length, digest]")
+    start, length = span(entry[:2], len(body))
+    found = body[start : start + length]
+    if digest(found) != entry[2]:
+        raise _fail("a piece damaged or truncated (its digest does not match)")
+    return found

@@ -23,13 +23,20 @@ refused (``ValueError``) rather than run.
 
 from __future__ import annotations
 
-import json
+from typing import TYPE_CHECKING
 
 from ..automata.tables import Tables, TaggedTables
 from ..base import wire
+from ..base.later import later
 from ..base.wire import compact_json
-from ..regex.emit import POSSESSIVE
 from ..syntax.ir import Expr, expr_from_data, expr_to_data
+
+if TYPE_CHECKING:
+    from ..regex import emit
+else:
+    # Imported when a program's regex is first asked for: a program that
+    # runs from its tables never needs the emitter.
+    emit = later(globals(), "..regex.emit")
 
 __all__ = ["Key", "Program"]
 
@@ -145,8 +152,8 @@ class Program:
         it keeps what it built."""
         if isinstance(self.ir, bytes):
             try:
-                data = json.loads(self.ir)
-            except (ValueError, RecursionError):
+                data = wire.loads(self.ir)
+            except ValueError:
                 data = None
             return expr_from_data(data)
         return self.ir
@@ -154,7 +161,7 @@ class Program:
     @property
     def source(self) -> str:
         """The regex source this Python's ``re`` takes."""
-        return self.regex if POSSESSIVE else self.regex_plain
+        return self.regex if emit.POSSESSIVE else self.regex_plain
 
     @property
     def trusted(self) -> bool:
@@ -208,8 +215,8 @@ class Program:
         body when it is first asked for."""
         line, newline, rest = data.partition(b"\n")
         try:
-            head = json.loads(line)
-        except (ValueError, RecursionError):
+            head = wire.loads(line)
+        except ValueError:
             head = None
         d = wire.record(head, {*_FIELDS, "sizes"} - {"ir", "dfa", "tagged"})
         sizes = wire.integers(d["sizes"], 0, len(rest))
@@ -247,9 +254,5 @@ def _body(data: bytes, head: dict[str, object], dfa: bool, tagged: bool) -> Expr
     if not data:
         return None
     if (not dfa and not head["captures"]) or (not tagged and head["captures"]):
-        try:
-            return expr_from_data(json.loads(data))
-        except RecursionError:
-            msg = "not a program: a body nested too deeply to read"
-            raise ValueError(msg) from None
+        return expr_from_data(wire.loads(data))
     return data

@@ -28,11 +28,11 @@ import contextlib
 import os
 import stat
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import logging
+    from pathlib import Path
 
 __all__ = [
     "CacheStore",
@@ -61,6 +61,10 @@ _SUFFIX = ".json"
 
 def cache_dir() -> Path:
     """The cache directory, whether or not it exists yet."""
+    # pathlib, imported for the cache alone: a process that reads shipped
+    # grammars never imports it.
+    from pathlib import Path
+
     chosen = os.environ.get("URIGRAMMAR_CACHE_DIR")
     if chosen:
         return Path(chosen)
@@ -201,15 +205,16 @@ class PackageStore(Store):
     """A file shipped inside the package, computed when the wheel was built
     (``hatch_build.py``): read only."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = path
 
     def __str__(self) -> str:
-        return str(self.path)
+        return os.fspath(self.path)
 
     def read(self) -> bytes | None:
         try:
-            return self.path.read_bytes()
+            with open(self.path, "rb") as file:
+                return file.read()
         except OSError:
             return None  # not built (a source checkout): compiled on use
 

@@ -13,10 +13,25 @@ its follow sets.
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Iterable, Iterator
+from operator import itemgetter
+from typing import TYPE_CHECKING
+
+from ..base.later import later
+
+if TYPE_CHECKING:
+    import bisect
+else:
+    # Imported at the first membership test: a process that runs stored
+    # programs decodes sets but never asks one what it holds.
+    bisect = later(globals(), "bisect")
 
 __all__ = ["CharSet"]
+
+_FIRST = itemgetter(0)
+
+#: The largest code point.
+_LAST = 0x10FFFF
 
 
 def _normalized(spans: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
@@ -40,8 +55,14 @@ class CharSet:
     _los: tuple[int, ...]
 
     def __init__(self, spans: Iterable[tuple[int, int]] = ()) -> None:
-        object.__setattr__(self, "spans", _normalized(spans))
-        object.__setattr__(self, "_los", tuple(lo for lo, _ in self.spans))
+        spans = tuple(spans)
+        if len(spans) == 1:  # most sets are one interval: nothing to merge
+            lo, hi = spans[0]
+            spans = ((lo, hi),)
+        elif spans:
+            spans = _normalized(spans)
+        object.__setattr__(self, "spans", spans)
+        object.__setattr__(self, "_los", tuple(map(_FIRST, spans)))
 
     def __setattr__(self, name: str, value: object) -> None:
         msg = "CharSet is immutable"
@@ -50,7 +71,7 @@ class CharSet:
     @classmethod
     def of(cls, codes: Iterable[int]) -> CharSet:
         """The set of these code points."""
-        return cls((code, code) for code in codes)
+        return cls([(code, code) for code in codes])
 
     def __contains__(self, code: object) -> bool:
         if not isinstance(code, int):
@@ -121,12 +142,29 @@ class CharSet:
         return not (self & other)
 
     def regex(self) -> str:
-        """A Python regex matching one character of the set (``-1`` left out)."""
+        """A Python regex matching one character of the set (``-1`` left out).
+
+        Spelled as the set's class or its complement's negated class,
+        whichever holds fewer code points below U+10000: ``re`` compiles a
+        class a code point at a time up to there (and the ranges above it
+        whole), so RFC 3987's ``ucschar``, 55,000 of them, compiles a
+        quarter as fast as its complement."""
         spans = [(max(lo, 0), hi) for lo, hi in self.spans if hi >= 0]
         if len(spans) == 1 and spans[0][0] == spans[0][1]:
             return _char(spans[0][0])
-        parts = (_char(lo) if lo == hi else f"{_char(lo)}-{_char(hi)}" for lo, hi in spans)
-        return "[" + "".join(parts) + "]"
+        rest = (CharSet([(0, _LAST)]) - self).spans
+        if rest and _in_bmp(rest) < _in_bmp(spans):
+            return "[^" + _ranges(rest) + "]"
+        return "[" + _ranges(spans) + "]"
+
+
+def _in_bmp(spans: Iterable[tuple[int, int]]) -> int:
+    """How many code points below U+10000 the spans hold."""
+    return sum([max(0, min(hi, 0xFFFF) - lo + 1) for lo, hi in spans])
+
+
+def _ranges(spans: Iterable[tuple[int, int]]) -> str:
+    return "".join([_char(lo) if lo == hi else f"{_char(lo)}-{_char(hi)}" for lo, hi in spans])
 
 
 def _char(code: int) -> str:

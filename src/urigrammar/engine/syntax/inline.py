@@ -24,7 +24,7 @@ Inlining reads the rules through a ``Namespace`` (a ``syntax.table``
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from ..._errors import GrammarError
@@ -55,6 +55,10 @@ class Namespace(Protocol):
 
     def expr(self, name: str) -> Expr:
         """The rule's expression, by any spelling of its name."""
+        ...
+
+    def uses(self, key: str) -> list[str]:
+        """The folded names the rule of folded name ``key`` mentions."""
         ...
 
 
@@ -127,7 +131,7 @@ def _plain_bodies(rules: Namespace, expr: Expr, captures: frozenset[str]) -> dic
         name, expanded = todo.pop()
         if expanded:
             state[name] = 2
-            used = [rules.canonical(n) for n in refs(rules.expr(name))]
+            used = [rules.canonical(n) for n in rules.uses(name.casefold())]
             if name in captures or any(u in leads_to_capture for u in used):
                 leads_to_capture.add(name)
             else:
@@ -139,7 +143,7 @@ def _plain_bodies(rules: Namespace, expr: Expr, captures: frozenset[str]) -> dic
             raise Unsupported(f"rule {name!r} is recursive")
         state[name] = 1
         todo.append((name, True))
-        for mentioned in refs(rules.expr(name)):
+        for mentioned in rules.uses(name.casefold()):
             canonical = rules.canonical(mentioned)
             if state.get(canonical) == 1:
                 raise Unsupported(f"rule {canonical!r} is recursive")
@@ -248,22 +252,22 @@ def inline_rule(
     return body
 
 
-def inlined_core(raw: Mapping[str, Expr | None]) -> dict[str, Expr]:
-    """RFC 5234's core rules (by folded name) with their references to
-    each other inlined (they are not recursive), so that ``HEXDIG`` reads
-    as one class and ``CRLF`` as two."""
+def inlined_core(expr: Expr, lookup: Callable[[str], Expr | None]) -> Expr:
+    """One of RFC 5234's core rules, ``expr``, with its references to the
+    others (``lookup``, by folded name) inlined (they are not recursive),
+    so that ``HEXDIG`` reads as one class and ``CRLF`` as two."""
 
     def inline(expr: Expr) -> Expr:
         if isinstance(expr, Ref):
-            found = raw[expr.name.casefold()]
+            found = lookup(expr.name.casefold())
             assert found is not None
             return inline(found)
         if isinstance(expr, Seq):
-            return Seq(tuple(inline(item) for item in expr.items))
+            return Seq(tuple([inline(item) for item in expr.items]))
         if isinstance(expr, Alt):
-            return merge_alternatives(inline(item) for item in expr.items)
+            return merge_alternatives([inline(item) for item in expr.items])
         if isinstance(expr, Rep):
             return Rep(expr.lo, expr.hi, inline(expr.item))
         return expr
 
-    return {key: inline(expr) for key, expr in raw.items() if expr is not None}
+    return inline(expr)

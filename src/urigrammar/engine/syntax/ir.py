@@ -41,12 +41,18 @@ __all__ = [
 ]
 
 
+# Each node's fields are set by object's own setter, not ``Value._init``:
+# reading a grammar makes a node per term, and a first parse of a small
+# grammar is counted in such calls.
+_set = object.__setattr__
+
+
 class Chars(Value):
     __slots__ = ("chars",)
     chars: CharSet
 
     def __init__(self, chars: CharSet) -> None:
-        self._init(chars=chars)
+        _set(self, "chars", chars)
 
     @property
     def codes(self) -> frozenset[int]:
@@ -59,7 +65,7 @@ class Seq(Value):
     items: tuple[Expr, ...]
 
     def __init__(self, items: tuple[Expr, ...]) -> None:
-        self._init(items=items)
+        _set(self, "items", items)
 
 
 class Alt(Value):
@@ -67,7 +73,7 @@ class Alt(Value):
     items: tuple[Expr, ...]
 
     def __init__(self, items: tuple[Expr, ...]) -> None:
-        self._init(items=items)
+        _set(self, "items", items)
 
 
 class Rep(Value):
@@ -77,7 +83,9 @@ class Rep(Value):
     item: Expr
 
     def __init__(self, lo: int, hi: int | None, item: Expr) -> None:
-        self._init(lo=lo, hi=hi, item=item)
+        _set(self, "lo", lo)
+        _set(self, "hi", hi)
+        _set(self, "item", item)
 
 
 class Ref(Value):
@@ -85,7 +93,7 @@ class Ref(Value):
     name: str
 
     def __init__(self, name: str) -> None:
-        self._init(name=name)
+        _set(self, "name", name)
 
 
 class Cap(Value):
@@ -94,7 +102,8 @@ class Cap(Value):
     expr: Expr
 
     def __init__(self, name: str, expr: Expr) -> None:
-        self._init(name=name, expr=expr)
+        _set(self, "name", name)
+        _set(self, "expr", expr)
 
 
 Expr = Chars | Seq | Alt | Rep | Ref | Cap
@@ -137,22 +146,31 @@ def expr_to_data(expr: Expr) -> list[Any]:
 
 
 def expr_from_data(data: object) -> Expr:
-    """``expr_to_data``'s values back; ``ValueError`` for any other shape."""
+    """``expr_to_data``'s values back; ``ValueError`` for any other shape,
+    one nested too deeply to rebuild included."""
+    try:
+        return _expr_from_data(data)
+    except RecursionError:
+        msg = "an expression nested too deeply to read"
+        raise ValueError(msg) from None
+
+
+def _expr_from_data(data: object) -> Expr:
     node = wire.listed(data)
     kind = node[0] if node else None
     if kind == "c" and len(node) == 2:
         spans = wire.pairs(node[1])
         return Chars(CharSet((wire.integer(lo, 0), wire.integer(hi, 0)) for lo, hi in spans))
     if kind in ("s", "a") and len(node) == 2:
-        items = tuple(expr_from_data(item) for item in wire.listed(node[1]))
+        items = tuple(_expr_from_data(item) for item in wire.listed(node[1]))
         return Seq(items) if kind == "s" else Alt(items)
     if kind == "r" and len(node) == 4:
         lo = wire.integer(node[1], 0, 1 << 31)
         hi = None if node[2] is None else wire.integer(node[2], 0, 1 << 31)
-        return Rep(lo, hi, expr_from_data(node[3]))
+        return Rep(lo, hi, _expr_from_data(node[3]))
     if kind == "n" and len(node) == 2:
         return Ref(wire.text(node[1]))
     if kind == "k" and len(node) == 3:
-        return Cap(wire.text(node[1]), expr_from_data(node[2]))
+        return Cap(wire.text(node[1]), _expr_from_data(node[2]))
     msg = f"not an expression: {kind!r}"
     raise ValueError(msg)

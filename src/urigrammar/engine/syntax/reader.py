@@ -11,34 +11,96 @@ typed here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from ..._errors import GrammarError
-from ..base.value import Value
 from .charset import CharSet
 from .ir import Alt, Chars, Expr, Ref, Rep, Seq
 
 __all__ = ["RuleText", "core_rules", "crlf", "read_rules"]
 
 
-class RuleText(Value):
+class RuleText:
     """One rule as read: its name as spelled, its expression (``None`` for a
     rule written wholly in prose, RFC 5234 section 4's ``prose-val``), and
-    its definition as written, one entry per ``=`` or ``=/`` line."""
+    its definition as written, one entry per ``=`` or ``=/`` line.
 
-    __slots__ = ("expr", "name", "nodes", "source")
+    A rule made ``later`` (read back from a compiled file, or one of the
+    core rules) holds what reads its expression and its definition when
+    first asked: a process that runs compiled programs reads the rules'
+    names only, and a grammar that uses two core rules reads two.
+    Immutable."""
+
+    __slots__ = ("_expr", "_read", "_source", "name", "nodes", "prose")
     name: str
-    expr: Expr | None
-    source: tuple[str, ...]
+    #: Whether the rule is written wholly in prose (``expr`` is ``None``).
+    prose: bool
     #: ``abnf``'s ``rule`` nodes for the source lines: visiting them defines
     #: the rule for the ``abnf`` engine, on whichever rule class needs it.
     nodes: tuple[Any, ...]
+    _expr: Expr | None
+    _source: tuple[str, ...]
+    #: What reads the expression and the definition, until it has.
+    _read: Callable[[], tuple[Expr | None, tuple[str, ...]]] | None
 
     def __init__(
         self, name: str, expr: Expr | None, source: tuple[str, ...], nodes: tuple[Any, ...] = ()
     ) -> None:
-        self._init(name=name, expr=expr, source=source, nodes=nodes)
+        _set(self, "name", name)
+        _set(self, "prose", expr is None)
+        _set(self, "_expr", expr)
+        _set(self, "_source", source)
+        _set(self, "nodes", nodes)
+        _set(self, "_read", None)
+
+    @classmethod
+    def later(
+        cls, name: str, prose: bool, read: Callable[[], tuple[Expr | None, tuple[str, ...]]]
+    ) -> RuleText:
+        """A rule whose expression and definition ``read`` gives when first
+        asked (``ValueError`` then, from ``read`` or for an expression that
+        is not of the kind ``prose`` says)."""
+        made = cls.__new__(cls)
+        _set(made, "name", name)
+        _set(made, "prose", prose)
+        _set(made, "nodes", ())
+        _set(made, "_read", read)
+        return made
+
+    def _decoded(self) -> None:
+        read = self._read
+        assert read is not None
+        expr, source = read()
+        if (expr is None) != self.prose:
+            msg = f"rule {self.name!r}: its piece says otherwise than its index"
+            raise ValueError(msg)
+        _set(self, "_expr", expr)
+        _set(self, "_source", source)
+        _set(self, "_read", None)
+
+    @property
+    def expr(self) -> Expr | None:
+        if self._read is not None:
+            self._decoded()
+        return self._expr
+
+    @property
+    def source(self) -> tuple[str, ...]:
+        if self._read is not None:
+            self._decoded()
+        return self._source
+
+    def __setattr__(self, name: str, value: object) -> None:
+        msg = "RuleText is immutable"
+        raise AttributeError(msg)
+
+    def __repr__(self) -> str:
+        return f"<RuleText {self.name!r}>"
+
+
+_set = object.__setattr__
 
 
 # The largest repetition count a rule may write, and the largest code point.
@@ -56,12 +118,12 @@ def crlf(text: str) -> str:
     return text.rstrip().replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\r\n") + "\r\n"
 
 
-def _children(node: Any, name: str) -> Iterator[Any]:
-    return (child for child in node.children if child.name == name)
+def _children(node: Any, name: str) -> list[Any]:
+    return [child for child in node.children if child.name == name]
 
 
 def _child(node: Any, name: str) -> Any:
-    return next(_children(node, name))
+    return _children(node, name)[0]
 
 
 def _one_or_seq(items: tuple[Expr, ...]) -> Expr:
@@ -100,15 +162,15 @@ class _Builder:
         return name, incremental, expr
 
     def alternation(self, node: Any) -> Expr:
-        items = tuple(self.concatenation(c) for c in _children(node, "concatenation"))
+        items = tuple([self.concatenation(c) for c in _children(node, "concatenation")])
         return items[0] if len(items) == 1 else Alt(items)
 
     def concatenation(self, node: Any) -> Expr:
-        return _one_or_seq(tuple(self.repetition(c) for c in _children(node, "repetition")))
+        return _one_or_seq(tuple([self.repetition(c) for c in _children(node, "repetition")]))
 
     def repetition(self, node: Any) -> Expr:
         element = _child(node, "element").children[0]
-        repeats = list(_children(node, "repeat"))
+        repeats = _children(node, "repeat")
         if not repeats:
             return self.element(element)
         lo, hi = self.repeat(repeats[0].value)
@@ -415,9 +477,9 @@ def _from_combinator(parser: Any) -> Expr:
     if isinstance(parser, py.Rule):
         return Ref(parser.name)
     if isinstance(parser, py.Alternation):
-        return Alt(tuple(_from_combinator(p) for p in parser.parsers))
+        return Alt(tuple([_from_combinator(p) for p in parser.parsers]))
     if isinstance(parser, py.Concatenation):
-        return Seq(tuple(_from_combinator(p) for p in parser.parsers))
+        return Seq(tuple([_from_combinator(p) for p in parser.parsers]))
     if isinstance(parser, py.Repetition):
         return Rep(parser.repeat.min, parser.repeat.max, _from_combinator(parser.element))
     if isinstance(parser, py.Option):
@@ -427,7 +489,7 @@ def _from_combinator(parser: Any) -> Expr:
         if isinstance(value, tuple):
             return Chars(CharSet([(ord(value[0]), ord(value[1]))]))
         sensitive = bool(parser.case_sensitive)
-        return _one_or_seq(tuple(Chars(_letter_cases(c, sensitive=sensitive)) for c in value))
+        return _one_or_seq(tuple([Chars(_letter_cases(c, sensitive=sensitive)) for c in value]))
     msg = f"cannot read abnf's definition {parser!r}"
     raise GrammarError(msg)
 
@@ -437,4 +499,8 @@ def core_rules() -> list[RuleText]:
     from abnf import _parser_python as py
 
     core: list[Any] = py.Rule.rules()  # type: ignore[no-untyped-call]
-    return [RuleText(rule.name, _from_combinator(rule.definition), ()) for rule in core]
+    return [RuleText.later(rule.name, False, partial(_read_core, rule)) for rule in core]
+
+
+def _read_core(rule: Any) -> tuple[Expr | None, tuple[str, ...]]:
+    return _from_combinator(rule.definition), ()

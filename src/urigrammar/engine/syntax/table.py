@@ -30,13 +30,22 @@ case-insensitive).
 
 from __future__ import annotations
 
-import threading
+from _thread import allocate_lock
 from collections.abc import Iterable, Sequence
+from functools import partial
+from typing import TYPE_CHECKING
 
 from ..._errors import GrammarError
-from .inline import MAX_STATES, inline_rule, inlined_core
+from ..base.later import later
 from .ir import Alt, Chars, Expr, Ref, Rep, Seq, refs
 from .reader import RuleText, core_rules
+
+if TYPE_CHECKING:
+    from . import inline
+else:
+    # Inlining, imported when a rule is compiled or measured: a table read
+    # back from a compiled file only names its rules.
+    inline = later(globals(), ".inline")
 
 __all__ = ["RuleTable", "adopt_core", "core"]
 
@@ -47,7 +56,7 @@ class _Core:
     (``adopt_core``), which spares importing ``abnf``."""
 
     rules: dict[str, RuleText] | None = None
-    lock = threading.Lock()
+    lock = allocate_lock()
 
 
 def core() -> dict[str, RuleText]:
@@ -55,11 +64,21 @@ def core() -> dict[str, RuleText]:
     found = _Core.rules
     if found is None:
         raw = {rule.name.casefold(): rule for rule in core_rules()}
-        exprs = inlined_core({key: rule.expr for key, rule in raw.items()})
-        made = {key: RuleText(raw[key].name, expr, raw[key].source) for key, expr in exprs.items()}
+        # Each read and inlined when first asked: a grammar that uses two
+        # core rules reads two.
+        made = {
+            key: RuleText.later(rule.name, False, partial(_inlined_core, raw, key))
+            for key, rule in raw.items()
+        }
         with _Core.lock:
             found = _Core.rules = _Core.rules or made
     return found
+
+
+def _inlined_core(raw: dict[str, RuleText], key: str) -> tuple[Expr | None, tuple[str, ...]]:
+    expr = raw[key].expr
+    assert expr is not None
+    return inline.inlined_core(expr, lambda name: raw[name].expr), raw[key].source
 
 
 def adopt_core(rules: Iterable[RuleText]) -> None:
@@ -129,30 +148,32 @@ class RuleTable:
 
     Built from the rules as read (``reader.read_rules``) and the imports'
     tables; every check of RFC 5234's rules on names is made here
-    (``GrammarError``), and ``refuse_large`` makes the size check."""
+    (``GrammarError``), and ``refuse_large`` makes the size check.  A
+    table of rules read back from a compiled file (``checked`` false) is
+    not checked again: its file was written from a table that was, for
+    the same grammar texts, and a rule's expression is then read only when
+    something asks for it."""
 
     def __init__(
-        self, label: str, own: Sequence[RuleText], imports: Sequence[RuleTable] = ()
+        self,
+        label: str,
+        own: Sequence[RuleText],
+        imports: Sequence[RuleTable] = (),
+        *,
+        checked: bool = True,
     ) -> None:
         self.label = label
         self.imports = tuple(imports)
         found_core = core()
         #: The file's rules, prose gaps included, in file order.
-        self.own: dict[str, RuleText] = {}
+        self.own: dict[str, RuleText] = {rule.name.casefold(): rule for rule in own}
         self._uses: dict[str, list[str]] = {}
         self._cycles: set[str] | None = None
-        for rule in own:
-            key = rule.name.casefold()
-            if key in found_core:
-                msg = (
-                    f"{label}: {rule.name!r} is an RFC 5234 core rule, shared by every "
-                    "grammar; a grammar cannot redefine it"
-                )
-                raise GrammarError(msg, rule=rule.name)
-            self.own[key] = rule
+        if checked:
+            self._check_core(found_core)
         #: Every rule a name resolves to here but the core rules.
         self.rules: dict[str, RuleText] = {
-            key: rule for key, rule in self.own.items() if rule.expr is not None
+            key: rule for key, rule in self.own.items() if not rule.prose
         }
         #: Which import gives each imported rule.
         self.givers: dict[str, RuleTable] = {}
@@ -163,24 +184,37 @@ class RuleTable:
                 if key not in self.givers:
                     self.rules[key] = rule
                     self.givers[key] = table
-                elif not _same_definition(self.rules[key], rule):
+                elif checked and not _same_definition(self.rules[key], rule):
                     raise self._conflict(key, table)
-        for key, rule in self.own.items():
-            if key not in self.rules:
-                msg = (
-                    f"{label}: rule {rule.name!r} is written in prose "
-                    f"({''.join(rule.source).strip()!r}) and no import defines it"
-                )
-                raise GrammarError(msg, rule=rule.name)
         # Names as the grammar spells them: the file, then imports, then core.
         self.names: dict[str, str] = {key: rule.name for key, rule in self.rules.items()}
         self.core_names = tuple(
-            rule.name for key, rule in found_core.items() if key not in self.names
+            [rule.name for key, rule in found_core.items() if key not in self.names]
         )
         for key, rule in found_core.items():
             self.names.setdefault(key, rule.name)
-        self._check_references()
-        self._check_productive()
+        if checked:
+            self._check_prose()
+            self._check_references()
+            self._check_productive()
+
+    def _check_core(self, found_core: dict[str, RuleText]) -> None:
+        for key, rule in self.own.items():
+            if key in found_core:
+                msg = (
+                    f"{self.label}: {rule.name!r} is an RFC 5234 core rule, shared by "
+                    "every grammar; a grammar cannot redefine it"
+                )
+                raise GrammarError(msg, rule=rule.name)
+
+    def _check_prose(self) -> None:
+        for key, rule in self.own.items():
+            if key not in self.rules:
+                msg = (
+                    f"{self.label}: rule {rule.name!r} is written in prose "
+                    f"({''.join(rule.source).strip()!r}) and no import defines it"
+                )
+                raise GrammarError(msg, rule=rule.name)
 
     def _conflict(self, key: str, other: RuleTable) -> GrammarError:
         """The error for two imports that define rule ``key`` differently."""
@@ -210,9 +244,7 @@ class RuleTable:
         # the import's own rules, are the import's to answer for.
         productive = self._productive()
         barren = [
-            rule.name
-            for key, rule in self.own.items()
-            if rule.expr is not None and key not in productive
+            rule.name for key, rule in self.own.items() if not rule.prose and key not in productive
         ]
         if barren:
             listed = ", ".join(repr(name) for name in barren)
@@ -228,8 +260,8 @@ class RuleTable:
         the file too large to compile.  The estimate (``large``) costs one
         pass over the rules; only a rule it puts near the limit is inlined
         to be measured exactly."""
-        for key in self.large(MAX_STATES // 2):
-            inline_rule(self, self.own[key].name)
+        for key in self.large(inline.MAX_STATES // 2):
+            inline.inline_rule(self, self.own[key].name)
 
     # --- names --------------------------------------------------------------
 
@@ -255,7 +287,7 @@ class RuleTable:
         it: this one, an import's (or an import's import), or ``None`` for
         a core rule."""
         own = self.own.get(key)
-        if own is not None and own.expr is not None:
+        if own is not None and not own.prose:
             return self
         giver = self.givers.get(key)
         return None if giver is None else giver.origin(key)
@@ -263,7 +295,7 @@ class RuleTable:
     def inline(self, name: str, captures: frozenset[str] = frozenset()) -> Expr:
         """Rule ``name`` (canonical) with its references inlined, the rules
         of ``captures`` kept as ``Cap`` nodes (``inline.inline_rule``)."""
-        return inline_rule(self, name, captures)
+        return inline.inline_rule(self, name, captures)
 
     def named(self, key: str) -> tuple[str, ...]:
         """The rules rule ``key`` reaches through its references, in
@@ -278,7 +310,7 @@ class RuleTable:
             if used in core_keys:
                 continue
             rule = self.names[used]
-            if self.regular(used) and isinstance(inline_rule(self, rule), Chars):
+            if self.regular(used) and isinstance(inline.inline_rule(self, rule), Chars):
                 continue
             kept.append(rule)
         return tuple(kept)
