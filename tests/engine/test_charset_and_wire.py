@@ -1,0 +1,89 @@
+"""Two small pieces every program goes through: a character class as a
+Python regex (``syntax.charset.CharSet.regex``), spelled as the set or as
+its complement, and the JSON reader of the wire (``base.wire.loads``),
+json's C scanner made strict.  Each against an independent oracle: ``re``
+and membership for the first, ``json.loads`` for the second."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from urigrammar.engine.base import wire
+from urigrammar.engine.syntax.charset import CharSet
+
+LAST = 0x10FFFF
+
+spans = st.lists(
+    st.tuples(st.integers(-1, LAST), st.integers(0, 0x3000)).map(
+        lambda p: (p[0], min(LAST, p[0] + p[1]))
+    ),
+    min_size=1,
+    max_size=6,
+)
+# Around the edges of every interval, and anywhere.
+probes = st.one_of(st.integers(0, LAST), st.integers(0, 0x300))
+
+
+@given(spans, st.lists(probes, max_size=30))
+def test_a_class_matches_exactly_its_members(
+    found: list[tuple[int, int]], codes: list[int]
+) -> None:
+    chars = CharSet(found)
+    pattern = re.compile(chars.regex())
+    edges = [c for lo, hi in chars.spans for c in (lo - 1, lo, hi, hi + 1) if 0 <= c <= LAST]
+    for code in [*codes, *edges]:
+        if 0xD800 <= code <= 0xDFFF:
+            continue  # not a str of its own on every platform's re
+        assert (pattern.fullmatch(chr(code)) is not None) == (code in chars), hex(code)
+
+
+def test_a_set_mostly_past_ascii_is_spelled_as_its_complement() -> None:
+    # RFC 3987's ucschar: 55,000 code points below U+10000 against 8,000.
+    ucschar = CharSet([(0xA0, 0xD7FF), (0xF900, 0xFDCF), (0xFDF0, 0xFFEF), (0x10000, 0x1FFFD)])
+    assert ucschar.regex().startswith("[^")
+    assert not CharSet([(0x41, 0x5A)]).regex().startswith("[^")
+    assert CharSet([(0, LAST)]).regex() == "[\\x00-\\U0010ffff]"  # no empty complement
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(json_values)
+def test_the_wire_reads_what_json_writes(value: object) -> None:
+    assert wire.loads(wire.compact_json(value)) == value
+
+
+@given(st.binary(max_size=40))
+def test_the_wire_refuses_what_json_refuses(data: bytes) -> None:
+    try:
+        expected = json.loads(data.decode("ascii"))
+    except (ValueError, RecursionError):
+        with pytest.raises(ValueError):
+            wire.loads(data)
+    else:
+        # The wire takes no surrounding space, nor NaN and the infinities.
+        if data.strip() == data and not re.search(rb"NaN|Infinity", data):
+            assert wire.loads(data) == expected
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"NaN", b"[Infinity]", b"-Infinity", b"[1] ", b" [1]", b"[1]x", b"", '["\xe9"]'.encode()],
+)
+def test_the_wire_refuses_json_that_compact_json_never_writes(data: bytes) -> None:
+    with pytest.raises(ValueError):
+        wire.loads(data)
+
+
+def test_the_wire_refuses_nesting_past_the_stack() -> None:
+    with pytest.raises(ValueError):
+        wire.loads(b"[" * 100_000 + b"]" * 100_000)
