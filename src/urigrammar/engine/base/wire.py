@@ -142,7 +142,8 @@ def span(data: object, size: int) -> tuple[int, int]:
 
 
 def _constant(name: str) -> object:
-    raise _fail(f"{name} is not a JSON value")
+    msg = f"{name} is not a JSON value"
+    raise ValueError(msg)
 
 
 class _Plain:
@@ -159,18 +160,21 @@ class _Plain:
 
 def loads(data: bytes) -> Any:
     """The JSON value ``data`` spells (ASCII, as ``compact_json`` writes
-    it, with nothing after it); ``ValueError`` for anything else, a value
-    nested too deeply included.  Read with the C scanner that ``json``
-    itself uses, made for this call alone."""
+    it, with nothing around it); ``ValueError`` naming what is wrong for
+    anything else, a value nested too deeply included.  Read with the C
+    scanner that ``json`` itself uses, made for this call alone."""
     try:
         text = data.decode("ascii")
         if _make_scanner is None:
-            return json.loads(text)
-        value, end = _make_scanner(_Plain())(text, 0)
+            value, end = json.loads(text), len(text)
+        else:
+            value, end = _make_scanner(_Plain())(text, 0)
     except StopIteration:
         raise _fail("not JSON") from None
     except RecursionError:
         raise _fail("JSON nested too deeply") from None
+    except ValueError as exc:
+        raise _fail(f"not JSON ({exc})") from None
     if end != len(text):
         raise _fail("bytes after the JSON value")
     return value
