@@ -150,6 +150,8 @@ class CharSet:
         whole), so RFC 3987's ``ucschar``, 55,000 of them, compiles a
         quarter as fast as its complement."""
         spans = [(max(lo, 0), hi) for lo, hi in self.spans if hi >= 0]
+        if not spans:  # no character: a class nothing matches
+            return "[^" + _ranges([(0, _LAST)]) + "]"
         if len(spans) == 1 and spans[0][0] == spans[0][1]:
             return _char(spans[0][0])
         rest = (CharSet([(0, _LAST)]) - self).spans
