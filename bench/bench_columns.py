@@ -9,7 +9,7 @@ pass, the runs taking turns pass by pass:
 - a Python loop over ``validate``;
 - polars ``str.contains`` and pyarrow ``match_substring_regex`` with the
   library's URI-reference regex exported for each (``urigrammar.regex``,
-  the ``rust`` and ``re2`` dialects), with a count of the rows where they
+  the ``rust`` and ``re2`` flavours), with a count of the rows where they
   disagree with ``validate_array``;
 
 then the peak memory of a stream of batches, in a child process that

@@ -93,9 +93,9 @@ def main() -> None:
     sample = urls[: args.abnf_sample]
     rows.append(
         (
-            f"urigrammar.parse engine=abnf ({len(sample)} URLs)",
+            f"urigrammar.parse method=abnf ({len(sample)} URLs)",
             "parse",
-            per_item(quietly(lambda s: urigrammar.parse(s, engine="abnf")), sample, 1),
+            per_item(quietly(lambda s: urigrammar.parse(s, method="abnf")), sample, 1),
         )
     )
 

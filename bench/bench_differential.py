@@ -70,7 +70,7 @@ def main() -> None:
     for _ in range(args.repeats):  # taking turns, pass by pass
         for name, run in calls.items():
             results[name] = min(results[name], one_pass(run, texts))
-    print(f"{len(texts)} URLs, µs per URL (best of {args.repeats}), engine {u.ENGINE}")
+    print(f"{len(texts)} URLs, µs per URL (best of {args.repeats}), back end {u.BACKEND}")
     for name, value in results.items():
         print(f"  {name:28} {value:6.2f}")
     kinds: collections.Counter[str] = collections.Counter()

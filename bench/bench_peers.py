@@ -113,7 +113,8 @@ def main() -> None:
         loops["uritools.urisplit"] = each(uritools.urisplit)
         ratios.append(("parse", "uritools.urisplit", 1.0))
     print(
-        f"{len(texts)} valid URLs, µs per URL (best of {args.repeats}), engine {urigrammar.ENGINE}"
+        f"{len(texts)} valid URLs, µs per URL (best of {args.repeats}), "
+        f"back end {urigrammar.BACKEND}"
     )
     for loop in loops.values():
         loop(texts[:1])

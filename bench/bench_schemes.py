@@ -80,7 +80,7 @@ def main() -> None:
     if unknown:
         parser.error(f"no profile serves {', '.join(sorted(unknown))}")
     urls = corpus()
-    print(f"engine: {u.ENGINE}; µs per text, best of {args.repeats} passes")
+    print(f"back end: {u.BACKEND}; µs per text, best of {args.repeats} passes")
     print(f"{'scheme':8} {'texts':>6} {'URI':>8} {'profile':>8} {'ratio':>6} {'parse':>8}")
     for scheme in u.SCHEMES:
         profile = u.SCHEMES[scheme]

@@ -4,7 +4,7 @@ It checks the fuzz invariant of ``tests/system/test_fuzz.py``: on any ``str``,
 ``validate``, ``check``, ``parse``, ``normalize``, ``resolve``,
 ``relativize``, ``equivalent`` and ``percent_decode`` return normally or
 raise a ``URIError`` subclass.  Any other exception, or a broken promise
-(``str(parse(t)) != t``, an error offset outside the text, the two engines
+(``str(parse(t)) != t``, an error offset outside the text, the two methods
 disagreeing), is a crash: atheris prints the input and saves it as
 ``crash-<sha1>``.  See ``fuzz/README.md``; not part of CI.
 
@@ -22,7 +22,7 @@ with atheris.instrument_imports():
 
 RULES = u.RULE_NAMES
 BASE = "http://a/b/c/d;p?q"
-ABNF_LENGTH = 64  # the abnf engine is quadratic: compare engines on short texts only
+ABNF_LENGTH = 64  # the abnf engine is quadratic: compare the methods on short texts only
 
 
 def text_from(fdp: atheris.FuzzedDataProvider) -> str:
@@ -64,10 +64,10 @@ def check_rule(rule: str, text: str) -> None:
 
 def check_parse(text: str) -> None:
     results = []
-    engines: tuple[u.Engine, ...] = ("compiled", "abnf") if len(text) <= ABNF_LENGTH else ()
-    for engine in engines or ("compiled",):
+    methods: tuple[u.Method, ...] = ("automata", "abnf") if len(text) <= ABNF_LENGTH else ()
+    for method in methods or ("automata",):
         try:
-            ref = u.parse(text, engine=engine)
+            ref = u.parse(text, method=method)
         except u.URISyntaxError as exc:
             offset_in(exc)
             results.append(None)
@@ -76,7 +76,7 @@ def check_parse(text: str) -> None:
             raise AssertionError(f"str(parse(text)) is {str(ref)!r}")
         results.append(ref)
     if len(set(results)) != 1:
-        raise AssertionError(f"the engines disagree: {results!r}")
+        raise AssertionError(f"the methods disagree: {results!r}")
 
 
 def check_references(text: str, other: str) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from urigrammar import IRIReference, URIReference
 from urigrammar.engine import Backend
 from urigrammar.engine.backend.native import record_types
-from urigrammar.uri._api import Engine, api
+from urigrammar.uri._api import Method, api
 
 NATIVE_RECORD = record_types()
 
@@ -38,8 +38,8 @@ class On:
         text: str,
         rule: str = "IRI-reference",
         *,
-        engine: Engine = "compiled",
+        method: Method = "automata",
         allow_bidi: bool = False,
     ) -> IRIReference:
         parse = self._iri_unscreened if allow_bidi else self._iri
-        return parse(text, rule, engine=engine)
+        return parse(text, rule, method=method)

@@ -26,6 +26,7 @@ from ._errors import (
     UnknownRuleError,
     UnknownSchemeError,
     URIError,
+    UrigrammarError,
     URISyntaxError,
     display_width,
 )
@@ -56,7 +57,7 @@ if TYPE_CHECKING:
     from .template import ExpansionError, ReservedOperatorError, TemplateError, URITemplate
     from .uri._api import (
         PARSE_RULES,
-        Engine,
+        Method,
         TreeNode,
         check,
         parse_tree,
@@ -112,7 +113,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "URITemplate": (".template", "URITemplate"),
     "ABNF_MAX_LENGTH": (".engine", "ABNF_MAX_LENGTH"),
     "PARSE_RULES": (".uri._api", "PARSE_RULES"),
-    "Engine": (".uri._api", "Engine"),
+    "Method": (".uri._api", "Method"),
     "TreeNode": (".uri._api", "TreeNode"),
     "check": (".uri._api", "check"),
     "parse_tree": (".uri._api", "parse_tree"),
@@ -148,9 +149,9 @@ _LAZY: dict[str, tuple[str, str]] = {
 
 __all__ = [
     "ABNF_MAX_LENGTH",
+    "BACKEND",
     "BIDI_FORMATTING",
     "ENCODE_RULES",
-    "ENGINE",
     "IRI_PARSE_RULES",
     "MAX_PORT_DIGITS",
     "ORIGIN_SCHEMES",
@@ -163,13 +164,13 @@ __all__ = [
     "RULE_NAMES",
     "SCHEMES",
     "SCHEME_RULES",
-    "Engine",
     "ExpansionError",
     "FieldRegex",
     "Grammar",
     "GrammarError",
     "IRIReference",
     "InputTooLongError",
+    "Method",
     "MissingExtraError",
     "Normalization",
     "Origin",
@@ -192,6 +193,7 @@ __all__ = [
     "URITemplate",
     "UnknownRuleError",
     "UnknownSchemeError",
+    "UrigrammarError",
     "__version__",
     "build",
     "cache_dir",
@@ -235,10 +237,10 @@ if TYPE_CHECKING:
     #: Why the back end is pure (no C compiler when it was installed, or
     #: ``URIGRAMMAR_PURE``), in words; ``None`` when it is native.
     PURE_REASON: str | None
-    #: The engine validating regular rules: ``"native"`` (the C extension's
-    #: DFA runner) or ``"pure"`` (regexes; no compiler at install time, or
+    #: The back end that runs the automata: ``"native"`` (the C extension)
+    #: or ``"pure"`` (Python; no compiler at install time, or
     #: ``URIGRAMMAR_PURE=1``).
-    ENGINE: str
+    BACKEND: str
 
 
 def __getattr__(name: str) -> object:
@@ -269,12 +271,17 @@ def __getattr__(name: str) -> object:
         from .engine import pure_reason
 
         return pure_reason()
-    if name == "ENGINE":
+    if name == "BACKEND":
         from .engine import default_backend
 
         return default_backend().name
     msg = f"module {__name__!r} has no attribute {name!r}"
     raise AttributeError(msg)
+
+
+def __dir__() -> list[str]:
+    # The public names, loaded or not (PEP 562): what dir() and completion show.
+    return sorted({*globals(), *__all__})
 
 
 def grammar_of(name: str) -> Grammar:

@@ -1,11 +1,15 @@
 """The exception hierarchy: every error urigrammar raises on a ``str`` input.
 
-``URIError`` subclasses ``ValueError`` so that code already guarding URL
-handling with ``except ValueError`` keeps working.  Each error carries the
-rule it was checked against, the text and the offset as data, and its
-message shows the text with a caret under that offset.  All of them pickle
-to equal objects (``__reduce__``), so they survive a trip to a worker
-process.
+``UrigrammarError`` is the root, and subclasses ``ValueError`` so that code
+already guarding URL handling with ``except ValueError`` keeps working.
+Below it, two families: the ABNF engine's, about any grammar
+(``GrammarError``, ``RuleMatchError``, ``UnknownRuleError``,
+``InputTooLongError``, ``RegexExportError``), and ``URIError``, about the
+URI family's texts and values.  ``URISyntaxError`` is in both: a text the
+URI family's grammars refuse.  Each error carries the rule it was checked
+against, the text and the offset as data, and its message shows the text
+with a caret under that offset.  All of them pickle to equal objects
+(``__reduce__``), so they survive a trip to a worker process.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ __all__ = [
     "URISyntaxError",
     "UnknownRuleError",
     "UnknownSchemeError",
+    "UrigrammarError",
     "caret_excerpt",
     "display_width",
 ]
@@ -128,7 +133,7 @@ def _masked_message(
     return message
 
 
-class URIError(ValueError):
+class UrigrammarError(ValueError):
     """Base of every error urigrammar raises for bad input.
 
     ``rule``, ``text`` and ``offset`` say which rule was being matched, on
@@ -182,7 +187,7 @@ class URIError(ValueError):
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        assert isinstance(other, URIError)
+        assert isinstance(other, UrigrammarError)
         return (self.message, self.rule, self.text, self.offset) == (
             other.message,
             other.rule,
@@ -195,28 +200,33 @@ class URIError(ValueError):
 
 
 def _rebuild(
-    cls: type[URIError],
+    cls: type[UrigrammarError],
     message: str,
     rule: str | None,
     text: str | None,
     offset: int | None,
     secrets: SecretFinder | None = None,
-) -> URIError:
+) -> UrigrammarError:
     return cls(message, rule=rule, text=text, offset=offset, secrets=secrets)
 
 
-class RuleMatchError(URIError):
+class URIError(UrigrammarError):
+    """An error about a text or a value of the URI family: a URI, an IRI, a
+    URI template, a scheme's URI, or one of their parts."""
+
+
+class RuleMatchError(UrigrammarError):
     """The text does not match a rule of a grammar, any grammar (a user's
     RFC 3339 ``date-time``, say); ``offset`` is where the text stops being
     a prefix of any string the rule matches."""
 
 
-class URISyntaxError(RuleMatchError):
+class URISyntaxError(RuleMatchError, URIError):
     """The text does not match a rule of the URI family's grammars (RFC
     3986, RFC 3987, RFC 6570), or breaks a requirement their prose adds."""
 
 
-class UnknownRuleError(URIError, LookupError):
+class UnknownRuleError(UrigrammarError, LookupError):
     """No rule of that name in the grammar (for the top-level functions:
     in the shipped grammars or RFC 5234's core rules)."""
 
@@ -226,7 +236,7 @@ class UnknownSchemeError(URIError, LookupError):
     ``register_scheme`` adds one."""
 
 
-class InputTooLongError(URIError):
+class InputTooLongError(UrigrammarError):
     """The ``abnf`` engine refuses input longer than its documented limit,
     because its time and memory grow quadratically with the length."""
 
@@ -236,34 +246,35 @@ class PortTooLargeError(URIError):
     gives no ``int``; ``port_text`` has its digits (RFC 3986 section 3.2.3)."""
 
 
-class GrammarError(URIError):
+class GrammarError(UrigrammarError):
     """A grammar cannot be loaded: it is not RFC 5234 ABNF, or it uses a
     rule that neither it nor its imports define (``rule`` names the rule,
     the message where it is used)."""
 
 
 class RegexExportError(GrammarError):
-    """A rule has no regex in a dialect (``Grammar.regex``): it is not
-    regular, or its regex would pass the dialect engine's limits, or would
+    """A rule has no regex in a flavour (``Grammar.regex``): it is not
+    regular, or its regex would pass the flavour engine's limits, or would
     backtrack there more than a bounded number of times per character.
-    ``rule`` and ``dialect`` name them; the message says which limit."""
+    ``rule`` and ``flavour`` name them; the message says which limit."""
 
-    def __init__(self, message: str, *, rule: str | None = None, dialect: str = "") -> None:
+    def __init__(self, message: str, *, rule: str | None = None, flavour: str = "") -> None:
         super().__init__(message, rule=rule)
-        self.dialect = dialect
+        self.flavour = flavour
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild_export, (self.message, self.rule, self.dialect))
+        return (_rebuild_export, (self.message, self.rule, self.flavour))
 
 
-def _rebuild_export(message: str, rule: str | None, dialect: str) -> RegexExportError:
-    return RegexExportError(message, rule=rule, dialect=dialect)
+def _rebuild_export(message: str, rule: str | None, flavour: str) -> RegexExportError:
+    return RegexExportError(message, rule=rule, flavour=flavour)
 
 
-class MissingExtraError(URIError, ImportError):
+class MissingExtraError(UrigrammarError, ImportError):
     """A feature needs a package that urigrammar installs only as an extra,
     and that package is missing; the message names the extra to install
     (``pip install 'urigrammar[whatwg]'``).  An ``ImportError`` too, since
-    that is how code probes for an optional feature, and a ``URIError``, so
-    that code (the command line among it) guarding urigrammar's calls with
-    ``except URIError`` reports it rather than crash."""
+    that is how code probes for an optional feature, and a
+    ``UrigrammarError``, so that code (the command line among it) guarding
+    urigrammar's calls with ``except UrigrammarError`` reports it rather
+    than crash."""

@@ -137,7 +137,7 @@ class Rule:
         if text is not None:
             try:
                 urigrammar.check(self.name, text)
-            except urigrammar.URIError as exc:
+            except urigrammar.UrigrammarError as exc:
                 raise pydantic_error(exc) from None
         return value
 
@@ -252,7 +252,7 @@ class Normalize:
                 return value.normalize(self.options)
             if isinstance(value, str):
                 return str(_reference(value).normalize(self.options))
-        except urigrammar.URIError as exc:
+        except urigrammar.UrigrammarError as exc:
             raise pydantic_error(exc) from None
         return value
 
@@ -350,7 +350,7 @@ class _SchemeMarker:
                 offset=0,
             )
             raise pydantic_error(unknown) from None
-        except urigrammar.URIError as exc:
+        except urigrammar.UrigrammarError as exc:
             raise pydantic_error(exc) from None
         self._more(parsed)
         return parsed

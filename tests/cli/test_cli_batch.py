@@ -203,7 +203,7 @@ def test_input_is_read_as_it_is_written(monkeypatch: pytest.MonkeyPatch) -> None
             return super().write(text)
 
     out = Watch()
-    work = _batch.worker("validate", "URI", "compiled", True)
+    work = _batch.worker("validate", "URI", "automata", True)
     assert _batch.run_texts(work, lines(), out, io.StringIO()) == 0
     assert out.getvalue().count("\n") == 100
 
@@ -217,12 +217,12 @@ def test_progress_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_batch.time, "monotonic", lambda: float(next(times)))
     err = Terminal()
     _batch.run_texts(
-        _batch.worker("validate", "URI", "compiled", True), iter(["a:b"] * 3), io.StringIO(), err
+        _batch.worker("validate", "URI", "automata", True), iter(["a:b"] * 3), io.StringIO(), err
     )
     assert "lines/s" in err.getvalue()
     quiet = io.StringIO()
     _batch.run_texts(
-        _batch.worker("validate", "URI", "compiled", True), iter(["a:b"] * 3), io.StringIO(), quiet
+        _batch.worker("validate", "URI", "automata", True), iter(["a:b"] * 3), io.StringIO(), quiet
     )
     assert quiet.getvalue() == ""
 
@@ -314,11 +314,11 @@ def test_ctrl_c_while_reading_is_status_130_and_one_line(jobs: str, tmp_path: Pa
 
 @_POSIX_ONLY
 def test_ctrl_c_while_the_workers_work_is_status_130_and_one_line(tmp_path: Path) -> None:
-    # Seconds of work for two workers (--engine abnf is the slow one), cut
+    # Seconds of work for two workers (--method abnf is the slow one), cut
     # short: the pool must not replace the workers that SIGINT killed and
     # wait for their lost tasks forever.
     status, err, written = _interrupted(
-        ["validate", "--jobs", "2", "--engine", "abnf", "URI-reference"],
+        ["validate", "--jobs", "2", "--method", "abnf", "URI-reference"],
         "http://a/b/c/d/e/f/g?q=1#x\n" * 10_000,
         tmp_path,
         pause=0.3,

@@ -92,9 +92,9 @@ def test_bad_grammars_and_rules_are_usage_errors(dates: str, tmp_path: Path) -> 
 
 
 def test_the_abnf_engine_takes_the_file_too(dates: str) -> None:
-    status, out, _ = run("validate", "--engine", "abnf", "--grammar", dates, "date", "2024-12")
+    status, out, _ = run("validate", "--method", "abnf", "--grammar", dates, "date", "2024-12")
     assert (status, out) == (0, "valid\t2024-12\n")
-    status, _, _ = run("validate", "--engine", "abnf", "--grammar", dates, "date", "2024-13")
+    status, _, _ = run("validate", "--method", "abnf", "--grammar", dates, "date", "2024-13")
     assert status == 1
 
 

@@ -27,9 +27,9 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     # and why pure).  argparse fills the line to the terminal's width.
     version = importlib.metadata.version("urigrammar")
     reason = u.PURE_REASON
-    engine = "native engine" if reason is None else f"pure engine: {reason}"
+    backend = "native back end" if reason is None else f"pure back end: {reason}"
     out = capsys.readouterr().out
-    assert " ".join(out.split()) == f"urigrammar {version} ({engine})"
+    assert " ".join(out.split()) == f"urigrammar {version} ({backend})"
 
 
 def _actions(parser: argparse.ArgumentParser, path: str) -> list[tuple[str, argparse.Action]]:

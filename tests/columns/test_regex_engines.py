@@ -1,5 +1,5 @@
-"""Every regular rule of the shipped grammars, exported in each dialect
-(``Grammar.regex``), run in that dialect's real engine, agrees with
+"""Every regular rule of the shipped grammars, exported in each flavour
+(``Grammar.regex``), run in that flavour's real engine, agrees with
 ``validate``: Python's ``re``; RE2 through google-re2, pyarrow and DuckDB;
 Rust's ``regex`` through polars; Java's ``java.util.regex`` through the
 JDK.  The texts are the URL corpus sample, strings generated from each
@@ -87,8 +87,8 @@ def disagreements(rule: str, got: list[bool], want: list[bool], kept: list[str])
     return [text for text, g, w in zip(kept, got, want, strict=True) if g != w][:5]
 
 
-def pattern(rule: str, dialect: str) -> str:
-    return u.regex(rule, dialect).pattern
+def pattern(rule: str, flavour: str) -> str:
+    return u.regex(rule, flavour).pattern
 
 
 # --- Python's re ------------------------------------------------------------
@@ -227,11 +227,11 @@ def _coalesced(found: u.FieldRegex, value: Callable[[str], str | None]) -> tuple
     return tuple(out)
 
 
-@pytest.mark.parametrize(("module", "dialect"), [("re", "python"), ("re2", "re2")])
+@pytest.mark.parametrize(("module", "flavour"), [("re", "python"), ("re2", "re2")])
 @pytest.mark.parametrize("rule", PARSE_RULES)
-def test_search_groups_give_the_components(module: str, dialect: str, rule: str) -> None:
+def test_search_groups_give_the_components(module: str, flavour: str, rule: str) -> None:
     engine = pytest.importorskip(module)
-    found = u.field_regex(rule, dialect)
+    found = u.field_regex(rule, flavour)
     compiled = engine.compile(found.pattern)
     # Python's re takes every text; RE2 reads UTF-8, which holds no surrogate.
     for text in texts(rule) if module == "re" else utf8(rule)[0]:

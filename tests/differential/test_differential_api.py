@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import urigrammar as u
-from urigrammar import MissingExtraError, URIError, URISyntaxError
+from urigrammar import MissingExtraError, URIError, UrigrammarError, URISyntaxError
 
 WHATWG = pytest.mark.skipif(
     __import__("importlib.util").util.find_spec("can_ada") is None,
@@ -44,7 +44,7 @@ def test_without_the_extra_the_error_names_it(call: object) -> None:
     with pytest.raises(MissingExtraError, match=r"urigrammar\[whatwg\]") as caught:
         call("http://a/")
     assert isinstance(caught.value, ImportError)
-    assert isinstance(caught.value, URIError)
+    assert isinstance(caught.value, UrigrammarError)
     assert pickle.loads(pickle.dumps(caught.value)) == caught.value
 
 

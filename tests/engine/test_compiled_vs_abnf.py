@@ -49,19 +49,19 @@ def test_every_rule_is_regular_and_compiles() -> None:
 @given(data=st.data())
 def test_same_verdict(on: On, rule: str, data: st.DataObject) -> None:
     text = data.draw(edited(rule))
-    assert on.validate(rule, text) == on.validate(rule, text, engine="abnf")
+    assert on.validate(rule, text) == on.validate(rule, text, method="abnf")
 
 
 @backend_settings(max_examples=examples(150))
 @given(edited("URI-reference"))
 def test_same_components_and_offset(on: On, text: str) -> None:
     if on.validate("URI-reference", text):
-        assert on.parse(text, engine="abnf") == on.parse(text)
+        assert on.parse(text, method="abnf") == on.parse(text)
         return
     errors = []
-    for engine in ("compiled", "abnf"):
+    for method in ("automata", "abnf"):
         with pytest.raises(u.URISyntaxError) as info:
-            on.parse(text, engine=engine)
+            on.parse(text, method=method)
         errors.append(info.value.offset)
     assert errors[0] == errors[1]
     assert errors[0] is not None
@@ -87,14 +87,14 @@ def test_same_components_and_offset(on: On, text: str) -> None:
     ],
 )
 def test_same_tree_on_host_edge_cases(on: On, text: str) -> None:
-    assert on.parse(text) == on.parse(text, engine="abnf")
+    assert on.parse(text) == on.parse(text, method="abnf")
 
 
 def test_abnf_engine_refuses_long_input(on: On) -> None:
     text = "http://a/" + "b" * u.ABNF_MAX_LENGTH
     with pytest.raises(u.InputTooLongError) as info:
-        on.parse(text, engine="abnf")
-    assert isinstance(info.value, u.URIError)
+        on.parse(text, method="abnf")
+    assert isinstance(info.value, u.UrigrammarError)
     assert str(u.ABNF_MAX_LENGTH) in str(info.value)
     with pytest.raises(u.InputTooLongError):
         u.parse_tree("URI", text)

@@ -349,7 +349,8 @@ def test_two_imports_defining_a_rule_differently_are_a_grammar_error() -> None:
         with pytest.raises(u.GrammarError) as info:
             u.load_grammar("stamp = day sep hour\n", imports=imports, name="stamp.abnf")
         error = info.value
-        assert isinstance(error, u.URIError)
+        assert isinstance(error, u.UrigrammarError)
+        assert not isinstance(error, u.URIError)
         assert error.rule == "sep"
         message = str(error)
         assert "'sep'" in message

@@ -47,7 +47,7 @@ CALLS: list[tuple[tuple[object, ...], dict[str, object]]] = [
     (("//a", "uri-REFERENCE"), {}),
     (("//a", "no-such-rule"), {}),
     (("//a",), {"rule": "relative-ref"}),
-    (("//a",), {"engine": "abnf"}),
+    (("//a",), {"method": "abnf"}),
     (("//a", Spelling("relative-ref")), {}),
     ((Spelling("http://a"),), {}),
     (("x:\u00e9\u200e",), {}),
@@ -62,7 +62,7 @@ def _outcome(
 ) -> object:
     try:
         found = call(*args, **kw)
-    except (u.URIError, TypeError) as error:
+    except (u.UrigrammarError, TypeError) as error:
         return (type(error), str(error))
     return (type(found), fields(found))  # type: ignore[arg-type]
 

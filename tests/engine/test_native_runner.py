@@ -427,20 +427,20 @@ def _python(code: str, **env: str) -> str:
 
 
 def test_the_environment_variable_forces_the_pure_engine() -> None:
-    code = "import urigrammar as u; print(u.ENGINE, u.validate('IRI', 'http://\u00e9/'))"
+    code = "import urigrammar as u; print(u.BACKEND, u.validate('IRI', 'http://\u00e9/'))"
     assert _python(code, URIGRAMMAR_PURE="1") == "pure True"
 
 
 def test_version_names_the_default_back_end(capsys: pytest.CaptureFixture[str]) -> None:
     from urigrammar.cli import main
 
-    assert default_backend().name == u.ENGINE
+    assert default_backend().name == u.BACKEND
     assert main(["--version"]) == 0
     out = " ".join(capsys.readouterr().out.split())  # argparse fills the line
     if default_backend() is PURE:
-        assert f"(pure engine: {u.PURE_REASON})" in out
+        assert f"(pure back end: {u.PURE_REASON})" in out
     else:
-        assert "(native engine)" in out
+        assert "(native back end)" in out
 
 
 def test_the_default_back_end_is_decided_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -450,7 +450,7 @@ def test_the_default_back_end_is_decided_once(monkeypatch: pytest.MonkeyPatch) -
     assert first in BACKENDS
     monkeypatch.setenv("URIGRAMMAR_PURE", "0" if first is PURE else "1")
     assert default_backend() is first
-    assert first.name == u.ENGINE
+    assert first.name == u.BACKEND
     assert On(first).validate is u.validate
     assert On(first).api.check == u.check.__globals__["_DEFAULT"].check
     if NATIVE is None:

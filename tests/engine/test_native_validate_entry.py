@@ -35,7 +35,7 @@ from _backends import On
 from urigrammar.engine import NATIVE, PURE, default_backend, front, inline_rule
 from urigrammar.engine.automata.dfa import build_tables
 from urigrammar.shipped import shipped_rule
-from urigrammar.uri._api import Engine, api
+from urigrammar.uri._api import Method, api
 
 native = pytest.mark.skipif(NATIVE is None, reason="the extension is not built")
 
@@ -76,14 +76,14 @@ CALLS: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
     "bytes-text": (("URI", b"http://a"), {}),
     "none-rule": ((None, "http://a"), {}),
     "bytes-rule": ((b"URI", "http://a"), {}),
-    "keyword-compiled": (("URI", "http://a"), {"engine": "compiled"}),
-    "keyword-abnf": (("URI", "http://a"), {"engine": "abnf"}),
-    "keyword-bad-engine": (("URI", "http://a"), {"engine": "nope"}),
+    "keyword-automata": (("URI", "http://a"), {"method": "automata"}),
+    "keyword-abnf": (("URI", "http://a"), {"method": "abnf"}),
+    "keyword-bad-method": (("URI", "http://a"), {"method": "nope"}),
     "keyword-text": (("URI",), {"text": "http://a"}),
     "keyword-rule-and-text": ((), {"rule": "URI", "text": "http://a"}),
     "unknown-keyword": (("URI", "http://a"), {"speed": 1}),
     "one-argument": (("URI",), {}),
-    "three-arguments": (("URI", "http://a", "compiled"), {}),
+    "three-arguments": (("URI", "http://a", "automata"), {}),
     "no-arguments": ((), {}),
 }
 
@@ -107,7 +107,7 @@ def test_the_abnf_engine_keyword_is_not_taken_for_the_fast_path(on: On) -> None:
     text = "http://a/" + "b" * u.ABNF_MAX_LENGTH
     assert on.validate("URI", text) is True
     with pytest.raises(u.InputTooLongError):
-        on.validate("URI", text, engine="abnf")
+        on.validate("URI", text, method="abnf")
 
 
 def test_answers_are_bools_and_the_table_learns_spellings(on: On) -> None:
@@ -231,7 +231,7 @@ def test_signature_doc_and_names_are_the_functions() -> None:
     function = inspect.unwrap(u.validate)
     assert inspect.signature(u.validate) == inspect.signature(function)
     assert str(inspect.signature(u.validate)).startswith("(rule: ")
-    assert "engine" in inspect.signature(u.validate).parameters
+    assert "method" in inspect.signature(u.validate).parameters
     assert u.validate.__doc__ == function.__doc__
     assert u.validate.__doc__
     assert "case-insensitive" in u.validate.__doc__
@@ -314,7 +314,7 @@ def test_entry_passes_every_other_call_through_unchanged() -> None:
     assert entry("r", "http://a") is True
     assert entry("r", "http://a b") is False
     assert entry("s", "x") == ("fallback", ("s", "x"), {})
-    assert entry("r", "x", engine="abnf") == ("fallback", ("r", "x"), {"engine": "abnf"})
+    assert entry("r", "x", method="abnf") == ("fallback", ("r", "x"), {"method": "abnf"})
     assert entry("r", 1) == ("fallback", ("r", 1), {})
     assert entry("r") == ("fallback", ("r",), {})
     assert entry() == ("fallback", (), {})
@@ -365,11 +365,11 @@ for name, returns in (("parse", u.URIReference), ("validate", bool), ("parse_iri
     first = function.__doc__.strip().splitlines()[0].strip()
     assert first in text, (name, first, text)
     assert "RefT" not in text, text
-    assert "'str'" not in text and "'Engine'" not in text, text  # types, not names
-    assert "Literal['compiled', 'abnf']" in text, text
+    assert "'str'" not in text and "'Method'" not in text, text  # types, not names
+    assert "Literal['automata', 'abnf']" in text, text
     assert "-> " + inspect.formatannotation(returns) in text, text
     assert typing.get_type_hints(function)["return"] is returns
-print(u.ENGINE)
+print(u.BACKEND)
 """
 
 
@@ -389,7 +389,7 @@ def test_the_parse_functions_annotations_are_their_types(on: On) -> None:
     import typing
 
     hints = typing.get_type_hints(on.parse)
-    assert hints == {"text": str, "rule": str, "engine": Engine, "return": u.URIReference}
+    assert hints == {"text": str, "rule": str, "method": Method, "return": u.URIReference}
     assert typing.get_type_hints(on._iri)["return"] is u.IRIReference
     signature = inspect.signature(on.parse)
     assert signature.return_annotation is u.URIReference

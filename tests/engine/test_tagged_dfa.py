@@ -250,8 +250,8 @@ def test_the_record_the_tagger_makes_holds_the_slots_of_its_plan() -> None:
     assert type(made) is u.URIReference
     assert made._values() == fields
     assert str(made) is text
-    assert made == u.parse(text, engine="abnf")
-    assert hash(made) == hash(u.parse(text, engine="abnf"))
+    assert made == u.parse(text, method="abnf")
+    assert hash(made) == hash(u.parse(text, method="abnf"))
     assert pickle.loads(pickle.dumps(made)) == made
     assert into.parse("http://a b") is None
 
@@ -570,7 +570,7 @@ def test_captures_inside_repetitions_on_a_user_grammar(source: str, alphabet: st
 def _outcome(call: object, *args: object, **kwargs: object) -> object:
     try:
         return ("ok", call(*args, **kwargs))  # type: ignore[operator]
-    except (u.URIError, TypeError) as error:
+    except (u.UrigrammarError, TypeError) as error:
         return (type(error), str(error))
 
 
@@ -585,8 +585,8 @@ PARSE_CALLS: list[tuple[tuple[object, ...], dict[str, object]]] = [
     (("//a", "uri-REFERENCE"), {}),
     (("//a", "no-such-rule"), {}),
     (("//a",), {"rule": "relative-ref"}),
-    (("//a",), {"engine": "abnf"}),
-    (("//a",), {"engine": "other"}),
+    (("//a",), {"method": "abnf"}),
+    (("//a",), {"method": "other"}),
     (("//a", 5), {}),
     (("http://[::1]",), {}),
     ((), {}),
@@ -621,7 +621,7 @@ def test_parse_runs_through_the_entry_on_the_native_back_end_only() -> None:
     # the regex's fullmatch and walk of its groups, a Python function.
     pure = api(PURE).parser_for(u.URIReference)
     assert type(pure) is not Entry
-    assert pure("http://a") == parse("http://a", engine="abnf")
+    assert pure("http://a") == parse("http://a", method="abnf")
     assert not hasattr(parse_table(pure).fast["URI-reference"], "__self__")
 
 

@@ -105,7 +105,7 @@ def test_fields_follow_uri_reference_conventions(on: On) -> None:
 )
 def test_host_kind_first_match_wins(on: On, host: str, kind: str) -> None:
     assert on.parse_iri(f"http://{host}/").host_kind == kind
-    assert on.parse_iri(f"http://{host}/", engine="abnf").host_kind == kind
+    assert on.parse_iri(f"http://{host}/", method="abnf").host_kind == kind
 
 
 def test_an_iri_is_no_uri_reference(on: On) -> None:
@@ -182,7 +182,7 @@ def test_str_round_trips_and_engines_agree(on: On, text: str) -> None:
         return
     iri = on.parse_iri(text)
     assert str(iri) == text
-    assert on.parse_iri(text, engine="abnf") == iri
+    assert on.parse_iri(text, method="abnf") == iri
 
 
 # --- every i-rule against abnf's own transcription of RFC 3987 ---------------
@@ -237,7 +237,7 @@ def test_bidi_characters_are_refused_where_the_abnf_admits_them(on: On, char: st
     assert f"U+{ord(char):04X}" in str(caught.value)
     assert unicodedata.name(char) in str(caught.value)
     with pytest.raises(u.URISyntaxError):
-        on.parse_iri(text, engine="abnf")
+        on.parse_iri(text, method="abnf")
     with pytest.raises(u.URISyntaxError):
         u.to_uri(text)
     assert on.parse_iri(text, allow_bidi=True).path == f"/b{char}c"

@@ -84,10 +84,10 @@ Record = tuple[Any, ...]
 
 
 def _parsed(
-    on: On, text: str, rule: str = "URI-reference", engine: u.Engine = "compiled"
+    on: On, text: str, rule: str = "URI-reference", method: u.Method = "automata"
 ) -> Record:
     try:
-        ref = on.parse(text, rule, engine=engine)
+        ref = on.parse(text, rule, method=method)
     except u.URISyntaxError as exc:
         return (False, exc.offset)
     return (True, fields(ref))
@@ -197,7 +197,7 @@ def test_threads_share_the_abnf_engine(corpus: list[str]) -> None:
     on = On(api().backend)
 
     def record(text: str) -> Record:
-        return (_parsed(on, text, engine="abnf"), _parsed(on, text, "URI", engine="abnf"))
+        return (_parsed(on, text, method="abnf"), _parsed(on, text, "URI", method="abnf"))
 
     got = _interleaved(texts, record)
     assert got == [record(text) for text in texts]

@@ -23,12 +23,42 @@ def _error(on: On, rule: str, text: str) -> u.URISyntaxError:
     return info.value
 
 
+#: The ABNF engine's errors, about any grammar: none is a URI error.
+GENERIC = (
+    u.GrammarError,
+    u.RuleMatchError,
+    u.UnknownRuleError,
+    u.InputTooLongError,
+    u.RegexExportError,
+    u.MissingExtraError,
+)
+
+
 def test_hierarchy() -> None:
-    assert issubclass(u.URIError, ValueError)
+    assert issubclass(u.UrigrammarError, ValueError)
+    assert issubclass(u.URIError, u.UrigrammarError)
+    for error in GENERIC:
+        assert issubclass(error, u.UrigrammarError)
+        assert not issubclass(error, u.URIError), error
+    # A text the URI family's grammars refuse is both.
+    assert issubclass(u.URISyntaxError, u.RuleMatchError)
     assert issubclass(u.URISyntaxError, u.URIError)
-    assert issubclass(u.UnknownRuleError, u.URIError)
     assert issubclass(u.UnknownRuleError, LookupError)
-    assert issubclass(u.InputTooLongError, u.URIError)
+    assert issubclass(u.UnknownSchemeError, u.URIError)
+    assert issubclass(u.UnknownSchemeError, LookupError)
+
+
+def test_every_public_error_has_the_one_root() -> None:
+    errors = [getattr(u, name) for name in u.__all__ if name.endswith("Error")]
+    assert len(errors) > 10
+    assert all(issubclass(error, u.UrigrammarError) for error in errors)
+
+
+def test_a_user_grammar_refusal_is_no_uri_error() -> None:
+    grammar = u.load_grammar('greeting = "hi"\n')
+    with pytest.raises(u.RuleMatchError) as info:
+        grammar.parse("greeting", "ho")
+    assert not isinstance(info.value, u.URIError)
 
 
 def test_message_names_rule_offset_and_shows_caret(on: On) -> None:

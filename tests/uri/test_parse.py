@@ -30,13 +30,13 @@ CASES = [
     pytest.param(text, dict(zip(FIELDS, want, strict=True)), id=case_id)
     for case_id, text, want in VECTORS["cases"]
 ]
-ENGINES = ["compiled", "abnf"]
+METHODS = ["automata", "abnf"]
 
 
-@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize(("text", "want"), CASES)
-def test_components(on: On, text: str, want: dict[str, object], engine: u.Engine) -> None:
-    ref = on.parse(text, engine=engine)
+def test_components(on: On, text: str, want: dict[str, object], method: u.Method) -> None:
+    ref = on.parse(text, method=method)
     got = {name: getattr(ref, name) for name in FIELDS}
     assert got == want
     assert str(ref) == text
@@ -134,10 +134,10 @@ def test_error_offset(on: On, text: str, offset: int) -> None:
     assert caret_line.endswith("^")
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_engines_agree_on_error(on: On, engine: u.Engine) -> None:
+@pytest.mark.parametrize("method", METHODS)
+def test_engines_agree_on_error(on: On, method: u.Method) -> None:
     with pytest.raises(u.URISyntaxError) as info:
-        on.parse("http://[fe80::1%25en0]/", "URI", engine=engine)
+        on.parse("http://[fe80::1%25en0]/", "URI", method=method)
     assert info.value.offset == 15
 
 
@@ -207,7 +207,7 @@ def test_round_trip(on: On, text: str) -> None:
 @backend_settings(max_examples=examples(50))
 @given(uri_references())
 def test_engines_give_same_components(on: On, text: str) -> None:
-    assert on.parse(text) == on.parse(text, engine="abnf")
+    assert on.parse(text) == on.parse(text, method="abnf")
 
 
 @backend_settings(max_examples=examples(50))

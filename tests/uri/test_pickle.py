@@ -39,10 +39,10 @@ def assert_reference_survives(ref: u.URIReference) -> None:
         assert back.port_text == ref.port_text
 
 
-def assert_error_survives(error: u.URIError) -> None:
+def assert_error_survives(error: u.UrigrammarError) -> None:
     for back in _round_trips(error):
         assert type(back) is type(error)
-        assert isinstance(back, u.URIError)
+        assert isinstance(back, u.UrigrammarError)
         assert back == error
         assert hash(back) == hash(error)
         assert str(back) == str(error)
@@ -55,8 +55,8 @@ def assert_error_survives(error: u.URIError) -> None:
         )
 
 
-def raised(call: Callable[[], object]) -> u.URIError:
-    with pytest.raises(u.URIError) as info:
+def raised(call: Callable[[], object]) -> u.UrigrammarError:
+    with pytest.raises(u.UrigrammarError) as info:
         call()
     return info.value
 
@@ -131,19 +131,19 @@ ERRORS: dict[str, Callable[[], object]] = {
     "syntax": lambda: u.check("URI", "http://a b/"),
     "syntax-at-end": lambda: u.check("URI", "http://[::1"),
     "syntax-long": lambda: u.parse("http://a/" + "x" * 100_000 + " "),
-    "syntax-abnf": lambda: u.parse("http://a b/", engine="abnf"),
+    "syntax-abnf": lambda: u.parse("http://a b/", method="abnf"),
     "syntax-core-rule": lambda: u.check("LWSP", "x"),
     "syntax-parse-tree": lambda: u.parse_tree("URI", "a b"),
     "unknown-rule": lambda: u.validate("URL", "x"),
     "unknown-rule-parse": lambda: u.parse("x", "nope"),
-    "too-long": lambda: u.parse("a" * (u.ABNF_MAX_LENGTH + 1), engine="abnf"),
-    "too-long-core-rule": lambda: u.validate("CRLF", " " * (u.ABNF_MAX_LENGTH + 1), engine="abnf"),
+    "too-long": lambda: u.parse("a" * (u.ABNF_MAX_LENGTH + 1), method="abnf"),
+    "too-long-core-rule": lambda: u.validate("CRLF", " " * (u.ABNF_MAX_LENGTH + 1), method="abnf"),
     "relative-base": lambda: u.resolve("a/b", "g"),
     "relative-base-no-offset": lambda: u.resolve("//h/a", "g"),
     "relativize-dot-segments": lambda: u.relativize("http://a/b", "http://a/./c"),
     "relativize-relative-target": lambda: u.relativize("http://a/b", "c"),
     "parse-rule": lambda: u.parse("a", "authority"),
-    "engine": lambda: u.validate("URI", "a", engine="nope"),  # type: ignore[arg-type]
+    "method": lambda: u.validate("URI", "a", method="nope"),  # type: ignore[arg-type]
     "decode-malformed": lambda: u.percent_decode("a%zz"),
     "decode-not-utf8": lambda: u.percent_decode("a%FF"),
     "decode-bytes-surrogate": lambda: u.percent_decode_bytes("\ud800"),

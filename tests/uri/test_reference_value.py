@@ -83,7 +83,7 @@ def test_both_back_ends_make_equal_values_with_equal_hashes(text: str) -> None:
     from urigrammar.uri._api import api
 
     made = [api(backend).parser_for(u.URIReference)(text) for backend in BACKENDS]
-    made.append(u.parse(text, engine="abnf"))
+    made.append(u.parse(text, method="abnf"))
     for ref in made:
         assert str(ref) == text
         assert ref == made[0]

@@ -63,4 +63,4 @@ def test_visitor_handlers_name_real_rules() -> None:
 def test_quoted_strings_are_case_insensitive(on: On) -> None:
     # RFC 5234 section 2.3: "v" in IPvFuture matches "V" too.
     assert on.validate("IPvFuture", "V1.x")
-    assert on.validate("IPvFuture", "V1.x", engine="abnf")
+    assert on.validate("IPvFuture", "V1.x", method="abnf")

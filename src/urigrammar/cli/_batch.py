@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
 import urigrammar
-from urigrammar import URIError
+from urigrammar import UrigrammarError
 
 from ._cmd import (
     Outcome,
@@ -169,12 +169,12 @@ def json_port(ref: urigrammar.Reference) -> int | str | None:
     return ref.port
 
 
-def _check(files: GrammarFiles, rule: str, text: str, engine: Any) -> None:
+def _check(files: GrammarFiles, rule: str, text: str, method: Any) -> None:
     if files is None:
-        urigrammar.check(rule, text, engine=engine)
+        urigrammar.check(rule, text, method=method)
         return
     grammar = grammar_from(*files)
-    if engine == "abnf":
+    if method == "abnf":
         name = grammar.canonical(rule)
         if grammar.abnf_parse(name, text) is None:
             raise grammar.syntax_error(name, text)
@@ -183,18 +183,18 @@ def _check(files: GrammarFiles, rule: str, text: str, engine: Any) -> None:
 
 
 def validate_outcome(
-    rule: str, engine: Any, as_json: bool, text: str, *, files: GrammarFiles = None
+    rule: str, method: Any, as_json: bool, text: str, *, files: GrammarFiles = None
 ) -> Outcome:
     """``urigrammar validate`` on one text: a verdict line (``valid``,
-    ``invalid`` or ``too long for this engine``, a tab, the text) and the
+    ``invalid`` or ``too long for the abnf method``, a tab, the text) and the
     error on stderr, or with ``as_json`` its JSON Lines record."""
     try:
-        _check(files, rule, text, engine)
-    except URIError as exc:
+        _check(files, rule, text, method)
+    except UrigrammarError as exc:
         if as_json:
             return Outcome(verdict_of(exc), json_line(text, {}, exc))
         verdict = verdict_of(exc)
-        shown = "invalid" if verdict == "invalid" else "too long for this engine"
+        shown = "invalid" if verdict == "invalid" else "too long for the abnf method"
         return Outcome(verdict, f"{shown}\t{text}", str(exc))
     if as_json:
         return Outcome("valid", json_line(text, {}))
@@ -216,15 +216,15 @@ COMPONENTS = (
 
 
 def parse_outcome(
-    rule: str, engine: Any, as_json: bool, text: str, *, iri: bool = False
+    rule: str, method: Any, as_json: bool, text: str, *, iri: bool = False
 ) -> Outcome:
     """``urigrammar parse`` on one text: the components as one JSON object,
     or ``null`` and the error on stderr; with ``as_json`` its JSON Lines
     record, which has the components too (``null`` for a text that
     failed).  With ``iri`` the text is parsed as an IRI (``parse_iri``)."""
     try:
-        ref = (urigrammar.parse_iri if iri else urigrammar.parse)(text, rule, engine=engine)
-    except URIError as exc:
+        ref = (urigrammar.parse_iri if iri else urigrammar.parse)(text, rule, method=method)
+    except UrigrammarError as exc:
         if as_json:
             return Outcome(verdict_of(exc), json_line(text, dict.fromkeys(COMPONENTS), exc))
         return Outcome(verdict_of(exc), "null", str(exc))
@@ -339,10 +339,10 @@ def run_texts(
 
 
 def worker(
-    kind: str, rule: str, engine: Any, as_json: bool, files: GrammarFiles = None
+    kind: str, rule: str, method: Any, as_json: bool, files: GrammarFiles = None
 ) -> Callable[[str], Outcome]:
     """The picklable per-text function for ``validate``, ``parse`` or
     ``parse-iri``."""
     if kind == "validate":
-        return functools.partial(validate_outcome, rule, engine, as_json, files=files)
-    return functools.partial(parse_outcome, rule, engine, as_json, iri=kind == "parse-iri")
+        return functools.partial(validate_outcome, rule, method, as_json, files=files)
+    return functools.partial(parse_outcome, rule, method, as_json, iri=kind == "parse-iri")

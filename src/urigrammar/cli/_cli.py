@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 import urigrammar
-from urigrammar import URIError
+from urigrammar import UrigrammarError
 
 from . import (
     _cmd_build,
@@ -57,7 +57,7 @@ _EPILOG = (
     "scheme: invalid or no profile); "
     "2 usage error, input or output that cannot be read or written, "
     "or (equivalent) a text that is neither a URI-reference nor an IRI-reference; "
-    "3 no text invalid but some undecided (too long for --engine abnf); "
+    "3 no text invalid but some undecided (too long for --method abnf); "
     "130 interrupted (Ctrl-C)"
 )
 
@@ -75,8 +75,8 @@ def _version() -> str:
     # The package's own constant: importlib.metadata would cost an import
     # as long as the rest of a short run.
     reason = urigrammar.PURE_REASON
-    engine = "native engine" if reason is None else f"pure engine: {reason}"
-    return f"%(prog)s {urigrammar.__version__} ({engine})"
+    backend = "native back end" if reason is None else f"pure back end: {reason}"
+    return f"%(prog)s {urigrammar.__version__} ({backend})"
 
 
 def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
@@ -201,10 +201,10 @@ def _run(argv: Sequence[str] | None, out: TextIO, err: TextIO) -> int:
         return EXIT_USAGE if exc.code else EXIT_OK
     try:
         return COMMANDS[args.command].run(args, out, err)
-    except (URIError, UsageError) as exc:
+    except (UrigrammarError, UsageError) as exc:
         # Per-text errors are reported by the commands themselves; what
         # arrives here is about the arguments (an unknown rule, say) or the
-        # streams.  str() of a URIError is what hides a password.
+        # streams.  str() of a UrigrammarError is what hides a password.
         print(f"urigrammar: {exc}", file=err)
         return EXIT_USAGE
     except BrokenPipeError:

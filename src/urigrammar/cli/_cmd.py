@@ -30,7 +30,7 @@ Exit statuses, the same for every command that takes texts:
   on a terminal, ``--jobs 0``) or input/output that cannot be read or
   written (a missing ``--file``, a closed stdin or stdout);
 * 3 (``EXIT_UNDECIDED``): no text was invalid, but some could not be
-  decided (``--engine abnf`` refuses texts over ``ABNF_MAX_LENGTH``);
+  decided (``--method abnf`` refuses texts over ``ABNF_MAX_LENGTH``);
 * 130 (``EXIT_INTERRUPTED``): interrupted (Ctrl-C, SIGINT), for every
   command: 128 plus the signal's number, as shells report it.
 
@@ -49,7 +49,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Literal, NamedTuple, TextIO
 
 import urigrammar
-from urigrammar import InputTooLongError, URIError, URISyntaxError
+from urigrammar import InputTooLongError, UrigrammarError, URISyntaxError
 
 __all__ = [
     "EXIT_INTERRUPTED",
@@ -112,20 +112,20 @@ def exit_status(verdicts: Iterable[Verdict]) -> int:
     return EXIT_OK
 
 
-def verdict_of(exc: URIError) -> Verdict:
+def verdict_of(exc: UrigrammarError) -> Verdict:
     # A text the abnf engine refused for its length may well be valid: it
     # was not judged, so it must never be reported as invalid.
     return "undecided" if isinstance(exc, InputTooLongError) else "invalid"
 
 
-def message(exc: URIError) -> str:
+def message(exc: UrigrammarError) -> str:
     """The error's one-line message as ``str(exc)`` shows it (the caret
     excerpt that follows is left off).  Always through ``str`` so that what
-    ``URIError`` hides there (a password) stays hidden here too."""
+    ``UrigrammarError`` hides there (a password) stays hidden here too."""
     return str(exc).split("\n", 1)[0]
 
 
-def _kind(exc: URIError) -> str:
+def _kind(exc: UrigrammarError) -> str:
     if isinstance(exc, InputTooLongError):
         return "too-long"
     if isinstance(exc, URISyntaxError):
@@ -133,10 +133,10 @@ def _kind(exc: URIError) -> str:
     return "invalid"
 
 
-def json_line(text: str, fields: dict[str, Any], exc: URIError | None = None) -> str:
+def json_line(text: str, fields: dict[str, Any], exc: UrigrammarError | None = None) -> str:
     """The JSON Lines record of one text, with the same keys whether it
     failed or not: ``text``; ``valid``, ``true``, ``false``, or ``null``
-    for a text not decided (too long for ``--engine abnf``); the command's
+    for a text not decided (too long for ``--method abnf``); the command's
     ``fields``, each ``null`` when the text failed; and ``error``, ``null``
     unless it failed: ``{"offset", "message", "kind"}``, where ``kind`` is
     ``syntax``, ``too-long`` or ``invalid`` (any other error, such as
@@ -170,7 +170,7 @@ class Transform:
     def __call__(self, text: str) -> Outcome:
         try:
             result = str(self.compute(text))
-        except URIError as exc:
+        except UrigrammarError as exc:
             if self.json:
                 return Outcome(verdict_of(exc), json_line(text, {"result": None}, exc))
             return Outcome(verdict_of(exc), "" if self.line_per_text else None, str(exc))

@@ -13,7 +13,7 @@ import functools
 from typing import TextIO
 
 import urigrammar
-from urigrammar import URIError
+from urigrammar import URIError, UrigrammarError
 
 from ._batch import run_texts, texts
 from ._cmd import EXIT_INVALID, EXIT_OK, Command, Transform, add_text_input
@@ -73,7 +73,7 @@ def _run_build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         )
         if args.query_pairs:
             ref = ref.with_query_pairs(args.query_pairs)
-    except URIError as exc:
+    except UrigrammarError as exc:
         print(exc, file=err)
         return EXIT_INVALID
     print(ref, file=out)
@@ -85,7 +85,7 @@ def _decode_one(form: bool, errors: str, text: str) -> str:
     spaced = text.replace("+", " ") if form else text
     try:
         return urigrammar.percent_decode(spaced, errors=errors)
-    except URIError as exc:
+    except UrigrammarError as exc:
         raise URIError(
             exc.message, rule=exc.rule, text=text, offset=exc.offset, secrets=exc.secrets
         ) from None

@@ -22,12 +22,12 @@ from ._cmd import Command, add_grammar_options, add_text_input, grammar_from
 __all__ = ["COMMANDS"]
 
 
-def _engine(parser: argparse.ArgumentParser) -> None:
+def _method(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--engine",
-        choices=("compiled", "abnf"),
-        default="compiled",
-        help="compiled (the default: linear time) or abnf (the abnf package's own parser; "
+        "--method",
+        choices=("automata", "abnf"),
+        default="automata",
+        help="automata (the default: linear time) or abnf (the abnf package's own parser; "
         "a text over ABNF_MAX_LENGTH characters is reported as too long, exit 3)",
     )
 
@@ -35,7 +35,7 @@ def _engine(parser: argparse.ArgumentParser) -> None:
 def _run(kind: str, rule: str, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     grammar = getattr(args, "grammar", None)
     files = None if grammar is None else (grammar, tuple(args.imports))
-    work = worker(kind, rule, args.engine, args.json, files)
+    work = worker(kind, rule, args.method, args.json, files)
     return run_texts(work, texts(args), out, err, args.jobs)
 
 
@@ -54,7 +54,7 @@ def _configure_parse(parser: argparse.ArgumentParser) -> None:
         help="parse IRI-references (RFC 3987): non-ASCII characters allowed, bidi "
         "formatting characters refused (section 4.1)",
     )
-    _engine(parser)
+    _method(parser)
 
 
 def _run_parse(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -79,7 +79,7 @@ def _configure_validate(parser: argparse.ArgumentParser) -> None:
         "characters RFC 3987 section 4.1 forbids (parse --iri refuses them)",
     )
     add_text_input(parser, "TEXT", "texts to check against RULE")
-    _engine(parser)
+    _method(parser)
     add_grammar_options(parser)
 
 

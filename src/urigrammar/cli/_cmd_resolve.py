@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, TextIO
 
 import urigrammar
-from urigrammar import URIError
+from urigrammar import UrigrammarError
 
 from ._batch import run_texts, texts
 from ._cmd import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Command, Transform, add_text_input
@@ -45,7 +45,7 @@ def _checked_base(text: str, err: TextIO) -> _Ref | None:
         if urigrammar.validate("URI-reference", text):
             return urigrammar.parse(text)
         return urigrammar.parse_iri(text)
-    except URIError as exc:
+    except UrigrammarError as exc:
         print(exc, file=err)
         return None
 
@@ -175,7 +175,7 @@ def _configure_equivalent(parser: argparse.ArgumentParser) -> None:
 def _run_equivalent(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         same = urigrammar.equivalent(args.a, args.b, _options(args))
-    except URIError as exc:
+    except UrigrammarError as exc:
         # Neither "equivalent" (0) nor "not equivalent" (1): an invalid text
         # has no normal form to compare.  2, as cmp and diff say trouble.
         print(exc, file=err)

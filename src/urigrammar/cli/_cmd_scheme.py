@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any, TextIO
 
 import urigrammar
-from urigrammar import UnknownSchemeError, URIError, URISyntaxError
+from urigrammar import UnknownSchemeError, UrigrammarError, URISyntaxError
 
 from ._batch import run_texts, texts
 from ._cmd import Command, Outcome, add_text_input, message
@@ -53,7 +53,7 @@ def _scheme_of(text: str) -> str | None:
     return None
 
 
-def _kind(exc: URIError) -> str:
+def _kind(exc: UrigrammarError) -> str:
     if isinstance(exc, UnknownSchemeError):
         return "unknown-scheme"
     return "syntax" if isinstance(exc, URISyntaxError) else "invalid"
@@ -75,7 +75,7 @@ def scheme_outcome(text: str) -> Outcome:
         value = urigrammar.parse_scheme(text)
         record["valid"] = True
         record["fields"] = _jsonable(value.as_dict())
-    except URIError as exc:
+    except UrigrammarError as exc:
         # A valid URI may still hold a field that does not decode (a mailto
         # header whose octets are not UTF-8): "valid" says which it was.
         record["fields"] = None

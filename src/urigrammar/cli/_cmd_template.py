@@ -14,7 +14,7 @@ URIs come as ``parse``'s texts do (arguments, ``-``, ``--file``); with
 ``--json`` each line is a record ``{"text", "valid", "variables",
 "error"}`` (``_cmd.json_line``).  An ambiguous template too big to split
 for a URI (``MAX_SPLIT_CELLS``) leaves that URI undecided (exit 3 when
-nothing else failed), like a text too long for ``--engine abnf``.
+nothing else failed), like a text too long for ``--method abnf``.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import urigrammar
-from urigrammar import URIError
+from urigrammar import URIError, UrigrammarError
 
 from ._batch import run_texts, texts
 from ._cmd import (
@@ -91,7 +91,7 @@ def _run_expand(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     variables.update(args.assignments)
     try:
         expanded = urigrammar.URITemplate(args.template).expand(variables)
-    except URIError as exc:
+    except UrigrammarError as exc:
         print(exc, file=err)
         return EXIT_INVALID
     except TypeError as exc:  # a JSON value no template takes (an array in an array)
@@ -119,7 +119,7 @@ class _Match:
     def __call__(self, uri: str) -> Outcome:
         try:
             found = _template(self.template).match(uri)
-        except URIError as exc:  # an ambiguous template's split too big: undecided
+        except UrigrammarError as exc:  # an ambiguous template's split too big: undecided
             return self._failed(uri, exc)
         if found is None:
             # The message leaves the URI out (the lines are in input order):
@@ -130,7 +130,7 @@ class _Match:
             return Outcome("valid", json_line(uri, {"variables": found}))
         return Outcome("valid", json.dumps(found, ensure_ascii=False))
 
-    def _failed(self, uri: str, exc: URIError) -> Outcome:
+    def _failed(self, uri: str, exc: UrigrammarError) -> Outcome:
         if self.json:
             return Outcome(verdict_of(exc), json_line(uri, {"variables": None}, exc))
         return Outcome(verdict_of(exc), "null", str(exc))

@@ -15,7 +15,7 @@ import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .._errors import HIDDEN, URIError
+from .._errors import HIDDEN, URIError, UrigrammarError
 from ..shipped import userinfo_secret
 from ..uri import parse as _parse
 from ..uri import resolve as _resolve
@@ -79,7 +79,7 @@ class SecretSpan:
         try:
             base_url = None if self.base is None else _base(self.base)[1]
             url = whatwg_parse(text, base_url)
-        except URIError:  # no can_ada (an error unpickled elsewhere): assume failure
+        except UrigrammarError:  # no can_ada (an error unpickled elsewhere): assume failure
             base_url = url = None
         lay = layout(text, None if base_url is None else base_url.protocol[:-1])
         own = None

@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from .program.store import PackageStore, Store
     from .reference import ABNF_MAX_LENGTH
     from .regex.emit import Emitter
-    from .regex.flavour import DIALECTS, Regex
+    from .regex.flavours import FLAVOURS, Regex
     from .result.match import RuleMatch
     from .result.record import Field, Record, record_types, untracked
     from .syntax.analysis import END
@@ -103,8 +103,8 @@ _LAZY: dict[str, str] = {
     "Store": ".program.store",
     "ABNF_MAX_LENGTH": ".reference",
     "Emitter": ".regex.emit",
-    "DIALECTS": ".regex.flavour",
-    "Regex": ".regex.flavour",
+    "FLAVOURS": ".regex.flavours",
+    "Regex": ".regex.flavours",
     "RuleMatch": ".result.match",
     "Field": ".result.record",
     "Record": ".result.record",
@@ -128,8 +128,8 @@ _LAZY: dict[str, str] = {
 __all__ = [
     "ABNF_MAX_LENGTH",
     "BACKENDS",
-    "DIALECTS",
     "END",
+    "FLAVOURS",
     "NATIVE",
     "PURE",
     "Alt",

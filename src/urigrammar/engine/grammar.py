@@ -48,19 +48,19 @@ if TYPE_CHECKING:
     from . import reference
     from .program import build
     from .reference import AbnfRules
-    from .regex import flavour
-    from .regex.flavour import Regex
+    from .regex import flavours
+    from .regex.flavours import Regex
     from .result import match
     from .result.match import RuleMatch
     from .syntax.ir import Expr
 else:
     # Imported when first used: a process that runs stored programs of
     # regular rules (every shipped one) never compiles a rule (build), runs
-    # the abnf engine (reference), exports a regex (flavour) or parses a
+    # the abnf engine (reference), exports a regex (flavours) or parses a
     # grammar of its own (match).
     build = later(globals(), ".program.build")
     reference = later(globals(), ".reference")
-    flavour = later(globals(), ".regex.flavour")
+    flavours = later(globals(), ".regex.flavours")
     match = later(globals(), ".result.match")
 
 __all__ = ["Grammar", "Reporting"]
@@ -455,18 +455,18 @@ class Grammar:
             offset = self._abnf.stop(self.canonical(name), text)
         return self.reporting.syntax_error(name, text, offset)
 
-    def regex(self, rule: str, dialect: str = "python", *, captures: Sequence[str] = ()) -> Regex:
-        """The rule as a regex of ``dialect`` (``"python"``, ``"re2"``,
-        ``"rust"`` or ``"java"``; see ``regex.flavour``) matching exactly
-        the rule's strings, in time linear in the text on that dialect's
+    def regex(self, rule: str, flavour: str = "python", *, captures: Sequence[str] = ()) -> Regex:
+        """The rule as a regex of ``flavour`` (``"python"``, ``"re2"``,
+        ``"rust"`` or ``"java"``; see ``regex.flavours``) matching exactly
+        the rule's strings, in time linear in the text on that flavour's
         engine; each occurrence of a rule of ``captures`` is a named group
         (``Regex.groups``).  ``RegexExportError`` (naming the rule and the
-        dialect) for a rule the dialect cannot hold so: not regular, past
+        flavour) for a rule the flavour cannot hold so: not regular, past
         the engine's limits, or able to backtrack without bound."""
         if isinstance(captures, str):
             msg = "captures must be a sequence of rule names, not one str"
             raise TypeError(msg)
-        chosen = flavour.dialect_of(dialect)
+        chosen = flavours.flavour_of(flavour)
         canonical = self.canonical(rule)
         kept = frozenset(self.canonical(name) for name in captures) - {canonical}
         key = ("regex", canonical, chosen.name, tuple(sorted(kept)))
@@ -476,7 +476,7 @@ class Grammar:
         body = None
         if self.is_regular(canonical):
             body = self.program(canonical).body if not kept else self.rules.inline(canonical, kept)
-        found = flavour.export(canonical, body, chosen, vetted=self.vetted)
+        found = flavours.export(canonical, body, chosen, vetted=self.vetted)
         self._prepare(key, found)
         return found
 

@@ -3,7 +3,7 @@
 ``URI-Template = *( literals / expression )`` (RFC 6570 section 2) is a
 repetition, and a regex group inside a repetition keeps only its last
 match, so the template is read in two steps, each with a regex the engine
-compiles from the grammar (``Grammar.compiled``, rules kept as groups):
+compiles from the grammar (``Grammar.program``, rules kept as groups):
 
 1. ``check("URI-Template", text)``: the whole text, or ``URISyntaxError``
    with the offset and a caret;

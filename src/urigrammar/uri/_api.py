@@ -39,7 +39,7 @@ from ._visitor import CAPTURES, LEAVES, plan, to_reference
 __all__ = [
     "PARSE_RULES",
     "Api",
-    "Engine",
+    "Method",
     "TreeNode",
     "api",
     "check",
@@ -50,7 +50,7 @@ __all__ = [
     "validate",
 ]
 
-Engine = Literal["compiled", "abnf"]
+Method = Literal["automata", "abnf"]
 
 _FAST_ENTRIES = 256
 
@@ -80,13 +80,13 @@ if TYPE_CHECKING:
         """What ``parser_for(cls)`` returns: ``parse`` for one class."""
 
         def __call__(
-            self, text: str, rule: str = "URI-reference", *, engine: Engine = "compiled"
+            self, text: str, rule: str = "URI-reference", *, method: Method = "automata"
         ) -> RefT_co: ...
 
     class Validator(Protocol):
         """What ``Api.validate`` is: ``validate`` on one back end."""
 
-        def __call__(self, rule: str, text: str, *, engine: Engine = "compiled") -> bool: ...
+        def __call__(self, rule: str, text: str, *, method: Method = "automata") -> bool: ...
 
 
 # A rule's parse for one class: the class made from the text, or None
@@ -102,9 +102,9 @@ def _text(text: object) -> str:
     return text
 
 
-def _engine(engine: str) -> None:
-    if engine not in ("compiled", "abnf"):
-        msg = f"engine must be 'compiled' or 'abnf', not {engine!r}"
+def _method(method: str) -> None:
+    if method not in ("automata", "abnf"):
+        msg = f"method must be 'automata' or 'abnf', not {method!r}"
         raise URIError(msg)
 
 
@@ -128,7 +128,7 @@ def resolve_annotations(function: Callable[..., Any]) -> None:
     """Replace ``function``'s annotations, names under ``from __future__
     import annotations``, with the objects they name, so that help() and
     ``inspect.signature`` show ``str`` and ``Literal['compiled', 'abnf']``
-    rather than ``'str'`` and ``'Engine'``, as for ``parse``.  Each is one
+    rather than ``'str'`` and ``'Method'``, as for ``parse``.  Each is one
     name of the function's module or a builtin (``typing.get_type_hints``
     would read any expression, at a first call's cost of a hundred Python
     calls)."""
@@ -171,7 +171,7 @@ class Api:
         table = self._validate_table
         backend = self.backend
 
-        def validate(rule: str, text: str, *, engine: Engine = "compiled") -> bool:
+        def validate(rule: str, text: str, *, method: Method = "automata") -> bool:
             """Whether all of ``text`` matches the rule named ``rule``: a rule
             of any shipped grammar (RFC 3986, RFC 3987, RFC 6570; see
             ``urigrammar.shipped``) or an RFC 5234 core rule, exactly as the
@@ -180,7 +180,7 @@ class Api:
             bidi formatting characters, which ``parse_iri`` and the JSON
             Schema ``iri`` formats refuse.  Rule names are
             case-insensitive (RFC 5234 section 2.1)."""
-            if engine == "compiled":
+            if method == "automata":
                 # The hot path; a rule spelling not seen yet (KeyError) or a
                 # text that is no str (TypeError) takes the checked way below.
                 try:
@@ -189,8 +189,8 @@ class Api:
                     pass
             grammar, name = shipped_rule(rule)
             text = _text(text)
-            _engine(engine)
-            if engine == "compiled":
+            _method(method)
+            if method == "automata":
                 matcher = grammar.matcher(name, backend=backend)
                 if len(table) < _FAST_ENTRIES:
                     table[rule] = matcher
@@ -203,11 +203,11 @@ class Api:
         resolve_annotations(validate)
         return validate
 
-    def check(self, rule: str, text: str, *, engine: Engine = "compiled") -> None:
+    def check(self, rule: str, text: str, *, method: Method = "automata") -> None:
         """Raise ``URISyntaxError`` unless ``text`` matches ``rule``.  The
         error's offset is the end of the longest prefix of ``text`` that
         some string matching the rule starts with."""
-        if not self.validate(rule, text, engine=engine):
+        if not self.validate(rule, text, method=method):
             grammar, name = shipped_rule(rule)
             raise grammar.syntax_error(name, text)
 
@@ -224,19 +224,19 @@ class Api:
         return cast("Parser[RefT]", made)
 
     def parse_as(
-        self, cls: type[RefT], text: str, rule: str | None = None, *, engine: Engine = "compiled"
+        self, cls: type[RefT], text: str, rule: str | None = None, *, method: Method = "automata"
     ) -> RefT:
         """``text`` parsed into a ``cls`` (``parser_for(cls)``, called once),
         by default as the class's reference rule (URI-reference, IRI-reference)."""
-        return self.parser_for(cls)(text, rule or cls.dialect.parse_rules[0], engine=engine)
+        return self.parser_for(cls)(text, rule or cls.dialect.parse_rules[0], method=method)
 
     def _new_parser(self, cls: type[RefT], screen: bool) -> Parser[RefT]:
         table = _ParseTable()
         fast = table.fast
         default = cls.dialect.parse_rules[0]  # URI-reference, IRI-reference
 
-        def parse(text: str, rule: str = default, *, engine: Engine = "compiled") -> RefT:
-            if engine == "compiled":
+        def parse(text: str, rule: str = default, *, method: Method = "automata") -> RefT:
+            if method == "automata":
                 # The hot path; a rule spelling not seen yet (KeyError) or a
                 # text that is no str (TypeError) takes the checked way below.
                 try:
@@ -246,7 +246,7 @@ class Api:
                 else:
                     if found is not None:
                         return found
-            return self._parse_checked(cls, table, text, rule, engine, screen)
+            return self._parse_checked(cls, table, text, rule, method, screen)
 
         # help(urigrammar.parse) shows these: the function is made here, once per class.
         parse.__qualname__ = parse.__name__ = "parse"
@@ -260,7 +260,7 @@ class Api:
         )
         # The objects themselves, not their names: this module's globals,
         # where typing.get_type_hints would look names up, hold no ``cls``.
-        parse.__annotations__ = {"text": str, "rule": str, "engine": Engine, "return": cls}
+        parse.__annotations__ = {"text": str, "rule": str, "method": Method, "return": cls}
         # On the native back end a C entry runs the hot path (a text, and a
         # rule spelling seen before whose matcher is the native tagger)
         # without a Python frame, and calls this function for everything else.
@@ -272,7 +272,7 @@ class Api:
         table: _ParseTable,
         text: str,
         rule: str,
-        engine: str,
+        method: str,
         screen: bool,
     ) -> RefT:
         """``parse`` off the hot path: first use of a rule spelling, the
@@ -281,11 +281,11 @@ class Api:
         grammar = dialect.grammar
         name = grammar.canonical(rule)
         text = _text(text)
-        _engine(engine)
+        _method(method)
         if name not in dialect.parse_rules:
             msg = f"parse() takes a rule among {', '.join(dialect.parse_rules)}, not {rule!r}"
             raise URIError(msg, rule=name)
-        if engine == "abnf":
+        if method == "abnf":
             tree = grammar.abnf_parse(name, text)
             if tree is None:
                 raise grammar.syntax_error(name, text)
@@ -332,11 +332,11 @@ _DEFAULT = api()
 validate = _DEFAULT.validate
 
 
-def check(rule: str, text: str, *, engine: Engine = "compiled") -> None:
+def check(rule: str, text: str, *, method: Method = "automata") -> None:
     """``Api.check`` on the default back end: raise ``URISyntaxError``
     unless ``text`` matches ``rule``; the error's offset is the end of the
     longest prefix of ``text`` that some string matching the rule starts with."""
-    _DEFAULT.check(rule, text, engine=engine)
+    _DEFAULT.check(rule, text, method=method)
 
 
 def parser_for(cls: type[RefT], *, screen: bool = True) -> Parser[RefT]:
@@ -345,10 +345,10 @@ def parser_for(cls: type[RefT], *, screen: bool = True) -> Parser[RefT]:
 
 
 def parse_as(
-    cls: type[RefT], text: str, rule: str | None = None, *, engine: Engine = "compiled"
+    cls: type[RefT], text: str, rule: str | None = None, *, method: Method = "automata"
 ) -> RefT:
     """``Api.parse_as`` on the default back end."""
-    return _DEFAULT.parse_as(cls, text, rule, engine=engine)
+    return _DEFAULT.parse_as(cls, text, rule, method=method)
 
 
 def parse_tree(rule: str, text: str) -> TreeNode:

@@ -10,7 +10,7 @@ calls, so ``import urigrammar`` stays free of it.
 
 The value is read with the class's own parse function (``parser_for``)
 and written back with ``str()``: exact, never rewritten (RFC 3986 section
-5.3).  A ``URIError`` becomes a ``PydanticCustomError`` whose context holds
+5.3).  A ``UrigrammarError`` becomes a ``PydanticCustomError`` whose context holds
 the rule and the offset, and the error's own message, in which a userinfo
 password is already hidden (section 3.2.1).
 """
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._errors import URIError
+from .._errors import UrigrammarError
 from ._api import parser_for
 from ._components import Components
 
@@ -67,9 +67,9 @@ def default_rule(cls: type[Components]) -> str:
     return cls.dialect.parse_rules[0]
 
 
-def pydantic_error(exc: URIError) -> Exception:
+def pydantic_error(exc: UrigrammarError) -> Exception:
     """``exc`` as a ``PydanticCustomError``: type ``uri_syntax`` when the text
-    does not match its rule, ``uri_error`` for any other ``URIError``; the
+    does not match its rule, ``uri_error`` for any other ``UrigrammarError``; the
     context carries ``rule``, ``offset`` and the (masked) ``message``."""
     from pydantic_core import PydanticCustomError
 
@@ -108,7 +108,7 @@ def core_schema(cls: type[Components], source: Any, handler: Any) -> Any:
             )
         try:
             return parse(value)
-        except URIError as exc:
+        except UrigrammarError as exc:
             raise pydantic_error(exc) from None
 
     serialize = cs.plain_serializer_function_ser_schema(str, when_used="unless-none")

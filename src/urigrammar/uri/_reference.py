@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from ..engine import later, untracked
-from ._api import Engine, parser_for, resolve_annotations, validate
-from ._components import Components, trusted
+from ._api import Method, parser_for, resolve_annotations, validate
+from ._components import Components
 from ._dialect import IRI
 
 if TYPE_CHECKING:
@@ -60,7 +60,6 @@ __all__ = [
     "parse",
     "relativize",
     "resolve",
-    "trusted_reference",
 ]
 
 
@@ -303,24 +302,6 @@ class IRIReference(Reference):
         return _convert.to_uri(self, uri_cls=URIReference, idna=idna)
 
 
-def trusted_reference(
-    scheme: str | None,
-    userinfo: str | None,
-    host: str | None,
-    path: str,
-    query: str | None,
-    fragment: str | None,
-    host_kind: str | None,
-    port_text: str | None,
-) -> URIReference:
-    """A ``URIReference`` from checked components, unchecked.  Kept because
-    pickles made before ``Components`` name this function to rebuild a
-    reference; new pickles name ``_components.trusted``."""
-    return trusted(
-        URIReference, scheme, userinfo, host, path, query, fragment, host_kind, port_text
-    )
-
-
 #: The components of ``text`` (RFC 3986 section 4.1); ``rule`` is one of
 #: ``PARSE_RULES``.  Raises ``URISyntaxError`` for text the rule rejects.
 #: (``parser_for`` makes it, so that its hot path is one dict lookup, a
@@ -339,7 +320,7 @@ def parse_iri(
     text: str,
     rule: str = "IRI-reference",
     *,
-    engine: Engine = "compiled",
+    method: Method = "automata",
     allow_bidi: bool = False,
 ) -> IRIReference:
     """An ``IRIReference``: the components of ``text`` (RFC 3987 section
@@ -348,11 +329,11 @@ def parse_iri(
     formatting character (section 4.1: IRIs MUST NOT contain them, though
     the ABNF admits them), naming it and its offset, unless ``allow_bidi``."""
     parse = _parse_iri_unscreened if allow_bidi else _parse_iri
-    if engine == "compiled":
+    if method == "automata":
         # Positionally: the C entry in front of the parse function
         # (engine._runner.fast_entry) hands any keyword to the function.
         return parse(text, rule)
-    return parse(text, rule, engine=engine)
+    return parse(text, rule, method=method)
 
 
 resolve_annotations(parse_iri)  # as parse's: help() shows the types, not their names

@@ -1,13 +1,13 @@
 """The shipped grammars' rules as regexes for other engines, and the
 components of a reference (RFC 3986 section 3) as named groups.
 
-``regex(rule, dialect)`` is ``Grammar.regex`` for the grammar ``validate``
+``regex(rule, flavour)`` is ``Grammar.regex`` for the grammar ``validate``
 reads the rule from.  ``field_regex`` captures the rules ``_visitor.READS``
 takes a component's text from.  One regex cannot give each component one
 group: a component comes from one of several rules (the path from any of
 five), and a rule may occur more than once once inlined (``authority``,
 hence ``host``, under both ``URI`` and ``relative-ref``), while every
-dialect refuses two groups of one name.  So each occurrence is a group of
+flavour refuses two groups of one name.  So each occurrence is a group of
 its own (``host``, ``host_2``), and ``FieldRegex.fields`` lists, for each
 component, the groups it may come from: at most one of them takes part in
 a match, so the component is the first non-null of them (a coalesce).
@@ -43,10 +43,10 @@ _SOURCES: dict[str, tuple[str, ...]] = {
 }
 
 
-def regex(rule: str, dialect: str = "python") -> Regex:
+def regex(rule: str, flavour: str = "python") -> Regex:
     """Rule ``rule`` of the shipped grammars (the grammar ``validate``
     reads it from: RFC 3986, RFC 3987, RFC 6570, or an RFC 5234 core
-    rule) as a regex of ``dialect``: ``"python"``, ``"re2"`` (pyarrow,
+    rule) as a regex of ``flavour``: ``"python"``, ``"re2"`` (pyarrow,
     DuckDB, BigQuery), ``"rust"`` (polars) or ``"java"`` (Spark).
     ``Regex.pattern`` matches exactly the strings ``validate(rule, s)``
     accepts, anchored, so under search semantics too::
@@ -59,9 +59,9 @@ def regex(rule: str, dialect: str = "python") -> Regex:
 
     re2 and rust match UTF-8 text, so their language is the rule's over
     Unicode scalar values (no surrogate code points).  ``RegexExportError``
-    when the dialect cannot hold the rule (see ``Grammar.regex``)."""
+    when the flavour cannot hold the rule (see ``Grammar.regex``)."""
     grammar, name = shipped_rule(rule)
-    return grammar.regex(name, dialect)
+    return grammar.regex(name, flavour)
 
 
 @dataclass(frozen=True)
@@ -83,9 +83,9 @@ class FieldRegex:
         return self.regex.pattern
 
 
-def field_regex(rule: str = "URI-reference", dialect: str = "python") -> FieldRegex:
+def field_regex(rule: str = "URI-reference", flavour: str = "python") -> FieldRegex:
     """Rule ``rule`` (one of ``PARSE_RULES`` or ``IRI_PARSE_RULES``) as a
-    regex of ``dialect`` that matches what ``validate(rule, s)`` accepts,
+    regex of ``flavour`` that matches what ``validate(rule, s)`` accepts,
     with a named group for each occurrence of a rule that gives a
     component its text (RFC 3986 section 3; RFC 3987 section 2.2's
     ``i``-rules).  A component is the first of its groups that took part::
@@ -120,7 +120,7 @@ def field_regex(rule: str = "URI-reference", dialect: str = "python") -> FieldRe
         for source in sources
         if grammar.find(source) is not None
     ]
-    found = grammar.regex(name, dialect, captures=captures)
+    found = grammar.regex(name, flavour, captures=captures)
     fields = {
         field: tuple(g for s in _SOURCES[field] for g in found.names(s)) for field in FIELD_NAMES
     }

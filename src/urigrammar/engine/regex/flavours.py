@@ -2,8 +2,8 @@
 ``regex`` crate or Java's ``java.util.regex``.
 
 The text is emitted from the inlined rule (``_ir``) by the compiler's own
-``Emitter``, told by a ``Dialect`` how to spell a class and name a group
-and whether it has possessive quantifiers, so every dialect says the same
+``Emitter``, told by a ``Flavour`` how to spell a class and name a group
+and whether it has possessive quantifiers, so every flavour says the same
 language the same way, and the analysis that makes the Python regex
 linear (``_compile``) is the one that decides here too:
 
@@ -17,11 +17,11 @@ linear (``_compile``) is the one that decides here too:
 * **re2** and **rust** are automata: linear whatever the pattern, with no
   possessive quantifiers, atomic groups, backreferences or lookaround,
   and with limits of their own, checked here before a pattern is handed
-  out (``RegexExportError`` names the rule, the dialect and the limit):
+  out (``RegexExportError`` names the rule, the flavour and the limit):
   RE2 refuses a repetition count over 1,000, counting nested counted
   repetitions as their product, both bound their compiled size, and Rust
   bounds nesting.  They match UTF-8 text, which cannot hold a surrogate
-  code point (U+D800 to U+DFFF): in these two dialects the language is the
+  code point (U+D800 to U+DFFF): in these two flavours the language is the
   rule's language over Unicode scalar values, surrogates left out of
   every class.
 
@@ -35,10 +35,10 @@ only where the rule ends the text, so it means the rule wherever it
 stands, and the linearity is the larger pattern's to prove.
 
 Groups: with ``captures`` each occurrence of a captured rule is a named
-group, its name the rule's made valid in the dialect (``path-abempty`` is
+group, its name the rule's made valid in the flavour (``path-abempty`` is
 ``path_abempty``, or ``pathAbempty`` in Java, whose names are letters and
 digits), and a later occurrence of the same rule numbered
-(``path_abempty_2``): every dialect refuses two groups of one name.
+(``path_abempty_2``): every flavour refuses two groups of one name.
 ``Regex.groups`` pairs each group with its rule, in the order the groups
 open.
 """
@@ -56,7 +56,7 @@ from ..syntax.charset import CharSet
 from ..syntax.ir import Alt, Cap, Chars, Expr, Rep, Seq
 from .emit import POSSESSIVE, Emitter
 
-__all__ = ["DIALECTS", "Dialect", "Regex", "export"]
+__all__ = ["FLAVOURS", "Flavour", "Regex", "export"]
 
 
 _SURROGATES = CharSet(((0xD800, 0xDFFF),))
@@ -64,7 +64,7 @@ _MAX_CODE = 0x10FFFF
 
 
 @dataclass(frozen=True)
-class Dialect:
+class Flavour:
     """What an engine's regex syntax has, for ``export``."""
 
     name: str
@@ -101,10 +101,10 @@ class Dialect:
     backtracks: bool
 
 
-#: The dialects ``export`` writes, by name.
-DIALECTS: Mapping[str, Dialect] = MappingProxyType(
+#: The flavours ``export`` writes, by name.
+FLAVOURS: Mapping[str, Flavour] = MappingProxyType(
     {
-        "python": Dialect(
+        "python": Flavour(
             "python",
             possessive=POSSESSIVE,
             scalars_only=False,
@@ -117,7 +117,7 @@ DIALECTS: Mapping[str, Dialect] = MappingProxyType(
             max_size=None,
             backtracks=True,
         ),
-        "re2": Dialect(
+        "re2": Flavour(
             "re2",
             possessive=False,
             scalars_only=True,
@@ -130,7 +130,7 @@ DIALECTS: Mapping[str, Dialect] = MappingProxyType(
             max_size=200_000,
             backtracks=False,
         ),
-        "rust": Dialect(
+        "rust": Flavour(
             "rust",
             possessive=False,
             scalars_only=True,
@@ -143,7 +143,7 @@ DIALECTS: Mapping[str, Dialect] = MappingProxyType(
             max_size=50_000,
             backtracks=False,
         ),
-        "java": Dialect(
+        "java": Flavour(
             "java",
             possessive=True,
             scalars_only=False,
@@ -162,7 +162,7 @@ DIALECTS: Mapping[str, Dialect] = MappingProxyType(
 
 @dataclass(frozen=True)
 class Regex:
-    """A rule as a regex of one dialect.
+    """A rule as a regex of one flavour.
 
     ``pattern`` matches exactly the rule's strings under search semantics
     and full-match semantics alike (``\\A`` ... end of text), in linear
@@ -172,7 +172,7 @@ class Regex:
     the rule whose match it holds."""
 
     rule: str
-    dialect: str
+    flavour: str
     pattern: str
     body: str
     groups: tuple[tuple[str, str], ...] = ()
@@ -186,7 +186,7 @@ class Regex:
 
 
 def _escape(code: int, braced: bool) -> str:
-    # ASCII letters and digits are special in no dialect, in a class or
+    # ASCII letters and digits are special in no flavour, in a class or
     # out of one; every other code point is escaped, so none is.
     if code < 0x80 and chr(code).isalnum():
         return chr(code)
@@ -199,20 +199,20 @@ def _escape(code: int, braced: bool) -> str:
     return f"\\U{code:08x}"
 
 
-class _DialectEmitter(Emitter):
-    """The compiler's emitter, spelling classes and groups for a dialect."""
+class _FlavourEmitter(Emitter):
+    """The compiler's emitter, spelling classes and groups for a flavour."""
 
-    def __init__(self, dialect: Dialect) -> None:
-        super().__init__(possessive=dialect.possessive)
-        self.dialect = dialect
+    def __init__(self, flavour: Flavour) -> None:
+        super().__init__(possessive=flavour.possessive)
+        self.flavour = flavour
         self.names: list[str] = []
 
     def char_class(self, chars: CharSet) -> str:
-        dialect = self.dialect
-        if dialect.scalars_only:
+        flavour = self.flavour
+        if flavour.scalars_only:
             chars = chars - _SURROGATES
         spans = [(max(lo, 0), hi) for lo, hi in chars.spans if hi >= 0]
-        braced = dialect.braced_escapes
+        braced = flavour.braced_escapes
         if not spans:
             # Nothing left (a class of surrogates only): a class that
             # matches no character, which RE2, Rust and Java accept.
@@ -226,17 +226,17 @@ class _DialectEmitter(Emitter):
         return "[" + "".join(parts) + "]"
 
     def group_opening(self, rule: str) -> str:
-        name = group_name(rule, self.dialect, set(self.names))
+        name = group_name(rule, self.flavour, set(self.names))
         self.names.append(name)
-        return f"{self.dialect.group_open}{name}>"
+        return f"{self.flavour.group_open}{name}>"
 
 
-def group_name(rule: str, dialect: Dialect, taken: set[str]) -> str:
-    """A group name for ``rule`` that the dialect accepts and ``taken``
+def group_name(rule: str, flavour: Flavour, taken: set[str]) -> str:
+    """A group name for ``rule`` that the flavour accepts and ``taken``
     lacks: RFC 5234 section 2.1's names are a letter, then letters, digits
     and hyphens; a hyphen becomes ``_``, or, in Java, upper-cases the next
     letter; a name already taken gets the first free number."""
-    if dialect.underscores:
+    if flavour.underscores:
         base = rule.replace("-", "_")
         sep = "_"
     else:
@@ -314,60 +314,60 @@ def _size(node: Expr) -> int:
     raise TypeError(f"rule reference {node.name!r} was not inlined")
 
 
-def _refuse(rule: str, dialect: str, why: str) -> RegexExportError:
+def _refuse(rule: str, flavour: str, why: str) -> RegexExportError:
     return RegexExportError(
-        f"rule {rule!r} has no {dialect} regex: {why}", rule=rule, dialect=dialect
+        f"rule {rule!r} has no {flavour} regex: {why}", rule=rule, flavour=flavour
     )
 
 
-def dialect_of(name: object) -> Dialect:
-    """The dialect called ``name``; ``ValueError`` naming the dialects."""
-    found = DIALECTS.get(name) if isinstance(name, str) else None
+def flavour_of(name: object) -> Flavour:
+    """The flavour called ``name``; ``ValueError`` naming the flavours."""
+    found = FLAVOURS.get(name) if isinstance(name, str) else None
     if found is None:
-        known = ", ".join(repr(d) for d in DIALECTS)
-        msg = f"dialect must be one of {known}, not {name!r}"
+        known = ", ".join(repr(d) for d in FLAVOURS)
+        msg = f"flavour must be one of {known}, not {name!r}"
         raise ValueError(msg)
     return found
 
 
-def _plain(body: Expr, dialect: Dialect) -> str:
-    return _DialectEmitter(replace(dialect, possessive=False)).emit(body, END)
+def _plain(body: Expr, flavour: Flavour) -> str:
+    return _FlavourEmitter(replace(flavour, possessive=False)).emit(body, END)
 
 
-def export(rule: str, body: Expr | None, dialect: Dialect, *, vetted: bool) -> Regex:
+def export(rule: str, body: Expr | None, flavour: Flavour, *, vetted: bool) -> Regex:
     """Rule ``rule`` (canonical), inlined as ``body`` (its captured rules
     ``Cap`` nodes; ``None`` for a rule that reaches itself), as a regex of
-    ``dialect``; raises ``RegexExportError`` where the dialect's engine
+    ``flavour``; raises ``RegexExportError`` where the flavour's engine
     would refuse it or run it in more than linear time, or where the rule's
     language is not regular."""
-    name = dialect.name
+    name = flavour.name
     if body is None:
         why = "it reaches itself through its references, so its language is not regular"
         raise _refuse(rule, name, why)
-    if dialect.max_repeat is not None:
+    if flavour.max_repeat is not None:
         product = _repeat_product(body)
-        if product > dialect.max_repeat:
+        if product > flavour.max_repeat:
             why = (
                 f"its nested repetition counts multiply to {product:,}, "
-                f"and {name} takes at most {dialect.max_repeat:,}"
+                f"and {name} takes at most {flavour.max_repeat:,}"
             )
             raise _refuse(rule, name, why)
-    if dialect.max_depth is not None:
+    if flavour.max_depth is not None:
         depth = _depth(body)
-        if depth > dialect.max_depth:
-            why = f"it nests {depth} deep, and {name} takes at most {dialect.max_depth}"
+        if depth > flavour.max_depth:
+            why = f"it nests {depth} deep, and {name} takes at most {flavour.max_depth}"
             raise _refuse(rule, name, why)
-    if dialect.max_size is not None:
+    if flavour.max_size is not None:
         size = _size(body)
-        if size > dialect.max_size:
+        if size > flavour.max_size:
             why = (
                 f"it compiles to about {size:,} automaton instructions, "
-                f"over the {dialect.max_size:,} that fit {name}'s default memory limit"
+                f"over the {flavour.max_size:,} that fit {name}'s default memory limit"
             )
             raise _refuse(rule, name, why)
-    emitter = _DialectEmitter(dialect)
+    emitter = _FlavourEmitter(flavour)
     source = emitter.emit(body, END)
-    if dialect.backtracks and not (
+    if flavour.backtracks and not (
         emitter.analysis.deterministic(body, END) or (vetted and linear(emitter.analysis, body))
     ):
         why = (
@@ -378,8 +378,8 @@ def export(rule: str, body: Expr | None, dialect: Dialect, *, vetted: bool) -> R
     # A possessive quantifier is proved safe against what follows the
     # rule, the end of the text; embedded, something else follows, so the
     # body goes without them.
-    bare = source if not dialect.possessive else _plain(body, dialect)
+    bare = source if not flavour.possessive else _plain(body, flavour)
     wrapped = f"(?:{bare})" if isinstance(body, Alt) else bare
-    pattern = f"\\A(?:{source}){dialect.end}"
+    pattern = f"\\A(?:{source}){flavour.end}"
     groups = tuple(zip(emitter.names, (r for r, _ in emitter.groups), strict=True))
     return Regex(rule, name, pattern, wrapped, groups)

@@ -1,7 +1,7 @@
 """The exported regexes (``urigrammar.regex``) in the column engines,
 against a Python loop over ``validate``, on the URL corpus sample repeated.
 
-    python bench/bench_regex_dialects.py [--rows 500000] [--rule URI-reference]
+    python bench/bench_regex_flavours.py [--rows 500000] [--rule URI-reference]
 
 Prints microseconds per row for each engine, and whether every engine gave
 ``validate``'s answer on every row.  Needs pyarrow, polars and duckdb
