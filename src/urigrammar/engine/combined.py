@@ -56,7 +56,7 @@ Part = tuple[Grammar, str, bool]
 #: The combinations made while ``recording``, by key, if it is.
 _MADE: list[dict[str, Tables]] = []
 #: Per file read, its pieces by key (``None``: the file is not usable).
-_READ: dict[str, dict[str, tuple[bytes, object]] | None] = {}
+_READ: dict[str, dict[str, wire.Place] | None] = {}
 _LOCK = allocate_lock()
 
 
@@ -140,7 +140,7 @@ def _from_store(store: Store, wanted: str) -> Tables | None:
         return None
 
 
-def _pieces(data: bytes) -> dict[str, tuple[bytes, object]] | str:
+def _pieces(data: bytes) -> dict[str, wire.Place] | str:
     """Each combination's place in a file ``encode_combinations`` wrote
     (the body, and its index entry's [offset, length, digest]), or why the
     file cannot be used."""
@@ -151,7 +151,7 @@ def _pieces(data: bytes) -> dict[str, tuple[bytes, object]] | str:
     index = found.get("tables")
     if not isinstance(index, list):
         return "damaged (no index)"
-    pieces: dict[str, tuple[bytes, object]] = {}
+    pieces: dict[str, wire.Place] = {}
     for item in index:
         if not isinstance(item, list) or len(item) != 4 or not isinstance(item[0], str):
             return "damaged (an index entry of another shape)"

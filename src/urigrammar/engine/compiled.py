@@ -38,7 +38,7 @@ class CompiledForm:
         #: Programs as the store holds them (their places in its file),
         #: decoded on first use; and, for a store that is written, every
         #: program's bytes: what it writes.
-        self._places: dict[Key, tuple[bytes, object]] = {}
+        self._places: dict[Key, wire.Place] = {}
         self._pieces: dict[Key, bytes] = {}
         self._own: list[RuleText] = []
         self._lock = allocate_lock()

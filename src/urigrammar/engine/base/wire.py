@@ -39,6 +39,7 @@ else:
     _make_scanner = _json.make_scanner
 
 __all__ = [
+    "Place",
     "boolean",
     "compact_json",
     "digest",
@@ -55,6 +56,11 @@ __all__ = [
     "texts",
     "with_head",
 ]
+
+
+#: Where a piece of a headed file lies: the file's body (``headed``) and the
+#: piece's ``[offset, length, digest]``, read by ``piece`` when it is used.
+Place = tuple[memoryview, object]
 
 
 def _fail(what: str) -> ValueError:
@@ -196,15 +202,16 @@ def with_head(head: Mapping[str, object], body: bytes) -> bytes:
     return compact_json(head) + b"\n" + body
 
 
-def headed(data: bytes, expected: Mapping[str, object]) -> tuple[dict[str, Any], bytes] | str:
+def headed(data: bytes, expected: Mapping[str, object]) -> tuple[dict[str, Any], memoryview] | str:
     """The header and body of a file ``with_head`` wrote, when the header
     holds every field of ``expected`` with its value; else why the file
-    cannot be used."""
-    head, newline, body = data.partition(b"\n")
-    if not newline:
+    cannot be used.  The body is a view of ``data``, not a copy: a reader
+    copies only the pieces it reads (``piece``)."""
+    end = data.find(b"\n")
+    if end < 0:
         return "truncated"
     try:
-        found = loads(head)
+        found = loads(data[:end])
     except ValueError:
         return "damaged (its header is not JSON)"
     if not isinstance(found, dict):
@@ -212,10 +219,10 @@ def headed(data: bytes, expected: Mapping[str, object]) -> tuple[dict[str, Any],
     for field, value in expected.items():
         if found.get(field) != value:
             return f"written for another {field} ({found.get(field)!r}, not {value!r})"
-    return found, body
+    return found, memoryview(data)[end + 1 :]
 
 
-def piece(body: bytes, where: object) -> bytes:
+def piece(body: bytes | memoryview, where: object) -> bytes:
     """The piece of ``body`` that ``where`` names, ``[offset, length,
     digest]``, when it is there and its digest matches: a piece damaged in
     place is told from a good one when it is read, and a process checks
@@ -224,7 +231,7 @@ def piece(body: bytes, where: object) -> bytes:
     if len(entry) != 3:
         raise _fail("a piece is [offset, length, digest]")
     start, length = span(entry[:2], len(body))
-    found = body[start : start + length]
+    found = bytes(body[start : start + length])
     if digest(found) != entry[2]:
         raise _fail("a piece damaged or truncated (its digest does not match)")
     return found

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import Any
 
 from ..._version import VERSION
 from ..base import wire
@@ -54,7 +53,7 @@ Lineage = tuple[tuple[str, str], ...]
 #: What a good file holds: the grammar's own rules and the core rules,
 #: each read when first asked (``RuleText.later``), and each program's
 #: place in the file, decoded on use (``program_from``).
-Loaded = tuple[list[RuleText], list[RuleText], dict[Key, tuple[bytes, object]]]
+Loaded = tuple[list[RuleText], list[RuleText], dict[Key, wire.Place]]
 
 
 def _rule_piece(rule: RuleText) -> bytes:
@@ -178,7 +177,7 @@ def _entries(index: object, sealed: bytes, *, prose: bool) -> list[tuple[str, bo
     ]
 
 
-def program_from(place: tuple[bytes, Any]) -> Program:
+def program_from(place: wire.Place) -> Program:
     """A program from its place in a file (the body, and its index entry's
     ``[offset, length, digest]``); ``ValueError`` when it is not one."""
     body, where = place
