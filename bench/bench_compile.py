@@ -4,11 +4,12 @@
 
 The grammar is the shipped RFC 3987 (``grammar/rfc3987.abnf``, IRIs), whose
 ``ucschar`` spans about a million code points in 17 ranges.  For each rule
-it prints the time to compile the rule (inlining, analysis, regex emission
-and ``re.compile``), the size of the pattern, whether every choice in it is
-decided by the next character, and which matcher ``validate`` uses; then
-the time to read each shipped grammar file (``abnf``'s ABNF parser), for
-scale.  Best of ``--repeats``.
+it prints the time to compile the rule from its rule table
+(``build_program``: inlining, analysis, regex emission, the minimal DFA)
+and then ``re.compile`` its regex, the size of the pattern, whether every
+choice in it is decided by the next character, and what validates it on
+each back end (``backend.choose``); then the time to read each shipped
+grammar file (``abnf``'s ABNF parser), for scale.  Best of ``--repeats``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ import re
 import time
 
 import urigrammar
-from urigrammar.engine import Grammar
+from urigrammar.engine import NATIVE, PURE, Grammar, runs
+from urigrammar.engine.program.build import build_program
+from urigrammar.engine.program.program import Program
 from urigrammar.engine.syntax.reader import read_rules
 from urigrammar.shipped import grammar_text
 
@@ -42,20 +45,30 @@ def main() -> None:
     t86, _ = best(lambda: read_rules(grammar_text("rfc3986.abnf")), args.repeats)
     t87, _ = best(lambda: read_rules(grammar_text("rfc3987.abnf")), args.repeats)
     rfc3987: Grammar = urigrammar.RFC3987
-    print(f"{'rule':16} {'compile ms':>11} {'pattern chars':>14} {'LL(1)':>6} {'matcher':>9}")
+    table = rfc3987.rules
+    print(
+        f"{'rule':16} {'compile ms':>11} {'re ms':>7} {'pattern chars':>14} {'LL(1)':>6} "
+        f"{'native':>7} {'pure':>6}"
+    )
     for rule in RULES:
+        name = rfc3987.canonical(rule)
 
-        def compile_once(rule: str = rule) -> object:
-            rfc3987.clear_caches()
+        def compile_once(name: str = name) -> Program:
+            return build_program(table, name, frozenset(), frozenset(), vetted=rfc3987.vetted)
+
+        seconds, program = best(compile_once, args.repeats)
+        assert isinstance(program, Program)
+
+        def regex_once(source: str = program.source) -> object:
             re.purge()  # re keeps compiled patterns too: time the real compile
-            return rfc3987.program(rule)
+            return re.compile(source)
 
-        seconds, compiled = best(compile_once, args.repeats)
-        pattern = compiled.pattern  # type: ignore[attr-defined]
-        decided = compiled.deterministic  # type: ignore[attr-defined]
-        matcher = "regex" if rfc3987.matcher(rule) == pattern.fullmatch else "automaton"
-        size = len(pattern.pattern)
-        print(f"{rule:16} {seconds * 1e3:11.1f} {size:14} {decided!s:>6} {matcher:>9}")
+        regex_seconds, _ = best(regex_once, args.repeats)
+        chosen = [runs(program, backend).validates for backend in (NATIVE, PURE)]
+        print(
+            f"{rule:16} {seconds * 1e3:11.1f} {regex_seconds * 1e3:7.1f} "
+            f"{len(program.source):14} {program.deterministic!s:>6} {chosen[0]:>7} {chosen[1]:>6}"
+        )
     print(f"\nread rfc3986.abnf with abnf's ABNF parser: {t86 * 1e3:.0f} ms")
     print(f"read rfc3987.abnf with abnf's ABNF parser: {t87 * 1e3:.0f} ms")
 

@@ -185,7 +185,7 @@ def dfa_sizes() -> None:
         tables = build_tables(body)
         took = time.perf_counter() - start
         assert tables is not None
-        # The tagged DFA of parse (engine/_tagged.py), with the visitor's captures.
+        # The tagged DFA of parse (engine/automata/tagged.py), with the visitor's captures.
         captured = inline_rule(grammar.rules, name, CAPTURES - {name}, LEAVES)
         start = time.perf_counter()
         tagged = build_tagged(captured)

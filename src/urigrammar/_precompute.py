@@ -3,9 +3,9 @@
 
 The wheel's build hook (``hatch_build.py``) runs this, and the wheel
 carries what it writes as ``urigrammar/compiled/<grammar file>.json``
-(``engine._artifact``: data only, headed by the sha256 of the grammar
+(``engine.program.artifact``: data only, headed by the sha256 of the grammar
 texts), and the scheme profiles' one-DFA verdicts as
-``urigrammar/compiled/combinations.json`` (``engine._combined``: keyed
+``urigrammar/compiled/combinations.json`` (``engine.combined``: keyed
 by the sha256 of the grammar texts of each combination's rules).  Which
 programs and combinations: every rule of every shipped grammar as
 ``validate`` runs it, and whatever a first use of ``parse``,

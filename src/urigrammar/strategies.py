@@ -1,7 +1,7 @@
 """Hypothesis strategies that generate text from the grammar itself.
 
 ``from_rule("URI-reference")`` draws strings that match the rule, walking
-the same ``_ir`` form the compiled engine is built from, so a test built on
+the same IR the automata are built from, so a test built on
 it needs no hand-written generator that could drift from the RFC.  Usable
 by downstream projects too; needs ``hypothesis`` (not a dependency of
 urigrammar itself)::

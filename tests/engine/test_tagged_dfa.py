@@ -442,7 +442,7 @@ def test_non_str_is_a_type_error() -> None:
 def test_tagged_tables_read_as_a_pike_vm_where_re_differs(source: str, texts: list[str]) -> None:
     # Captures inside repetitions: the tagged DFA reads as a Pike VM over
     # the same automaton, and that reading, not re's, is Grammar.parse's on
-    # both back ends (engine._match), so the pure back end does not use the
+    # both back ends (engine.result.match), so the pure back end does not use the
     # regex's groups for such a rule.
     from urigrammar.engine.automata.pike import PikeVM
     from urigrammar.engine.backend.pure import occurrences, table_events

@@ -29,7 +29,7 @@ from urigrammar.engine.automata.tagged import build_tagged
 
 pytestmark = pytest.mark.skipif(NATIVE is None, reason="the extension is not built")
 
-CHUNK = 2048  # the C pass's buffer (engine/_native_c/classmap.h)
+CHUNK = 2048  # the C pass's buffer (engine/backend/_native_c/classmap.h)
 
 HEADS = ["", "s:", "s://", "//u@h", "http://h/", "http://h?", "#", "a/", "?", "//[", "s://u:"]
 UNIT_CHARS = list("%4a1F/?#:@.[]v-~é\u0100\U00010000")

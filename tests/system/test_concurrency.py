@@ -3,7 +3,7 @@
 urigrammar's only shared state is its caches, all filled lazily on first
 use: each back end's matchers per rule spelling (``_api``), the grammars'
 programs and what each back end makes of them, the error-locating automata
-and their transition tables (``_prefix``), the set of unreserved
+and their transition tables (``automata.lazy``), the set of unreserved
 characters (``_normalize``).  Each test empties those caches, then starts
 eight threads at once (a barrier) so they race to fill them, with the
 interpreter switching threads as often as it can; then it compares every

@@ -124,8 +124,8 @@ def test_each_layer_imports_only_those_below(module: str) -> None:
 
 @pytest.mark.parametrize("module", sorted(m for m in GRAPH if _layer(m) in LAYERS))
 def test_siblings_import_a_package_through_its_init(module: str) -> None:
-    # engine._grammar may import engine._program; uri._api may import
-    # engine (its __init__), never engine._program.
+    # engine.grammar may import engine.program.build; uri._api may import
+    # engine (its __init__), never engine.program.build.
     package = ".".join(module.split(".")[:2])
     private = sorted(
         t

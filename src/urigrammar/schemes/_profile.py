@@ -74,7 +74,7 @@ class Requirement:
 
     When every requirement of a regular profile has one, the native back
     end decides ``validate`` with one DFA: the rule's, intersected with
-    each ``language`` and with each ``forbidden`` taken out (``_product``);
+    each ``language`` and with each ``forbidden`` taken out (``engine.automata.product``);
     ``breaks`` still gives ``check`` its offset, and the pure back end its
     verdict.
 

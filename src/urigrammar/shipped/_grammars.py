@@ -12,7 +12,7 @@ Each grammar's rules and programs are compiled when the wheel is built
 (``hatch_build.py`` runs ``python -m urigrammar.shipped``) into
 ``urigrammar/compiled/<file>.json``.  At first use the grammar reads that
 file, and ``abnf`` never reads the grammar, when its header names the
-sha256 of the grammar texts found now (``engine._artifact``); otherwise
+sha256 of the grammar texts found now (``engine.program.artifact``); otherwise
 (an edited grammar, a damaged file, a source checkout) it is compiled
 from the text, and the grammar file stays the only source.  Nothing is
 read at import.

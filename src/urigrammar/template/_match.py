@@ -3,11 +3,11 @@
 Two levels, each decided before any URI is seen:
 
 1. **Where each expression is.**  The template becomes one expression of
-   the engine's intermediate form (``engine._ir``): each literal as its
+   the engine's intermediate form (``engine.syntax.ir``): each literal as its
    characters, each expression as ``[ first *( char / pct-encoded ) ]``
    over the characters its expansion can contain (the operator's allowed
    set, plus the separators and ``=`` that its varspecs can write), kept
-   as a group.  The engine's own analysis (``_compile``) says whether that
+   as a group.  The engine's own analysis (``engine.syntax.analysis``) says whether that
    expression is *deterministic* (LL(1): every step is decided by the next
    character, so a URI splits into literals and expressions one way at
    most), and emits it as a regex with possessive quantifiers, linear in

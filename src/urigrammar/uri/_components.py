@@ -189,7 +189,7 @@ if TYPE_CHECKING:
     from ..engine import Field, Record
 else:
     # The C record on the native back end, the Python one otherwise: one
-    # interface (engine._record), chosen once, as the back end is.
+    # interface (engine.Record), chosen once, as the back end is.
     Record, Field = record_types()
 
 

@@ -7,7 +7,7 @@ characters and ``pct-encoded``::
     segment = *pchar
     pchar   = unreserved / pct-encoded / sub-delims / ":" / "@"
 
-``admitted(rule)`` walks the rule's ``_ir`` form, following rule names down
+``admitted(rule)`` walks the rule's expression (the engine's IR), following rule names down
 to character classes (the RFC 5234 core classes included), and collects the
 single characters; no character set is typed in this module.  The rules of
 that shape are ``ENCODE_RULES``: ``userinfo``, ``reg-name``, ``segment``,
@@ -84,7 +84,7 @@ def _alternatives(expr: Expr | None, grammar: Grammar) -> tuple[CharSet, bool] |
 
 class CharClass(AbstractSet[str]):
     """An immutable set of characters, held as code point intervals
-    (``engine._charset.CharSet``): ``iunreserved`` admits about a million
+    (the engine's ``CharSet``): ``iunreserved`` admits about a million
     characters, which a ``frozenset`` would have to hold one by one.  The
     ASCII members are also kept as a ``frozenset``, for the common lookups."""
 

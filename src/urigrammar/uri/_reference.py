@@ -331,7 +331,7 @@ def parse_iri(
     parse = _parse_iri_unscreened if allow_bidi else _parse_iri
     if method == "automata":
         # Positionally: the C entry in front of the parse function
-        # (engine._runner.fast_entry) hands any keyword to the function.
+        # (engine.front) hands any keyword to the function.
         return parse(text, rule)
     return parse(text, rule, method=method)
 

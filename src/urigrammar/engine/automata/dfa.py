@@ -1,10 +1,10 @@
 """The complete, minimal DFA of a regular rule, as plain tables.
 
-The viable-prefix automaton (``_prefix``) is a Thompson NFA run as a lazy
+The viable-prefix automaton (``lazy``) is a Thompson NFA run as a lazy
 DFA.  Here the same NFA is determinized completely, ahead of the text:
 
 1. *Classes* (the alphabet).  The NFA's edges carry interval sets
-   (``_charset``).  Cutting the code points 0..0x10FFFF at every edge
+   (``syntax.charset``).  Cutting the code points 0..0x10FFFF at every edge
    boundary gives elementary intervals, inside which every code point takes
    the same edges; intervals that take the same set of edges form one
    class.  Code points no edge takes (lone surrogates, say, for most
@@ -146,7 +146,7 @@ def minimize(
     ``None`` when the rounds would visit more than ``budget`` cells.
     States start in one block per value of ``initial`` (acceptance, here)
     and part when their targets' blocks differ, or their ``labels`` (what
-    else a run reads of a transition: ``_tagged``'s records).  Blocks are
+    else a run reads of a transition: ``tagged``'s records).  Blocks are
     numbered so that the dead state's block is 0 and the start state's
     (state 1) is 1, unless they coincide."""
     first: dict[Hashable, int] = {}

@@ -5,8 +5,8 @@ matcher in linear time for any regular rule.
 continuation can lead to a match: the end of the longest *viable prefix*.
 Neither engine says that directly (``abnf`` reports where its longest
 partial parse stopped, a regex says nothing), so it is computed here from
-the same ``_ir`` form as the compiled engine: the Thompson automaton of the
-inlined rule (``_nfa``), run as a lazily built DFA.  Every automaton state can still
+the same IR (``syntax.ir``) as the other automata: the Thompson automaton of the
+inlined rule (``nfa``), run as a lazily built DFA.  Every automaton state can still
 reach acceptance (each sub-expression of the grammar matches something), so
 the text stays viable exactly while the state set is not empty.
 

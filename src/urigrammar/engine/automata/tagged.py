@@ -1,7 +1,7 @@
 """Where each captured rule matched, from a DFA: the tagged DFA behind the
 native ``parse``.
 
-``_dfa`` answers whether a rule matches; ``parse`` also needs where the
+``dfa`` answers whether a rule matches; ``parse`` also needs where the
 rules it reads (``Cap`` nodes of the inlined body) begin and end, with the
 regex's choice among readings: alternatives in order, repetitions greedy
 (RFC 3986 section 3.2.2's ``host = IP-literal / IPv4address / reg-name``
@@ -75,7 +75,7 @@ def _collapses(record: tuple[tuple[int, int], ...], sets: list[tuple[int, ...]])
 def _merge(
     moves: list[int], recs: list[int], finals: list[int], widths: list[int], width: int
 ) -> tuple[list[int], list[int], list[int]] | None:
-    """``_dfa``'s Moore refinement over the tagged DFA: two states are one
+    """``dfa``'s Moore refinement over the tagged DFA: two states are one
     when they have as many threads, the same accepting thread, and on every
     class the same record to equivalent targets, since a run reads nothing
     else of a state.  (Most states differ only in the order of threads that

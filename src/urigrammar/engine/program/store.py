@@ -19,7 +19,7 @@ either, and two writers leave one of their files.  Anything that fails a
 check is ignored, never trusted: the reason is logged on the
 ``urigrammar.cache`` logger, and the grammar is compiled from its text.
 
-The files hold data only (``_artifact``): nothing in them can run code.
+The files hold data only (``artifact``): nothing in them can run code.
 """
 
 from __future__ import annotations
@@ -187,7 +187,7 @@ def clear(directory: Path) -> int:
 
 
 class Store:
-    """Where one grammar's compiled form (``_artifact``) is kept."""
+    """Where one grammar's compiled form (``artifact``) is kept."""
 
     #: Whether new programs are written back.
     writable = False

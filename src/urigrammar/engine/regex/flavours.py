@@ -1,14 +1,14 @@
 """A rule as a regex for another engine: Python's ``re``, RE2, Rust's
 ``regex`` crate or Java's ``java.util.regex``.
 
-The text is emitted from the inlined rule (``_ir``) by the compiler's own
+The text is emitted from the inlined rule (``syntax.ir``) by the compiler's own
 ``Emitter``, told by a ``Flavour`` how to spell a class and name a group
 and whether it has possessive quantifiers, so every flavour says the same
 language the same way, and the analysis that makes the Python regex
-linear (``_compile``) is the one that decides here too:
+linear (``syntax.analysis``) is the one that decides here too:
 
 * **python** (the running interpreter's ``re``) and **java** backtrack.
-  They get the possessive quantifiers ``_compile`` proves change no answer
+  They get the possessive quantifiers ``syntax.analysis`` proves change no answer
   (Python 3.11 on; Java always has them); a rule whose regex could
   backtrack more than a bounded number of times per character (the test
   ``Program.serves`` applies before trusting a regex) is refused rather

@@ -1,8 +1,8 @@
-"""ABNF text -> rule definitions in ``_ir`` form.
+"""ABNF text -> rule definitions in the IR (``ir``).
 
 The text is parsed by the ``abnf`` package's own grammar of ABNF (RFC 5234
 section 4, with RFC 7405's case-sensitive strings) into a rule-list tree,
-and ``_Builder`` turns each ``rule`` node into an ``_ir`` expression.  The
+and ``_Builder`` turns each ``rule`` node into an expression of ``ir``.  The
 RFC 5234 Appendix B core rules are not text anywhere: ``abnf`` defines
 them as combinator objects, and ``core_rules`` reads those objects into the
 same form, so CRLF and LWSP compile like any rule and no character set is
@@ -140,7 +140,7 @@ def _letter_cases(char: str, *, sensitive: bool) -> CharSet:
 
 
 class _Builder:
-    """Rule-list tree (RFC 5234 section 4 node names) -> ``_ir``."""
+    """Rule-list tree (RFC 5234 section 4 node names) -> ``ir``."""
 
     def rule(self, node: Any) -> tuple[str, bool, Expr | None]:
         name = _child(node, "rulename").value
@@ -471,7 +471,7 @@ def read_rules(text: str) -> list[RuleText]:
 
 def _from_combinator(parser: Any) -> Expr:
     """One of ``abnf``'s combinator objects (the pure-Python ones its core
-    rules are built from) in ``_ir`` form."""
+    rules are built from) in the IR."""
     from abnf import _parser_python as py
 
     if isinstance(parser, py.Rule):

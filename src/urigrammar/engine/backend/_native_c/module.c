@@ -117,7 +117,7 @@ static PyModuleDef_Slot native_slots[] = {
 static struct PyModuleDef native_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "urigrammar.engine.backend._native",
-    .m_doc = "A generic DFA runner over classes of code points (see engine/_dfa.py).",
+    .m_doc = "A generic DFA runner over classes of code points (see engine/automata/dfa.py).",
     .m_size = sizeof(module_state),
     .m_methods = columns_methods,
     .m_slots = native_slots,

@@ -1,6 +1,6 @@
 /*
  * Record and Field: a value over a text and the spans of its slots
- * (engine/_record.py is the same interface in Python, and says why).
+ * (engine/result/record.py is the same interface in Python, and says why).
  *
  * A Record holds its text, a tuple of constants, and two numbers per
  * slot: (start, end) for a slot that is a span of the text, (-1, -1) for
