@@ -55,8 +55,8 @@ if TYPE_CHECKING:
     import array
     import bisect
 else:
-    # Imported when a class is first looked up past ASCII, in Python: the
-    # native back end reads the tables in C.
+    # Imported when the tables first run in Python: the native back end
+    # reads them in C.
     bisect = later(globals(), "bisect")
     # Imported when tables are written, or read on a big-endian machine: a
     # little-endian reader casts the bytes in place.
@@ -139,16 +139,19 @@ class _Dfa:
     ``classes[i]``, the last one ends at U+10FFFF), and the moves between
     states over them."""
 
-    __slots__ = ("_blob", "_fields")
+    __slots__ = ("_blob", "_fields", "_low")
     MAGIC = b""
     _NAMES: tuple[str, ...] = ()
 
     _blob: bytes | None
     _fields: tuple[Any, ...] | None
+    #: The class of each code point below 128, made when first asked.
+    _low: tuple[int, ...] | None
 
     def _init(self, **fields: Any) -> None:
         object.__setattr__(self, "_fields", tuple(fields[name] for name in self._NAMES))
         object.__setattr__(self, "_blob", None)
+        object.__setattr__(self, "_low", None)
 
     def __setattr__(self, name: str, value: object) -> None:
         msg = f"{type(self).__name__} is immutable"
@@ -221,11 +224,24 @@ class _Dfa:
         return len(self.moves) // self.nclasses
 
     def class_of(self, code: int) -> int:
+        if code < 128:
+            return self.ascii()[code]
         return self.classes[bisect.bisect_right(self.starts, code) - 1]
 
     def ascii(self) -> tuple[int, ...]:
-        """The class of each code point below 128."""
-        return tuple(self.class_of(code) for code in range(128))
+        """The class of each code point below 128, made once."""
+        low = self._low
+        if low is None:
+            starts, classes, after = self.starts, self.classes, bisect.bisect_right
+            low = tuple([classes[after(starts, code) - 1] for code in range(128)])
+            object.__setattr__(self, "_low", low)
+        return low
+
+    def classify(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], Any]:
+        """What a loop in Python needs to class a code point with no call
+        below 128: ``ascii()``, the starts and classes of the intervals,
+        and ``bisect_right`` for the rest."""
+        return self.ascii(), self.starts, self.classes, bisect.bisect_right
 
     def _head(self, start: int) -> bytes:
         starts, classes, moves = self.starts, self.classes, self.moves
@@ -318,6 +334,7 @@ class Tables(_Dfa):
         made = cls.__new__(cls)
         object.__setattr__(made, "_blob", bytes(blob))
         object.__setattr__(made, "_fields", None)
+        object.__setattr__(made, "_low", None)
         return made
 
     def _decode(self, blob: bytes) -> tuple[Any, ...]:
@@ -337,9 +354,13 @@ class Tables(_Dfa):
         rule matches all of it: the runner's loop, in Python."""
         state = self.start
         width = self.nclasses
-        moves, class_of = self.moves, self.class_of
+        moves = self.moves
+        low, starts, classes, after = self.classify()
         for pos, char in enumerate(text):
-            state = moves[state * width + class_of(ord(char))]
+            code = ord(char)
+            state = moves[
+                state * width + (low[code] if code < 128 else classes[after(starts, code) - 1])
+            ]
             if state == 0:
                 return pos, False
         return len(text), self.accepting[state]
@@ -525,6 +546,7 @@ class TaggedTables(_Dfa):
         made = cls.__new__(cls)
         object.__setattr__(made, "_blob", bytes(blob))
         object.__setattr__(made, "_fields", None)
+        object.__setattr__(made, "_low", None)
         object.__setattr__(made, "names", tuple(names))
         return made
 
@@ -555,11 +577,13 @@ class TaggedTables(_Dfa):
         a tag never set), or ``None`` when the rule does not match: the
         runner's algorithm, in Python."""
         width = self.nclasses
-        moves, recs, keeps, class_of = self.moves, self.recs, self.keeps, self.class_of
+        moves, recs, keeps = self.moves, self.recs, self.keeps
+        low, starts, classes, after = self.classify()
         state = self.start
         events: list[tuple[int, int]] = []  # (position after, record)
         for pos, char in enumerate(text, 1):
-            at = state * width + class_of(ord(char))
+            code = ord(char)
+            at = state * width + (low[code] if code < 128 else classes[after(starts, code) - 1])
             target, record = moves[at], recs[at]
             if target == 0:
                 return None

@@ -151,11 +151,13 @@ def table_events(tables: TaggedTables, text: str) -> Iterator[tuple[int, Iterabl
     (``TaggedTables.tags`` keeps only what the last assignments need), or
     ``None`` when it does not accept."""
     width = tables.nclasses
-    moves, recs, class_of = tables.moves, tables.recs, tables.class_of
+    moves, recs = tables.moves, tables.recs
+    low, starts, classes, after = tables.classify()
     state = tables.start
     kept: list[tuple[int, int]] = []
     for pos, char in enumerate(text, 1):
-        at = state * width + class_of(ord(char))
+        code = ord(char)
+        at = state * width + (low[code] if code < 128 else classes[after(starts, code) - 1])
         state = moves[at]
         if state == 0:
             return None
@@ -170,11 +172,12 @@ def table_events(tables: TaggedTables, text: str) -> Iterator[tuple[int, Iterabl
 def _walk(
     tables: TaggedTables, kept: list[tuple[int, int]], thread: int
 ) -> Iterator[tuple[int, Iterable[int]]]:
+    records, tagsets = tables.records, tables.tagsets
     for pos, record in reversed(kept):
-        source, tagset = tables.records[record][thread]
-        yield pos, tables.tagsets[tagset]
+        source, tagset = records[record][thread]
+        yield pos, tagsets[tagset]
         thread = source
-    yield 0, tables.tagsets[tables.start_tags[thread]]
+    yield 0, tagsets[tables.start_tags[thread]]
 
 
 def tables_history(tables: TaggedTables) -> Callable[[str], History | None]:
