@@ -22,6 +22,7 @@ import urigrammar
 from urigrammar import load_grammar
 from urigrammar.engine import Grammar, PackageStore, Part, Tables, combination
 from urigrammar.engine import combined as _combined
+from urigrammar.engine.backend.pure import tables_run
 from urigrammar.engine.program.artifact import decode
 from urigrammar.shipped import COMBINATIONS, COMPILED, FILES, RFC3986, grammar_path, grammar_text
 
@@ -303,8 +304,8 @@ def test_stored_tables_are_read_for_their_key(tmp_path: Path) -> None:
     store = _store_of(tmp_path / "combinations.json", {_combined.key(parts): letters})
     found = combination(parts, store)
     assert found is not None
-    assert found.run("abc")[1]
-    assert not found.run("123")[1]
+    assert tables_run(found, "abc")[1]
+    assert not tables_run(found, "123")[1]
 
 
 def test_a_stale_key_is_rebuilt_not_used(tmp_path: Path) -> None:
@@ -321,9 +322,9 @@ def test_a_stale_key_is_rebuilt_not_used(tmp_path: Path) -> None:
     assert _combined.key(renewed) != _combined.key(parts)
     found = combination(renewed, store)
     assert found is not None
-    assert found.run("12af")[1]  # HEXDIG but not ALPHA alone
-    assert not found.run("abc")[1]  # 1*ALPHA, taken out
-    assert not found.run("xyz")[1]
+    assert tables_run(found, "12af")[1]  # HEXDIG but not ALPHA alone
+    assert not tables_run(found, "abc")[1]  # 1*ALPHA, taken out
+    assert not tables_run(found, "xyz")[1]
 
 
 @pytest.mark.parametrize(
@@ -340,8 +341,8 @@ def test_a_damaged_file_of_combinations_is_built_again(tmp_path: Path, damage: o
     store.path.write_bytes(damage(store.path.read_bytes()))
     found = combination(parts, store)
     assert found is not None
-    assert found.run("123")[1]
-    assert not found.run("abc")[1]
+    assert tables_run(found, "123")[1]
+    assert not tables_run(found, "abc")[1]
 
 
 FIRST_SCHEME_USES = """

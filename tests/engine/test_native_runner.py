@@ -37,6 +37,7 @@ from urigrammar.engine import BACKENDS, NATIVE, PURE, Backend, default_backend, 
 from urigrammar.engine.automata.dfa import Tables, build_tables
 from urigrammar.engine.automata.lazy import LazyDfa
 from urigrammar.engine.backend.native import AVAILABLE as NATIVE_AVAILABLE
+from urigrammar.engine.backend.pure import tables_run
 from urigrammar.shipped import shipped_rule
 
 native = pytest.mark.skipif(NATIVE is None, reason="the extension is not built")
@@ -91,7 +92,7 @@ def run_native(rule: str, text: str) -> tuple[bool, int]:
             runner = _native.Runner(t.to_bytes())
             _RUNNERS[rule] = lambda s: (runner.accepts(s), runner.viable(s))
         else:
-            _RUNNERS[rule] = lambda s: t.run(s)[::-1]
+            _RUNNERS[rule] = lambda s: tables_run(t, s)[::-1]
     return _RUNNERS[rule](text)
 
 
@@ -175,7 +176,7 @@ def test_native_agrees_with_the_regex_on_every_rule(rule: str, data: st.DataObje
     grammar, name = shipped_rule(rule)
     assert viable == grammar.viable_prefix(name, text)
     assert viable == automaton(rule).viable(text)
-    assert tables(rule).run(text) == (viable, accepted)
+    assert tables_run(tables(rule), text) == (viable, accepted)
 
 
 @native
@@ -271,7 +272,7 @@ def test_a_loop_stops_at_its_first_other_character(rule: str, run: int, stop: st
         expected = (re.compile(grammar.program(name).source).fullmatch(text) is not None,)
         expected += (grammar.viable_prefix(name, text),)
         assert run_native(rule, text) == expected
-        assert tables(rule).run(text) == expected[::-1]
+        assert tables_run(tables(rule), text) == expected[::-1]
 
 
 def test_a_user_grammar_runs_natively_and_a_large_dfa_falls_back(backend: Backend) -> None:
@@ -334,7 +335,7 @@ def test_bad_tables_are_refused(bad: bytes) -> None:
     from urigrammar.engine.backend import _native
 
     assert _native.Runner(GOOD).accepts("abc")
-    assert Tables.from_bytes(GOOD).run("abc") == (3, True)
+    assert tables_run(Tables.from_bytes(GOOD), "abc") == (3, True)
     with pytest.raises(ValueError, match="table"):
         _native.Runner(bad)
     with pytest.raises(ValueError, match="table"):

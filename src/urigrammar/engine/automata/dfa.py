@@ -19,8 +19,8 @@ DFA.  Here the same NFA is determinized completely, ahead of the text:
 
 The result, ``Tables``, names no rule: a runner needs only the interval
 starts, a class per interval, the transitions and the accepting flags.
-``engine._native`` runs them in C; ``Tables.run`` is the same loop in
-Python, the reference the tests compare against.
+the native back end runs them in C; ``backend.pure.tables_run`` is the
+same loop in Python, the reference the tests compare against.
 """
 
 from __future__ import annotations

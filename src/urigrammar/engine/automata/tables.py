@@ -349,22 +349,6 @@ class Tables(_Dfa):
             start,
         )
 
-    def run(self, text: str) -> tuple[int, bool]:
-        """The end of the longest viable prefix of ``text``, and whether the
-        rule matches all of it: the runner's loop, in Python."""
-        state = self.start
-        width = self.nclasses
-        moves = self.moves
-        low, starts, classes, after = self.classify()
-        for pos, char in enumerate(text):
-            code = ord(char)
-            state = moves[
-                state * width + (low[code] if code < 128 else classes[after(starts, code) - 1])
-            ]
-            if state == 0:
-                return pos, False
-        return len(text), self.accepting[state]
-
 
 class TaggedTables(_Dfa):
     """A tagged DFA over classes of code points (``tagged`` says how it
@@ -571,50 +555,3 @@ class TaggedTables(_Dfa):
             tuple(finals),
             tuple(starts_),
         )
-
-    def tags(self, text: str) -> list[int] | None:
-        """Each tag's position in the regex's reading of ``text`` (-1 for
-        a tag never set), or ``None`` when the rule does not match: the
-        runner's algorithm, in Python."""
-        width = self.nclasses
-        moves, recs, keeps = self.moves, self.recs, self.keeps
-        low, starts, classes, after = self.classify()
-        state = self.start
-        events: list[tuple[int, int]] = []  # (position after, record)
-        for pos, char in enumerate(text, 1):
-            code = ord(char)
-            at = state * width + (low[code] if code < 128 else classes[after(starts, code) - 1])
-            target, record = moves[at], recs[at]
-            if target == 0:
-                return None
-            if record:
-                if target == state and keeps[record] and events and events[-1] == (pos - 1, record):
-                    events[-1] = (pos, record)  # a run on a loop: its last one
-                else:
-                    events.append((pos, record))
-            state = target
-        thread = self.finals[state]
-        if thread < 0:
-            return None
-        values = [-1] * self.ntags
-        records, tagsets = self.records, self.tagsets
-        for pos, record in reversed(events):
-            source, tagset = records[record][thread]
-            for tag in tagsets[tagset]:
-                if values[tag] < 0:
-                    values[tag] = pos
-            thread = source
-        for tag in tagsets[self.start_tags[thread]]:
-            values[tag] = max(values[tag], 0)
-        return values
-
-    def groups(self, text: str) -> tuple[str | None, ...] | None:
-        """What ``re.Match.groups()`` gives for the rule's regex, or ``None``."""
-        values = self.tags(text)
-        if values is None:
-            return None
-        out: list[str | None] = []
-        for index in range(len(self.names)):
-            opened, closed = values[2 * index], values[2 * index + 1]
-            out.append(text[opened:closed] if opened >= 0 and closed >= 0 else None)
-        return tuple(out)

@@ -16,6 +16,7 @@ the program's data alone:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -42,8 +43,10 @@ __all__ = [
     "regex_fullmatch",
     "table_events",
     "tables_history",
+    "tables_run",
     "tables_spans",
     "tables_viable",
+    "tagged_tags",
 ]
 
 #: A ``fullmatch``-like function: ``None`` exactly when the rule does not
@@ -81,11 +84,67 @@ def lazy_fullmatch(automaton: LazyDfa) -> Matcher:
     return accepts
 
 
+def tables_run(tables: Tables, text: str) -> tuple[int, bool]:
+    """The end of the longest viable prefix of ``text``, and whether the
+    rule matches all of it: the C runner's loop, in Python, and the
+    reference the tests hold it to."""
+    state = tables.start
+    width = tables.nclasses
+    moves = tables.moves
+    low, starts, classes, after = tables.classify()
+    for pos, char in enumerate(text):
+        code = ord(char)
+        state = moves[
+            state * width + (low[code] if code < 128 else classes[after(starts, code) - 1])
+        ]
+        if state == 0:
+            return pos, False
+    return len(text), tables.accepting[state]
+
+
+def tagged_tags(tables: TaggedTables, text: str) -> list[int] | None:
+    """Each tag's position in the regex's reading of ``text`` (-1 for a
+    tag never set), or ``None`` when the rule does not match: the C
+    tagger's algorithm, in Python (a run on a loop keeps its last record
+    only), and the reference the tests hold it to."""
+    width = tables.nclasses
+    moves, recs, keeps = tables.moves, tables.recs, tables.keeps
+    low, starts, classes, after = tables.classify()
+    state = tables.start
+    events: list[tuple[int, int]] = []  # (position after, record)
+    for pos, char in enumerate(text, 1):
+        code = ord(char)
+        at = state * width + (low[code] if code < 128 else classes[after(starts, code) - 1])
+        target, record = moves[at], recs[at]
+        if target == 0:
+            return None
+        if record:
+            if target == state and keeps[record] and events and events[-1] == (pos - 1, record):
+                events[-1] = (pos, record)  # a run on a loop: its last one
+            else:
+                events.append((pos, record))
+        state = target
+    thread = tables.finals[state]
+    if thread < 0:
+        return None
+    values = [-1] * tables.ntags
+    records, tagsets = tables.records, tables.tagsets
+    for pos, record in reversed(events):
+        source, tagset = records[record][thread]
+        for tag in tagsets[tagset]:
+            if values[tag] < 0:
+                values[tag] = pos
+        thread = source
+    for tag in tagsets[tables.start_tags[thread]]:
+        values[tag] = max(values[tag], 0)
+    return values
+
+
 def tables_viable(tables: Tables) -> Callable[[str], int]:
     """The end of the longest viable prefix, the DFA run in Python."""
 
     def viable(text: str) -> int:
-        return tables.run(text)[0]
+        return tables_run(tables, text)[0]
 
     return viable
 
@@ -93,7 +152,7 @@ def tables_viable(tables: Tables) -> Callable[[str], int]:
 def tables_spans(tables: TaggedTables) -> SpanSource:
     """The tagged DFA run in Python: a capture's two tags are set together
     or not at all (the accepting path that opens a capture closes it)."""
-    return tables.tags
+    return functools.partial(tagged_tags, tables)
 
 
 def pike_spans(automaton: PikeVM) -> SpanSource:
@@ -148,7 +207,7 @@ def occurrences(events: Events, names: Sequence[str]) -> History:
 
 def table_events(tables: TaggedTables, text: str) -> Iterator[tuple[int, Iterable[int]]] | None:
     """The events of the tagged DFA's run over ``text``, every step kept
-    (``TaggedTables.tags`` keeps only what the last assignments need), or
+    (``tagged_tags`` keeps only what the last assignments need), or
     ``None`` when it does not accept."""
     width = tables.nclasses
     moves, recs = tables.moves, tables.recs
