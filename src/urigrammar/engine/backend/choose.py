@@ -113,13 +113,25 @@ class Runs:
     its matcher once."""
 
     def __init__(self, program: Program, backend: Backend, fallback: Fallback | None) -> None:
-        self.program = program
+        # The program by a weak reference: the cache keeps its Runs while
+        # the program lives, and a strong one would keep it alive forever.
+        # What the matchers need is taken when they are made, while whoever
+        # asked for them holds the program.
+        self._program = ref(program)
         self.backend = backend
         self.validates = _validates(program, backend)
         self.reads = _reads(program, backend) if program.captures else self.validates
         self._fallback = fallback
         self._made: dict[object, Any] = {}
         self._lock = allocate_lock()
+
+    @property
+    def program(self) -> Program:
+        found = self._program()
+        if found is None:
+            msg = "the program of these Runs is gone: ask runs() again with it"
+            raise ReferenceError(msg)
+        return found
 
     def __repr__(self) -> str:
         return (
@@ -273,15 +285,18 @@ _LOCK = allocate_lock()
 
 
 def _forget(key: int) -> Callable[[ref[Program]], None]:
-    # The cache and its lock are held by the closure: a program that dies
-    # while the interpreter shuts down still finds them.
-    cache, lock = _RUNS, _LOCK
+    # The cache is held by the closure: a program that dies while the
+    # interpreter shuts down still finds it.  No lock: a program may die in
+    # a garbage collection that runs while this thread holds _LOCK (in
+    # runs, say), and the callback would wait for it forever.  Each step is
+    # atomic, and the entry cannot have been replaced: the program's id is
+    # not reused before its callbacks have run.
+    cache = _RUNS
 
     def forget(gone: ref[Program]) -> None:
-        with lock:
-            entry = cache.get(key)
-            if entry is not None and entry[0] is gone:
-                del cache[key]
+        entry = cache.get(key)
+        if entry is not None and entry[0] is gone:
+            cache.pop(key, None)
 
     return forget
 
