@@ -269,6 +269,23 @@ def _open_for_writing(fifo: Path, deadline: float) -> int:
             time.sleep(0.02)
 
 
+@contextlib.contextmanager
+def _sigint_as_a_terminal_leaves_it() -> Iterator[None]:
+    """A command started from a terminal has SIGINT at its default.  A test
+    run started in the background by a script (``tox &``) ignores SIGINT, and
+    a child inherits an ignored signal through exec, so the command would
+    never see the Ctrl-C these tests send: the command is started with the
+    default, as a terminal would start it."""
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        yield  # exec resets a handler to the default: nothing to do
+        return
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _interrupted(argv: list[str], lines: str, tmp_path: Path, pause: float) -> tuple[int, str, int]:
     """The status and stderr of the command interrupted with Ctrl-C while it
     reads ``lines`` from a FIFO (the FIFO kept open, or closed after
@@ -277,13 +294,14 @@ def _interrupted(argv: list[str], lines: str, tmp_path: Path, pause: float) -> t
     fifo = tmp_path / "lines"
     os.mkfifo(fifo)
     command = [sys.executable, "-m", "urigrammar", *argv, "--file", str(fifo)]
-    proc = subprocess.Popen(
-        command,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
+    with _sigint_as_a_terminal_leaves_it():
+        proc = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
     try:
         writer = _open_for_writing(fifo, time.monotonic() + 10)
         with os.fdopen(writer, "wb") as stream:
