@@ -3,13 +3,95 @@ and RFC 6570 define them, driven by their own grammars.
 
 The grammars are the RFCs' ABNF, kept verbatim in ``grammar/*.abnf`` and
 compiled into programs (``urigrammar.engine``) that ship with the wheel;
-nothing is read at import, and no rule is restated in Python.  Layers,
-each importing only those below it: ``engine`` (any ABNF grammar) ->
-``shipped`` (the RFCs' grammars) -> ``uri`` (the model: parse, resolve,
-normalize, build, IRIs) -> ``template`` (RFC 6570) -> ``cli``; beside
-``cli``, on the public API, ``differential`` (RFC 3986 beside the URL
-Standard) and the integrations.  See
-``docs/design.md`` for the why.
+nothing is read at import, and no rule is restated in Python.  The same
+engine runs any ABNF grammar of yours (``load_grammar``).
+
+>>> import urigrammar
+>>> ref = urigrammar.parse("https://example.com/a/b?q=1#top")
+>>> ref.host, ref.path, ref.query, ref.fragment
+('example.com', '/a/b', 'q=1', 'top')
+>>> str(ref.resolve("../c")), str(urigrammar.normalize("HTTP://Example.com:80/%7e"))
+('https://example.com/c', 'http://example.com/~')
+>>> urigrammar.validate("URI", "http://a b"), urigrammar.validate("IRI", "http://例え.jp/")
+(False, True)
+>>> urigrammar.URITemplate("/search{?q,lang}").expand(q="cat", lang="en")
+'/search?q=cat&lang=en'
+>>> date = urigrammar.load_grammar('date = 4DIGIT "-" 2DIGIT "-" 2DIGIT')
+>>> date.validate("date", "2024-05-01")
+True
+
+The public names, by purpose (``help(urigrammar.parse)`` and so on show
+each one, with an example):
+
+URIs (RFC 3986)
+    ``parse`` reads a text into a ``URIReference`` (``Reference`` holds what
+    it shares with ``IRIReference``); ``validate`` and ``check`` test a
+    text against any rule of the shipped grammars, and ``parse_tree``
+    gives a rule's derivation tree (``TreeNode``).  ``resolve``,
+    ``relativize`` and ``remove_dot_segments`` follow section 5,
+    ``normalize`` and ``equivalent`` section 6 (their options:
+    ``Normalization``, ``SchemeRule``); ``Origin`` is RFC 6454's.
+    ``build`` and ``percent_encode`` write components from data,
+    ``percent_decode`` and ``percent_decode_bytes`` read them.  ``regex``
+    and ``field_regex`` (``Regex``, ``FieldRegex``) give a rule as a regex
+    for Python, re2, Rust or Java.
+
+IRIs (RFC 3987)
+    ``parse_iri`` reads a text into an ``IRIReference``; ``to_uri`` and
+    ``to_iri`` map one to the other.
+
+URI Templates (RFC 6570)
+    ``URITemplate`` expands a template, and matches a URI back to the
+    variables that expand to it.
+
+Grammars (RFC 5234 ABNF)
+    ``load_grammar`` makes a ``Grammar`` of your ABNF; ``RFC3986``,
+    ``RFC3987``, ``RFC6570`` and ``RFC6570_PUBLISHED`` are the shipped
+    ones, and ``grammar_of`` and ``rule_source`` find a rule among them.
+    ``Grammar.parse`` gives a ``RuleMatch``.  ``cache_dir``,
+    ``cache_problem`` and ``clear_cache`` manage the per-user cache of
+    compiled grammars.
+
+URI schemes
+    ``parse_scheme`` reads a URI into the typed value (a ``SchemeURI``) of
+    its scheme's ``Profile``: the scheme's rule and the ``Requirement``
+    values of its RFC's prose.  ``SCHEMES`` holds the profiles,
+    ``register_scheme`` adds one, and ``http_profile`` makes http and
+    https profiles with other options.
+
+The URL Standard
+    ``differential`` lists where RFC 3986 and the WHATWG URL Standard read
+    a text differently (the ``urigrammar[whatwg]`` extra).
+
+Errors
+    ``UrigrammarError``, a ``ValueError``, is the root.  About the URI
+    family, ``URIError``: ``URISyntaxError``, ``UnknownSchemeError``,
+    ``PortTooLargeError``, and ``TemplateError`` with
+    ``ReservedOperatorError`` and ``ExpansionError``.  About any grammar:
+    ``RuleMatchError`` (``URISyntaxError`` is one too),
+    ``UnknownRuleError``, ``InputTooLongError``, and ``GrammarError`` with
+    ``RegexExportError``.  ``MissingExtraError``, an ``ImportError`` too,
+    names the extra to install.  ``display_width`` gives the terminal
+    columns a text takes, as the caret under an error's offset counts them.
+
+Constants
+    ``PARSE_RULES`` and ``IRI_PARSE_RULES``, the rules ``parse`` and
+    ``parse_iri`` take; ``RULE_NAMES``, every rule of the shipped grammars;
+    ``ENCODE_RULES``, the rules ``percent_encode`` takes;
+    ``SCHEME_RULES``, the scheme rules of normalization, and
+    ``ORIGIN_SCHEMES``, the schemes with a tuple origin; ``BIDI_FORMATTING``,
+    the characters RFC 3987 section 4.1 forbids in an IRI;
+    ``MAX_PORT_DIGITS``; ``ABNF_MAX_LENGTH``, the longest text the ``abnf``
+    engine takes; ``Method``, the engines a ``method`` argument names;
+    ``BACKEND`` and ``PURE_REASON``, what runs the automata and why it is
+    the pure one; ``__version__``.
+
+Layers, each importing only those below it: ``engine`` (any ABNF grammar)
+-> ``shipped`` (the RFCs' grammars) -> ``uri`` (the model: parse, resolve,
+normalize, build, IRIs) -> ``template`` (RFC 6570) -> ``schemes`` (the
+scheme profiles) -> ``cli``; beside ``cli``, on the public API,
+``differential`` (RFC 3986 beside the URL Standard) and the integrations.
+See ``docs/design.md`` for the why.
 """
 
 from __future__ import annotations
@@ -286,7 +368,12 @@ def __dir__() -> list[str]:
 
 def grammar_of(name: str) -> Grammar:
     """The shipped grammar that defines rule ``name`` (any case): RFC 3986
-    first, then RFC 3987, ...; ``UnknownRuleError`` for a name none has."""
+    first, then RFC 3987, ...; ``UnknownRuleError`` for a name none has.
+
+    >>> import urigrammar
+    >>> urigrammar.grammar_of("uri"), urigrammar.grammar_of("IRI")
+    (<Grammar RFC 3986>, <Grammar RFC 3987>)
+    """
     from .shipped import shipped_rule
 
     return shipped_rule(name)[0]
@@ -294,8 +381,14 @@ def grammar_of(name: str) -> Grammar:
 
 def rule_source(name: str) -> str | None:
     """The definition of rule ``name`` as written in its grammar file
-    (``rfc3986.abnf`` first, then ``rfc3987.abnf``, ...); ``None`` for a
-    core rule (those come from the ``abnf`` package)."""
+    (``rfc3986.abnf`` first, then ``rfc3987.abnf``, ...), its lines ended by
+    CRLF as RFC 5234 section 2.2 has them; ``None`` for a core rule (those
+    come from the ``abnf`` package).
+
+    >>> import urigrammar
+    >>> urigrammar.rule_source("port").splitlines(), urigrammar.rule_source("DIGIT")
+    (['port          = *DIGIT'], None)
+    """
     from .shipped import shipped_rule
 
     grammar, found = shipped_rule(name)

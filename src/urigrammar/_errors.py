@@ -65,7 +65,12 @@ def display_width(text: str) -> int:
     """The terminal columns ``text`` takes (as ``wcwidth`` counts, from the
     Unicode data Python ships): two for an East Asian wide or fullwidth
     character, none for a combining mark or a format character, one for
-    any other."""
+    any other.
+
+    >>> import urigrammar
+    >>> urigrammar.display_width("日本語"), len("日本語")
+    (6, 3)
+    """
     if text.isascii():
         return len(text)
     width = 0
@@ -139,6 +144,11 @@ class UrigrammarError(ValueError):
     ``rule``, ``text`` and ``offset`` say which rule was being matched, on
     what, and where it went wrong; any of them may be ``None`` when the error
     is not about a position in a text (a bad argument combination, say).
+
+    >>> import urigrammar
+    >>> try: urigrammar.parse("http://exa mple.com")
+    ... except urigrammar.UrigrammarError as error: print(error.rule, error.offset)
+    URI-reference 10
     """
 
     def __init__(
@@ -212,51 +222,114 @@ def _rebuild(
 
 class URIError(UrigrammarError):
     """An error about a text or a value of the URI family: a URI, an IRI, a
-    URI template, a scheme's URI, or one of their parts."""
+    URI template, a scheme's URI, or one of their parts.
+
+    >>> import urigrammar
+    >>> try: urigrammar.percent_decode("100%")
+    ... except urigrammar.URIError as error: print(error)
+    malformed percent-encoding '%': '%' must start '%' HEXDIG HEXDIG
+      100%
+         ^
+    """
 
 
 class RuleMatchError(UrigrammarError):
     """The text does not match a rule of a grammar, any grammar (a user's
     RFC 3339 ``date-time``, say); ``offset`` is where the text stops being
-    a prefix of any string the rule matches."""
+    a prefix of any string the rule matches.
+
+    >>> import urigrammar
+    >>> date = urigrammar.load_grammar('date = 4DIGIT "-" 2DIGIT')
+    >>> try: date.check("date", "2024-1")
+    ... except urigrammar.RuleMatchError as error: print(error.rule, error.offset)
+    date 6
+    """
 
 
 class URISyntaxError(RuleMatchError, URIError):
     """The text does not match a rule of the URI family's grammars (RFC
-    3986, RFC 3987, RFC 6570), or breaks a requirement their prose adds."""
+    3986, RFC 3987, RFC 6570), or breaks a requirement their prose adds.
+
+    >>> import urigrammar
+    >>> try: urigrammar.check("URI", "http://exa mple.com")
+    ... except urigrammar.URISyntaxError as error: print(error)
+    not a valid URI: unexpected ' ' at offset 10; a space is written %20 in a URI
+      http://exa mple.com
+                ^
+    """
 
 
 class UnknownRuleError(UrigrammarError, LookupError):
     """No rule of that name in the grammar (for the top-level functions:
-    in the shipped grammars or RFC 5234's core rules)."""
+    in the shipped grammars or RFC 5234's core rules).
+
+    >>> import urigrammar
+    >>> try: urigrammar.validate("URL", "http://example.com")
+    ... except urigrammar.UnknownRuleError as error: print(error)
+    unknown rule 'URL'; did you mean 'URI'?
+    """
 
 
 class UnknownSchemeError(URIError, LookupError):
     """No scheme profile serves the text's scheme (``urigrammar.SCHEMES``);
-    ``register_scheme`` adds one."""
+    ``register_scheme`` adds one.
+
+    >>> import urigrammar
+    >>> try: urigrammar.parse_scheme("x-unknown:thing")
+    ... except urigrammar.UnknownSchemeError as error: print(error)
+    no profile for the scheme 'x-unknown'; urigrammar.SCHEMES has acct, data, ...
+      x-unknown:thing
+      ^
+    """
 
 
 class InputTooLongError(UrigrammarError):
     """The ``abnf`` engine refuses input longer than its documented limit,
-    because its time and memory grow quadratically with the length."""
+    because its time and memory grow quadratically with the length.
+
+    >>> import urigrammar
+    >>> try: urigrammar.parse_tree("URI", "a:" + "b" * urigrammar.ABNF_MAX_LENGTH)
+    ... except urigrammar.InputTooLongError as error: print(error.message)
+    too long for the abnf engine, which takes at most 2048 characters ...
+    """
 
 
 class PortTooLargeError(URIError):
     """The port has more than ``MAX_PORT_DIGITS`` significant digits, so it
-    gives no ``int``; ``port_text`` has its digits (RFC 3986 section 3.2.3)."""
+    gives no ``int``; ``port_text`` has its digits (RFC 3986 section 3.2.3).
+
+    >>> import urigrammar
+    >>> ref = urigrammar.parse("http://example.com:" + "9" * 5000)
+    >>> try: ref.port
+    ... except urigrammar.PortTooLargeError: print(len(ref.port_text))
+    5000
+    """
 
 
 class GrammarError(UrigrammarError):
     """A grammar cannot be loaded: it is not RFC 5234 ABNF, or it uses a
     rule that neither it nor its imports define (``rule`` names the rule,
-    the message where it is used)."""
+    the message where it is used).
+
+    >>> import urigrammar
+    >>> try: urigrammar.load_grammar('greeting = "hello" SP name')
+    ... except urigrammar.GrammarError as error: print(error.rule)
+    name
+    """
 
 
 class RegexExportError(GrammarError):
     """A rule has no regex in a flavour (``Grammar.regex``): it is not
     regular, or its regex would pass the flavour engine's limits, or would
     backtrack there more than a bounded number of times per character.
-    ``rule`` and ``flavour`` name them; the message says which limit."""
+    ``rule`` and ``flavour`` name them; the message says which limit.
+
+    >>> import urigrammar
+    >>> nested = urigrammar.load_grammar('list = "(" [list] ")"')
+    >>> try: nested.regex("list")
+    ... except urigrammar.RegexExportError as error: print(error.rule, error.flavour)
+    list python
+    """
 
     def __init__(self, message: str, *, rule: str | None = None, flavour: str = "") -> None:
         super().__init__(message, rule=rule)
@@ -277,4 +350,29 @@ class MissingExtraError(UrigrammarError, ImportError):
     that is how code probes for an optional feature, and a
     ``UrigrammarError``, so that code (the command line among it) guarding
     urigrammar's calls with ``except UrigrammarError`` reports it rather
-    than crash."""
+    than crash.
+
+    >>> import urigrammar
+    >>> issubclass(urigrammar.MissingExtraError, (ImportError, urigrammar.UrigrammarError))
+    True
+    """
+
+
+# A traceback names an error by its class's module: the public errors name
+# the package users import them from (urigrammar.URISyntaxError), not this
+# private module.  Pickle finds them there too.
+for _public in (
+    UrigrammarError,
+    URIError,
+    RuleMatchError,
+    URISyntaxError,
+    UnknownRuleError,
+    UnknownSchemeError,
+    InputTooLongError,
+    PortTooLargeError,
+    GrammarError,
+    RegexExportError,
+    MissingExtraError,
+):
+    _public.__module__ = "urigrammar"
+del _public

@@ -182,3 +182,8 @@ class HostDisagreementError(URIError):
         # into the instance's __dict__ on unpickling).
         rebuild, args = super().__reduce__()[:2]
         return rebuild, args, {"findings": self.findings}
+
+
+# Named by the package users import it from, as urigrammar's public errors
+# are (see urigrammar._errors).
+HostDisagreementError.__module__ = "urigrammar.differential"

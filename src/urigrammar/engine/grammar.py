@@ -127,6 +127,10 @@ class Grammar:
 
     Build one with ``urigrammar.load_grammar``; urigrammar's own grammars
     (``urigrammar.RFC3986``) are ``Grammar`` objects too.
+
+    >>> import urigrammar
+    >>> urigrammar.RFC3986.validate("URI", "http://example.com"), urigrammar.RFC3986.find("uri")
+    (True, 'URI')
     """
 
     def __init__(
@@ -260,7 +264,7 @@ class Grammar:
         raise UnknownRuleError(msg, rule=name, text=name, secrets=self.reporting.secrets)
 
     def source(self, name: str) -> str | None:
-        """The rule's definition as written in its file; ``None`` for a core rule."""
+        """The rule as written in its file, with CRLF line ends; ``None`` for a core rule."""
         rule = self.rules.rules.get(self.canonical(name).casefold())
         return None if rule is None else "".join(rule.source)
 
@@ -287,10 +291,9 @@ class Grammar:
         return tuple(table.names[key] for key in table.reach(self.canonical(name).casefold()))
 
     def is_regular(self, name: str) -> bool:
-        """Whether the rule never reaches itself through its references, so
-        that it compiles to a linear-time matcher.  A rule that does (a
-        nested comment, say) is matched by the ``abnf`` engine instead, on
-        at most ``ABNF_MAX_LENGTH`` characters."""
+        """Whether the rule never reaches itself through its references, so that it
+        compiles to a linear-time matcher.  A rule that does (a nested comment, say) is
+        matched by the ``abnf`` engine instead, on at most ``ABNF_MAX_LENGTH`` characters."""
         return self.rules.regular(self.canonical(name).casefold())
 
     def derived(self, text: Callable[[], str], name: str, store: Store | None) -> Grammar:
@@ -377,17 +380,15 @@ class Grammar:
             self._prepared[key] = made
 
     def check(self, rule: str, text: str, *, backend: Backend | None = None) -> None:
-        """Raise ``RuleMatchError`` (``URISyntaxError`` for the shipped
-        grammars) unless ``text`` matches ``rule``.  For a regular rule its
-        offset is the end of the longest prefix of ``text`` that some string
-        matching the rule starts with.  For a recursive rule it is where the
-        ``abnf`` engine's parse stopped, only a lower bound of that."""
+        """Raise ``RuleMatchError`` (``URISyntaxError`` for the shipped grammars) unless
+        ``text`` matches ``rule``.  For a regular rule its offset is the end of the longest
+        prefix of ``text`` that some string matching the rule starts with.  For a recursive
+        rule it is where the ``abnf`` engine's parse stopped, only a lower bound of that."""
         if not self.validate(rule, text, backend=backend):
             raise self.syntax_error(self.canonical(rule), text)
 
     def default_captures(self, name: str) -> tuple[str, ...]:
-        """What ``parse(name, text)`` captures when not told
-        (``syntax.table.RuleTable.named``)."""
+        """What ``parse(name, text)`` captures when not told (``syntax.table.RuleTable.named``)."""
         return self.rules.named(self.canonical(name).casefold())
 
     def parse(
@@ -398,12 +399,11 @@ class Grammar:
         captures: Sequence[str] | None = None,
         backend: Backend | None = None,
     ) -> RuleMatch:
-        """The ``RuleMatch`` of ``text``, which all of ``rule`` must match
-        (else ``RuleMatchError``, as ``check`` raises it): where each rule of
-        ``captures`` matched (by default ``default_captures(rule)``), in
-        linear time and memory for a regular rule.  A rule that reaches
-        itself goes through ``abnf``'s tree, at most ``ABNF_MAX_LENGTH``
-        characters."""
+        """The ``RuleMatch`` of ``text``, which all of ``rule`` must match (else
+        ``RuleMatchError``, as ``check`` raises it): where each rule of ``captures`` matched
+        (by default ``default_captures(rule)``), in linear time and memory for a regular
+        rule.  A rule that reaches itself goes through ``abnf``'s tree, at most
+        ``ABNF_MAX_LENGTH`` characters."""
         key: object = rule  # the common call: default captures and back end
         if captures is not None:
             if isinstance(captures, str):

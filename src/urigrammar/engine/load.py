@@ -36,7 +36,13 @@ def load_grammar(
     kept in the per-user cache directory (``urigrammar.cache_dir()``) and
     read from there by the next process that loads the same texts, so that
     ``abnf`` reads the grammar once.  Off by default: a library call should
-    not write to the user's home unasked; the command line turns it on."""
+    not write to the user's home unasked; the command line turns it on.
+
+    >>> import urigrammar
+    >>> greeting = urigrammar.load_grammar('greeting = "hello" SP 1*ALPHA')
+    >>> greeting.validate("greeting", "hello world"), greeting.validate("greeting", "hello")
+    (True, False)
+    """
     if isinstance(source, str) and ("=" in source or "\n" in source):
         text, label = source, name or "<text>"
     elif isinstance(source, str) and not source.strip():
@@ -72,11 +78,22 @@ def clear_cache() -> int:
     """Remove every compiled grammar from the per-user cache
     (``cache_dir()``); how many files.  ``OSError`` when the directory is
     one the cache refuses to use (a symbolic link, another user's, or
-    writable by others): it is left alone."""
+    writable by others): it is left alone.
+
+    >>> import urigrammar
+    >>> removed = urigrammar.clear_cache()
+    >>> print(f"removed {removed} files")
+    removed ... files
+    """
     return clear(cache_dir())
 
 
 def cache_problem() -> str | None:
     """Why the per-user cache cannot be used, or ``None`` when it can (it
-    is created, mode 0700, when missing)."""
+    is created, mode 0700, when missing).
+
+    >>> import urigrammar
+    >>> urigrammar.cache_problem() is None
+    True
+    """
     return problem(cache_dir())

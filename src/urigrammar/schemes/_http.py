@@ -157,7 +157,13 @@ def http_profile(
     scheme.  ``userinfo`` takes a URI with userinfo (refused by default:
     section 4.2.4); ``host_required=False`` takes an empty host, which
     sections 4.2.1 and 4.2.2 tell a recipient to reject (for a text that
-    is only checked, not used to reach a server)."""
+    is only checked, not used to reach a server).
+
+    >>> import urigrammar
+    >>> https = urigrammar.http_profile("https")
+    >>> https.validate("https://example.com/"), https.validate("https://user@example.com/")
+    (True, False)
+    """
     key = scheme.lower()
     if key not in _RULES:
         msg = f"http_profile serves http and https, not {scheme!r}"

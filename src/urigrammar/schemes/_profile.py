@@ -88,7 +88,13 @@ class Requirement:
     which intersects the other with every ``holds_within`` and takes each
     ``holds_within_but`` out, is valid; a text outside the second, the
     verdict of every ``language`` and ``forbidden``, is not; and only the
-    texts between are read by ``breaks``."""
+    texts between are read by ``breaks``.
+
+    >>> import urigrammar
+    >>> host = urigrammar.SCHEMES["http"].requirements[1]
+    >>> host.cite, host.rule, host.says
+    ('RFC 9110 section 4.2.1', 'host', 'an http URI has a host that is not empty')
+    """
 
     cite: str
     rule: str
@@ -186,6 +192,12 @@ class Profile(Generic[V]):
     requirement and its section, at an offset; ``parse(text)`` returns the
     typed value.  Each runs in time linear in the text for a regular rule.
     Immutable; build one for your own grammar and ``register_scheme`` it.
+
+    >>> import urigrammar
+    >>> grammar = urigrammar.load_grammar('note = "x-note:" 1*ALPHA')
+    >>> note = urigrammar.Profile("x-note", grammar, "note", value=urigrammar.SchemeURI)
+    >>> note.validate("x-note:hello"), note.parse("x-note:hello")
+    (True, SchemeURI('x-note:hello'))
     """
 
     __slots__ = (
@@ -517,7 +529,15 @@ SCHEMES: Schemes[Profile[Any]] = Schemes()
 def register_scheme(profile: Profile[Any], *, replace: bool = False) -> None:
     """Add ``profile`` to ``SCHEMES`` under each of its schemes.  A scheme
     that has a profile already (shipped or yours) raises ``ValueError``
-    unless ``replace``."""
+    unless ``replace``.
+
+    >>> import urigrammar
+    >>> grammar = urigrammar.load_grammar('note = "x-note:" 1*ALPHA')
+    >>> note = urigrammar.Profile("x-note", grammar, "note", value=urigrammar.SchemeURI)
+    >>> urigrammar.register_scheme(note)
+    >>> urigrammar.parse_scheme("x-note:hello")
+    SchemeURI('x-note:hello')
+    """
     if not isinstance(profile, Profile):
         msg = f"register_scheme takes a Profile, not {type(profile).__name__}"
         raise TypeError(msg)

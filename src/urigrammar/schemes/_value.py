@@ -33,7 +33,13 @@ class SchemeURI:
     written; ``field(name)`` the text of one of the profile's fields (the
     last occurrence of its rule, ``None`` when it took no part), and
     ``fields`` all of them by name.  Subclasses for the shipped schemes add
-    typed fields (``urigrammar.schemes``)."""
+    typed fields (``urigrammar.schemes``).
+
+    >>> import urigrammar
+    >>> value = urigrammar.parse_scheme("https://example.com/a?q=1")
+    >>> isinstance(value, urigrammar.SchemeURI), value.scheme, value.field("host"), str(value)
+    (True, 'https', 'example.com', 'https://example.com/a?q=1')
+    """
 
     __slots__ = ("_match", "_profile")
 
@@ -143,7 +149,13 @@ def parse_scheme(text: str, *, backend: Backend | None = None) -> SchemeURI:
     """The typed value of ``text`` by the profile of its scheme
     (``SCHEMES``).  ``URISyntaxError`` when it is no RFC 3986 ``URI`` or its
     profile rejects it; ``UnknownSchemeError`` (a ``URIError``) when no
-    profile serves its scheme."""
+    profile serves its scheme.
+
+    >>> import urigrammar
+    >>> value = urigrammar.parse_scheme("mailto:someone@example.com?subject=hi")
+    >>> value, value.to, value.subject
+    (MailtoValue('mailto:someone@example.com?subject=hi'), ('someone@example.com',), 'hi')
+    """
     if not isinstance(text, str):
         msg = f"text must be str, not {type(text).__name__}"
         raise TypeError(msg)

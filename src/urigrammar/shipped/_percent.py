@@ -222,6 +222,10 @@ def percent_decode(text: str, *, errors: str = "strict") -> str:
     ``%`` that starts the bad triplet or the bad UTF-8 sequence.  An
     ``errors`` that is no decoding handler raises ``URIError`` whatever the
     text.
+
+    >>> import urigrammar
+    >>> urigrammar.percent_decode("a%20b%C3%BC"), urigrammar.percent_decode("100%25")
+    ('a bü', '100%')
     """
     text = _text(text)
     errors = check_errors(errors, decoding=True)
@@ -247,7 +251,12 @@ def percent_decode(text: str, *, errors: str = "strict") -> str:
 def percent_decode_bytes(text: str) -> bytes:
     """The octets ``text`` stands for: each ``%XX`` triplet is one octet and
     every other character its UTF-8 encoding.  For data that is not UTF-8
-    text; raises ``URIError`` at a malformed triplet or a lone surrogate."""
+    text; raises ``URIError`` at a malformed triplet or a lone surrogate.
+
+    >>> import urigrammar
+    >>> urigrammar.percent_decode_bytes("%FF%00A")
+    b'\\xff\\x00A'
+    """
     text = _text(text)
     out: list[bytes] = []
     position = 0

@@ -23,6 +23,13 @@ class URITemplate:
     an expression with an operator reserved by section 2.2 (``=`` ``,``
     ``!`` ``@`` ``|``), which the grammar allows.  ``str()`` gives the text
     back exactly; templates compare and hash by their text.
+
+    >>> import urigrammar
+    >>> template = urigrammar.URITemplate("https://example.com/search{?q,lang}")
+    >>> template.expand(q="cat", lang="en")
+    'https://example.com/search?q=cat&lang=en'
+    >>> template.match("https://example.com/search?q=dog")
+    {'q': 'dog'}
     """
 
     __slots__ = ("_matcher", "_parts", "_text")

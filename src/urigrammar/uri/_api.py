@@ -59,7 +59,13 @@ PARSE_RULES = URI.parse_rules
 
 
 class TreeNode(Protocol):
-    """A node of a parse tree: the rule's name, its text and its children."""
+    """A node of a parse tree: the rule's name, its text and its children.
+
+    >>> import urigrammar
+    >>> node = urigrammar.parse_tree("authority", "example.com:80")
+    >>> [(child.name, child.value) for child in node.children]
+    [('host', 'example.com'), ('literal', ':'), ('port', '80')]
+    """
 
     @property
     def name(self) -> str: ...
@@ -179,7 +185,12 @@ class Api:
             more, so ``validate("IRI", ...)`` accepts RFC 3987 section 4.1's
             bidi formatting characters, which ``parse_iri`` and the JSON
             Schema ``iri`` formats refuse.  Rule names are
-            case-insensitive (RFC 5234 section 2.1)."""
+            case-insensitive (RFC 5234 section 2.1).
+
+            >>> import urigrammar
+            >>> urigrammar.validate("URI", "http://example.com"), urigrammar.validate("uri", "//a")
+            (True, False)
+            """
             if method == "automata":
                 # The hot path; a rule spelling not seen yet (KeyError) or a
                 # text that is no str (TypeError) takes the checked way below.
@@ -335,7 +346,14 @@ validate = _DEFAULT.validate
 def check(rule: str, text: str, *, method: Method = "automata") -> None:
     """``Api.check`` on the default back end: raise ``URISyntaxError``
     unless ``text`` matches ``rule``; the error's offset is the end of the
-    longest prefix of ``text`` that some string matching the rule starts with."""
+    longest prefix of ``text`` that some string matching the rule starts with.
+
+    >>> import urigrammar
+    >>> urigrammar.check("URI", "http://example.com")
+    >>> try: urigrammar.check("URI", "http://exa mple.com")
+    ... except urigrammar.URISyntaxError as error: print(error.rule, error.offset)
+    URI 10
+    """
     _DEFAULT.check(rule, text, method=method)
 
 
@@ -354,7 +372,13 @@ def parse_as(
 def parse_tree(rule: str, text: str) -> TreeNode:
     """``abnf``'s full derivation tree of ``text`` under ``rule`` (of any
     shipped grammar): a node for every rule applied, down to single
-    characters.  Limited to ``ABNF_MAX_LENGTH`` characters."""
+    characters.  Limited to ``ABNF_MAX_LENGTH`` characters.
+
+    >>> import urigrammar
+    >>> tree = urigrammar.parse_tree("scheme", "ab")
+    >>> tree.name, tree.value, [child.name for child in tree.children]
+    ('scheme', 'ab', ['ALPHA', 'ALPHA'])
+    """
     grammar, name = shipped_rule(rule)
     tree = grammar.abnf_parse(name, _text(text))
     if tree is None:

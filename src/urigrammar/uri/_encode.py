@@ -267,6 +267,10 @@ def percent_encode(
     and keeps the ``/``: the result matches ``path``.  (As the first
     segment of a relative reference it also needs ``:`` encoded, which
     ``build`` does.)
+
+    >>> import urigrammar
+    >>> urigrammar.percent_encode("a b/ü"), urigrammar.percent_encode("a b/ü", "path")
+    ('a%20b%2F%C3%BC', 'a%20b/%C3%BC')
     """
     name = _encode_rule(rule)
     for dialect in (URI, IRI):

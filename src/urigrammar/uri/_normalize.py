@@ -78,7 +78,13 @@ __all__ = [
 class SchemeRule:
     """What a scheme's specification lets normalization change (section
     6.2.3): its default port, and whether an empty path under an authority
-    means ``/``."""
+    means ``/``.
+
+    >>> import urigrammar
+    >>> rules = {**urigrammar.SCHEME_RULES, "gopher": urigrammar.SchemeRule(default_port=70)}
+    >>> str(urigrammar.normalize("gopher://example.com:70/", schemes=rules))
+    'gopher://example.com/'
+    """
 
     default_port: int | None = None
     empty_path_is_root: bool = False
@@ -171,6 +177,11 @@ class Normalization:
     reads ``SCHEME_RULES`` at each call, so additions to it take effect; a
     ``dict`` given here is copied into a read-only mapping when the value
     is made.  Read only when ``scheme_based``.
+
+    >>> import urigrammar
+    >>> syntax_only = urigrammar.Normalization(scheme_based=False)
+    >>> str(urigrammar.normalize("HTTP://example.com:80", syntax_only))
+    'http://example.com:80'
     """
 
     scheme_based: bool = True
@@ -417,7 +428,13 @@ ORIGIN_SCHEMES = frozenset({"http", "https", "ws", "wss"})
 class Origin(NamedTuple):
     """RFC 6454 section 4: the scheme and host in lowercase, and the port
     or the scheme's default.  ``str()`` is the ASCII serialization of
-    section 6.2, with the port left out when it is the default."""
+    section 6.2, with the port left out when it is the default.
+
+    >>> import urigrammar
+    >>> origin = urigrammar.parse("https://Example.com:443/a").origin
+    >>> origin, str(origin)
+    (Origin(scheme='https', host='example.com', port=443), 'https://example.com')
+    """
 
     scheme: str
     host: str

@@ -66,7 +66,14 @@ __all__ = [
 class Reference(Components):
     """What ``URIReference`` and ``IRIReference`` share: the checked
     constructor and every method.  Each method works in the class's own
-    grammar (``dialect``) and returns the class of ``self``."""
+    grammar (``dialect``) and returns the class of ``self``.
+
+    >>> import urigrammar
+    >>> for ref in (urigrammar.parse("http://a/b/c"), urigrammar.parse_iri("http://ä/b/c")):
+    ...     print(type(ref).__name__, ref.resolve("../d"))
+    URIReference http://a/d
+    IRIReference http://ä/d
+    """
 
     __slots__ = ()
 
@@ -273,6 +280,11 @@ class URIReference(Reference):
     ``match`` unpacks the fields.  It compares equal only to another
     ``URIReference`` and has no ordering.  Every URI reference the library
     returns is one.
+
+    >>> import urigrammar
+    >>> ref = urigrammar.parse("https://user@example.com:8080/a/b?q=1#top")
+    >>> ref.host, ref.port, ref.path, ref.query, ref.fragment
+    ('example.com', 8080, '/a/b', 'q=1', 'top')
     """
 
     __slots__ = ()
@@ -292,6 +304,11 @@ class IRIReference(Reference):
     ``IRIReference``; ``to_uri`` maps it to a ``URIReference`` (section
     3.1).  No value holds a bidirectional formatting character (section
     4.1) unless it was parsed with ``allow_bidi=True``.
+
+    >>> import urigrammar
+    >>> iri = urigrammar.parse_iri("https://例え.jp/ä?q=ü")
+    >>> iri.host, str(iri.to_uri())
+    ('例え.jp', 'https://%E4%BE%8B%E3%81%88.jp/%C3%A4?q=%C3%BC')
     """
 
     __slots__ = ()
@@ -307,6 +324,16 @@ class IRIReference(Reference):
 #: (``parser_for`` makes it, so that its hot path is one dict lookup, a
 #: ``fullmatch`` and the generated reader, with no call in between.)
 parse: Parser[URIReference] = parser_for(URIReference)
+# Its docstring is made with it, for any class; this one adds an example,
+# on the function and on the C entry in front of it (engine.front), which
+# holds a copy of the function's.
+parse.__doc__ = getattr(parse, "__wrapped__", parse).__doc__ = f"""{parse.__doc__}
+
+>>> import urigrammar
+>>> ref = urigrammar.parse("https://example.com/a?q=1#top")
+>>> ref.scheme, ref.host, ref.path, ref.query, ref.fragment
+('https', 'example.com', '/a', 'q=1', 'top')
+"""
 
 _parse_iri = parser_for(IRIReference)
 _parse_iri_unscreened = parser_for(IRIReference, screen=False)
@@ -327,7 +354,12 @@ def parse_iri(
     2.2) under ``rule``, one of ``IRI_PARSE_RULES``.  Raises
     ``URISyntaxError`` for text the rule rejects, and for a bidirectional
     formatting character (section 4.1: IRIs MUST NOT contain them, though
-    the ABNF admits them), naming it and its offset, unless ``allow_bidi``."""
+    the ABNF admits them), naming it and its offset, unless ``allow_bidi``.
+
+    >>> import urigrammar
+    >>> urigrammar.parse_iri("https://example.com/日本?q=ü").path
+    '/日本'
+    """
     parse = _parse_iri_unscreened if allow_bidi else _parse_iri
     if method == "automata":
         # Positionally: the C entry in front of the parse function
@@ -355,7 +387,12 @@ def to_uri(
     URI grammar does not admit in its component is percent-encoded as
     UTF-8; with ``idna=True`` a non-ASCII ``ireg-name`` becomes A-labels
     (``idna`` package, UTS 46).  A string is parsed with ``parse_iri``
-    (``allow_bidi`` is its option; a bidi character is then encoded)."""
+    (``allow_bidi`` is its option; a bidi character is then encoded).
+
+    >>> import urigrammar
+    >>> str(urigrammar.to_uri("https://example.com/日本"))
+    'https://example.com/%E6%97%A5%E6%9C%AC'
+    """
     return _convert.to_uri(_iri(iri, allow_bidi), uri_cls=URIReference, idna=idna)
 
 
@@ -364,7 +401,12 @@ def to_iri(uri: URIReference | str, *, idna: bool = False) -> IRIReference:
     is decoded where the IRI grammar admits the character in that
     component, and only there; see ``_convert``.  With ``idna=True`` a
     host's A-labels become U-labels (IDNA ToUnicode, ``idna`` package).  A
-    string is parsed with ``parse``: it must be a URI."""
+    string is parsed with ``parse``: it must be a URI.
+
+    >>> import urigrammar
+    >>> str(urigrammar.to_iri("https://example.com/%E6%97%A5%E6%9C%AC"))
+    'https://example.com/日本'
+    """
     if isinstance(uri, IRIReference):
         msg = "to_iri takes a URIReference or a str, not an IRIReference"
         raise TypeError(msg)
@@ -407,7 +449,12 @@ def resolve(base: Reference | str, ref: Reference | str, *, strict: bool = True)
     ``_resolve.resolve``.  Strings are parsed as URI-references, or as
     IRI-references when either side is an IRI: an ``IRIReference``, or a
     string that is an IRI-reference and no URI-reference (RFC 3987 section
-    6.5); with an IRI on either side the target is an ``IRIReference``."""
+    6.5); with an IRI on either side the target is an ``IRIReference``.
+
+    >>> import urigrammar
+    >>> str(urigrammar.resolve("http://a/b/c/d;p?q", "../g"))
+    'http://a/b/g'
+    """
     return _resolve.resolve(base, ref, cls=_class_for(base, ref), strict=strict)
 
 
@@ -422,7 +469,12 @@ def relativize(base: Reference | str, target: Reference | str) -> URIReference |
 def relativize(base: Reference | str, target: Reference | str) -> Reference:
     """The shortest reference that ``resolve(base, ...)`` (strict) turns into
     exactly ``target``: the inverse of section 5.2.2; see
-    ``_resolve.relativize``.  Strings are read as ``resolve`` reads them."""
+    ``_resolve.relativize``.  Strings are read as ``resolve`` reads them.
+
+    >>> import urigrammar
+    >>> str(urigrammar.relativize("http://a/b/c/d;p?q", "http://a/b/g"))
+    '../g'
+    """
     return _resolve.relativize(base, target, cls=_class_for(base, target))
 
 
@@ -449,7 +501,12 @@ def normalize(
     normalize(r)``.  A string is parsed as a URI-reference, or as an
     IRI-reference when it is one and no URI-reference; an IRI is
     normalized as RFC 3987 section 5.3.2 says, and ``nfc`` also puts it in
-    NFC (section 5.3.2.2)."""
+    NFC (section 5.3.2.2).
+
+    >>> import urigrammar
+    >>> str(urigrammar.normalize("HTTP://Example.COM:80/a/./b/../%7e"))
+    'http://example.com/a/~'
+    """
     chosen = _normalize.options_from(options, flags, "normalize")
     return _normalize.normalize(ref, chosen, cls=_class_for(ref))
 
@@ -465,7 +522,12 @@ def equivalent(
     Strings are read as ``resolve`` reads them: when either side is an IRI
     (an ``IRIReference``, or a string that is an IRI-reference and no
     URI-reference) both are compared as IRIs (RFC 3987 section 5.3), so
-    ``equivalent("http://ex.com/ä", "http://ex.com/%C3%A4")`` holds."""
+    ``equivalent("http://ex.com/ä", "http://ex.com/%C3%A4")`` holds.
+
+    >>> import urigrammar
+    >>> urigrammar.equivalent("http://example.com", "HTTP://EXAMPLE.com:80/")
+    True
+    """
     chosen = _normalize.options_from(options, flags, "equivalent")
     return _normalize.equivalent(a, b, chosen, cls=_class_for(a, b))
 
@@ -491,6 +553,10 @@ def build(
     ``port`` is an ``int`` or a ``str`` of digits.  Raises ``URIError``,
     naming the part, for a combination RFC 3986 cannot express.  See
     ``_build`` for hosts and ``idna``.
+
+    >>> import urigrammar
+    >>> str(urigrammar.build(scheme="https", host="example.com", path="/a b", query="q=ü"))
+    'https://example.com/a%20b?q=%C3%BC'
     """
     return _build.build(
         URIReference,

@@ -59,7 +59,13 @@ def regex(rule: str, flavour: str = "python") -> Regex:
 
     re2 and rust match UTF-8 text, so their language is the rule's over
     Unicode scalar values (no surrogate code points).  ``RegexExportError``
-    when the flavour cannot hold the rule (see ``Grammar.regex``)."""
+    when the flavour cannot hold the rule (see ``Grammar.regex``).
+
+    >>> import re, urigrammar
+    >>> uri = urigrammar.regex("URI").pattern
+    >>> bool(re.search(uri, "http://example.com")), bool(re.search(uri, "http://a b"))
+    (True, False)
+    """
     grammar, name = shipped_rule(rule)
     return grammar.regex(name, flavour)
 
@@ -73,7 +79,13 @@ class FieldRegex:
     takes no part is null in polars' ``str.extract_groups`` and ``None``
     in Python's ``re``, but an empty string in pyarrow's ``extract_regex``
     and Spark's ``regexp_extract``, where an absent query and an empty one
-    look the same.  The path is always there, possibly empty."""
+    look the same.  The path is always there, possibly empty.
+
+    >>> import re, urigrammar
+    >>> found = urigrammar.field_regex("URI")
+    >>> re.fullmatch(found.pattern, "http://example.com/a").group(*found.fields["host"])
+    'example.com'
+    """
 
     regex: Regex
     fields: Mapping[str, tuple[str, ...]]
@@ -108,7 +120,14 @@ def field_regex(rule: str = "URI-reference", flavour: str = "python") -> FieldRe
     groups: the trailing null keeps ``coalesce`` from an empty list.
 
     The regex is the grammar's: ``parse_iri`` also refuses bidirectional
-    formatting characters (RFC 3987 section 4.1), which it accepts."""
+    formatting characters (RFC 3987 section 4.1), which it accepts.
+
+    >>> import re, urigrammar
+    >>> found = urigrammar.field_regex("URI-reference")
+    >>> match = re.fullmatch(found.pattern, "//example.com/a")
+    >>> next(match[group] for group in found.fields["host"] if match[group] is not None)
+    'example.com'
+    """
     grammar, name = shipped_rule(rule)
     if name not in PARSE_RULES and name not in IRI_PARSE_RULES:
         rules = ", ".join(repr(r) for r in (*PARSE_RULES, *IRI_PARSE_RULES))

@@ -122,6 +122,10 @@ def remove_dot_segments(path: str) -> str:
     position in ``path`` and the output buffer as a list of moved segments
     (each with its leading ``/``, if any), so long paths take linear time.
     The step letters below are the RFC's.
+
+    >>> import urigrammar
+    >>> urigrammar.remove_dot_segments("/a/b/c/./../../g")
+    '/a/g'
     """
     if not isinstance(path, str):
         msg = f"path must be str, not {type(path).__name__}"

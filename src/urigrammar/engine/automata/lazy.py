@@ -11,7 +11,7 @@ reach acceptance (each sub-expression of the grammar matches something), so
 the text stays viable exactly while the state set is not empty.
 
 The same automaton validates the rules whose regex could backtrack more
-than a constant number of times (``_compile.linear``): it does one step per
+than a constant number of times (``syntax.analysis.linear``): it does one step per
 character (or per run, below), whatever the grammar.  Long runs are
 skipped in C: a DFA state that loops on a character class (inside a query,
 say) jumps over the run with one regex match.  Classes are interval sets,

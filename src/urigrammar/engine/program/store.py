@@ -60,7 +60,13 @@ _SUFFIX = ".json"
 
 
 def cache_dir() -> Path:
-    """The cache directory, whether or not it exists yet."""
+    """The cache directory, whether or not it exists yet: ``URIGRAMMAR_CACHE_DIR``
+    when set, else the platform's user cache directory.
+
+    >>> import urigrammar
+    >>> print("cache:", urigrammar.cache_dir())
+    cache: ...
+    """
     # pathlib, imported for the cache alone: a process that reads shipped
     # grammars never imports it.
     from pathlib import Path

@@ -169,7 +169,13 @@ class Regex:
     time; ``body`` is the bare expression for embedding (a group of its
     own when it is an alternation; no possessive quantifiers).
     ``groups`` names each capturing group, in the order they open, with
-    the rule whose match it holds."""
+    the rule whose match it holds.
+
+    >>> import re, urigrammar
+    >>> port = urigrammar.regex("port")
+    >>> port.flavour, port.body, bool(re.search(port.pattern, "8080"))
+    ('python', '[0-9]*', True)
+    """
 
     rule: str
     flavour: str

@@ -77,7 +77,13 @@ class RuleMatch(Record):
     A name that is no capture raises ``UnknownRuleError``.
 
     Immutable (its fields are read-only properties); equal when rule, text,
-    captures and spans are; pickles with its spans."""
+    captures and spans are; pickles with its spans.
+
+    >>> import urigrammar
+    >>> found = urigrammar.RFC3986.parse("URI", "http://example.com/a?q")
+    >>> found.rule, found.group("host"), found.span("host")
+    ('URI', 'example.com', (7, 18))
+    """
 
     _KEEPS_SPANS: ClassVar[bool] = True
 
