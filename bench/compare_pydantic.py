@@ -1,6 +1,6 @@
 """What pydantic's ``AnyUrl`` and ``HttpUrl`` do to some URIs, beside
-urigrammar's answer: prints a Markdown table (the README's "Validating API
-input" table comes from this script).
+urigrammar's answer: prints a Markdown table (the table of
+docs/guide/integrations.md comes from this script).
 
     python bench/compare_pydantic.py
 
