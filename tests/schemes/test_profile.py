@@ -5,7 +5,7 @@ requirements), the errors, the registry and the typed value."""
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 from hypothesis import given
@@ -75,9 +75,14 @@ ITEM = Profile(
 
 
 @pytest.fixture(scope="module", autouse=True)
-def registered() -> None:
-    if "item" not in SCHEMES:
-        register_scheme(ITEM)
+def registered() -> Iterator[None]:
+    # Registered for this module's tests, then taken out again: the
+    # registry is the process's, and other tests (and the docs' examples,
+    # which register an "item" scheme of their own) share the process.
+    register_scheme(ITEM, replace=True)
+    yield
+    for name in ITEM.schemes:
+        SCHEMES._mine.pop(name, None)
 
 
 def test_the_profile_names_its_rule_as_the_grammar_spells_it() -> None:

@@ -9,7 +9,7 @@ back to this process by pickle.  The results must equal a plain loop here,
 in order.
 
 The same texts, with nulls and empty strings, as a column of a Dask
-dataframe go through the README's recipe, ``with_uri_columns`` in
+dataframe go through the columns guide's recipe, ``with_uri_columns`` in
 ``map_partitions`` (``validate_array`` and ``parse_array`` on each
 partition's column as a pyarrow array); each row must give what
 ``validate`` and ``parse`` give for its text.
@@ -72,7 +72,7 @@ def worker_pid(_: str) -> int:
     return os.getpid()
 
 
-# The README's recipe, verbatim (a test holds the two to each other).
+# The columns guide's recipe (docs/guide/columns.md), verbatim (a test holds the two to each other).
 def with_uri_columns(part: pd.DataFrame) -> pd.DataFrame:
     urls = pa.array(part["url"])  # pandas' missing values become Arrow nulls
     parsed = pa.array(parse_array(urls))
@@ -176,9 +176,9 @@ def test_parse_on_workers_pickles_references_and_errors(
     assert all(isinstance(ref, u.URIReference) for _, ok, ref in parsed if ok)
 
 
-def test_readme_shows_the_dataframe_recipe_tested_here() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert inspect.getsource(with_uri_columns) in readme
+def test_the_columns_guide_shows_the_dataframe_recipe_tested_here() -> None:
+    page = (ROOT / "docs" / "guide" / "columns.md").read_text(encoding="utf-8")
+    assert inspect.getsource(with_uri_columns) in page
 
 
 def test_dataframe_recipe_on_workers_matches_validate_and_parse(

@@ -1,4 +1,4 @@
-"""urigrammar in Spark, on a local SparkSession: the README's recipes.
+"""urigrammar in Spark, on a local SparkSession: the recipes of docs/guide/columns.md.
 
 ``mapInArrow`` hands ``valid_column`` and ``parsed_columns`` each
 partition's rows as Arrow record batches, which ``validate_array`` and
@@ -50,7 +50,7 @@ RULES = ("URI-reference", "IPv6address", "IRI")
 PARSE_RULES = ("URI-reference", "IRI")
 
 
-# --- the README's recipes, verbatim (a test holds the two to each other) ---
+# --- the columns guide's recipes, verbatim (a test holds the two to each other) ---
 RECIPES_START = "\n\n\ndef valid_column("
 RECIPES_END = "\n\n\n# --- the session"
 
@@ -168,12 +168,12 @@ def _fields(ref: urigrammar.URIReference | urigrammar.IRIReference) -> dict[str,
 # --- the tests ---------------------------------------------------------------------
 
 
-def test_readme_shows_the_recipes_tested_here() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_columns_guide_shows_the_recipes_tested_here() -> None:
+    page = (ROOT / "docs" / "guide" / "columns.md").read_text(encoding="utf-8")
     source = Path(__file__).read_text(encoding="utf-8")
     recipes = source.split(RECIPES_START, 1)[1].split(RECIPES_END, 1)[0]
     assert "def components(" in recipes
-    assert "def valid_column(" + recipes + "\n" in readme
+    assert "def valid_column(" + recipes + "\n" in page
 
 
 @pytest.mark.parametrize("rule", RULES)
