@@ -75,7 +75,9 @@ def run_console(example: Example) -> str | None:
     on ``PATH``; a difference is the failure's message."""
     scripts = str(Path(sys.executable).parent)
     env = dict(os.environ, PATH=scripts + os.pathsep + os.environ.get("PATH", ""))
-    env.update(LC_ALL="C.UTF-8", COLUMNS="100", PYTHONIOENCODING="utf-8")
+    # Unbuffered, a command's stdout and stderr interleave as a terminal
+    # shows them (line by line); into a pipe, stdout would come last.
+    env.update(LC_ALL="C.UTF-8", COLUMNS="100", PYTHONIOENCODING="utf-8", PYTHONUNBUFFERED="1")
     for command in example.parsed:
         done = subprocess.run(
             ["bash", "-c", command.line],
