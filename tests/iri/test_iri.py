@@ -323,11 +323,16 @@ def test_to_iri_with_idna_gives_u_labels() -> None:
     assert str(iri) == "http://\u7d0d\u8c46.example.org/%E2%80%AE"
 
 
-def test_conversions_refuse_the_wrong_class() -> None:
+@given(from_rule("URI-reference"), st.booleans())
+def test_every_uri_is_an_iri_that_maps_to_itself(text: str, idna: bool) -> None:
+    # RFC 3987 section 2: a URI is an IRI; section 3.1 leaves its ASCII as is.
+    uri = u.parse(text)
+    assert u.to_uri(uri, idna=idna) == uri
+
+
+def test_to_iri_refuses_an_iri_reference() -> None:
     with pytest.raises(TypeError):
         u.to_iri(u.parse_iri("http://a/"))  # type: ignore[arg-type]
-    with pytest.raises(TypeError):
-        u.to_uri(u.parse("http://a/"))  # type: ignore[arg-type]
     assert u.parse("http://a/").to_iri() == u.parse_iri("http://a/")
     assert u.parse_iri("http://\u00e4/").to_uri() == u.parse("http://%C3%A4/")
 

@@ -371,9 +371,13 @@ def parse_iri(
 resolve_annotations(parse_iri)  # as parse's: help() shows the types, not their names
 
 
-def _iri(ref: IRIReference | str, allow_bidi: bool) -> IRIReference:
+def _iri(ref: IRIReference | URIReference | str, allow_bidi: bool) -> IRIReference:
     if isinstance(ref, IRIReference):
         return ref
+    if isinstance(ref, URIReference):
+        # Every URI is an IRI (RFC 3987 section 2): its text reads as one,
+        # ASCII and so free of bidi characters, and maps back to itself.
+        return parse_iri(str(ref))
     if isinstance(ref, Reference):
         msg = f"expected an IRIReference or a str, not {type(ref).__name__}"
         raise TypeError(msg)
@@ -381,13 +385,14 @@ def _iri(ref: IRIReference | str, allow_bidi: bool) -> IRIReference:
 
 
 def to_uri(
-    iri: IRIReference | str, *, idna: bool = False, allow_bidi: bool = False
+    iri: IRIReference | URIReference | str, *, idna: bool = False, allow_bidi: bool = False
 ) -> URIReference:
     """The URI an IRI maps to (RFC 3987 section 3.1): every character the
     URI grammar does not admit in its component is percent-encoded as
     UTF-8; with ``idna=True`` a non-ASCII ``ireg-name`` becomes A-labels
     (``idna`` package, UTS 46).  A string is parsed with ``parse_iri``
-    (``allow_bidi`` is its option; a bidi character is then encoded).
+    (``allow_bidi`` is its option; a bidi character is then encoded).  A
+    ``URIReference`` is an IRI too, and maps to itself.
 
     >>> import urigrammar
     >>> str(urigrammar.to_uri("https://example.com/日本"))
