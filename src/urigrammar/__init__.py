@@ -381,13 +381,13 @@ def grammar_of(name: str) -> Grammar:
 
 def rule_source(name: str) -> str | None:
     """The definition of rule ``name`` as written in its grammar file
-    (``rfc3986.abnf`` first, then ``rfc3987.abnf``, ...), its lines ended by
-    CRLF as RFC 5234 section 2.2 has them; ``None`` for a core rule (those
-    come from the ``abnf`` package).
+    (``rfc3986.abnf`` first, then ``rfc3987.abnf``, ...), its line ends
+    included; ``None`` for a core rule (those come from the ``abnf``
+    package).
 
     >>> import urigrammar
-    >>> urigrammar.rule_source("port").splitlines(), urigrammar.rule_source("DIGIT")
-    (['port          = *DIGIT'], None)
+    >>> urigrammar.rule_source("port"), urigrammar.rule_source("DIGIT")
+    ('port          = *DIGIT\\n', None)
     """
     from .shipped import shipped_rule
 

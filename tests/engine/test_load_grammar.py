@@ -58,6 +58,17 @@ def test_two_grammars_defining_one_name_keep_their_own(backend: Backend) -> None
     assert second.abnf_parse("thing", "a") is None
 
 
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
+def test_a_rules_source_keeps_its_files_line_ends(ending: str, tmp_path: Path) -> None:
+    # abnf reads CRLF lines (RFC 5234 section 2.2); the source is the file's.
+    lines = ['pair = item "," item', "item = 1*DIGIT", '     / "-"', 'pair =/ "()"']
+    path = tmp_path / "pair.abnf"
+    path.write_bytes(ending.join(lines).encode() + ending.encode())
+    for g in (u.load_grammar(path), u.load_grammar(path.read_bytes().decode())):
+        assert g.source("item") == f'item = 1*DIGIT{ending}     / "-"{ending}'
+        assert g.source("pair") == f'pair = item "," item{ending}pair =/ "()"{ending}'
+
+
 def test_imports_fill_gaps_in_order_and_the_file_wins(backend: Backend) -> None:
     base = u.load_grammar('x = "1"\ny = "2"\n')
     other = u.load_grammar('Y = %x32 ; base\'s y, written otherwise\nz = "4"\n')
@@ -66,7 +77,7 @@ def test_imports_fill_gaps_in_order_and_the_file_wins(backend: Backend) -> None:
     assert not g.validate("top", "124", backend=backend)
     assert not g.validate("top", "934", backend=backend)
     assert g.rule_names == ("top", "x", "y", "z")
-    assert g.source("y") == 'y = "2"\r\n'
+    assert g.source("y") == 'y = "2"\n'
 
 
 def test_a_rule_written_in_prose_is_filled_by_an_import(backend: Backend) -> None:
@@ -386,7 +397,7 @@ def test_imports_that_define_a_rule_alike_share_it() -> None:
     second = u.load_grammar('SEP   =   "-"   /   %x2E   ; dot\n', name="second.abnf")
     g = u.load_grammar("pair = sep sep\n", imports=[first, second])
     assert g.defined_in("sep") is first
-    assert g.source("sep") == 'sep = "-" / "."\r\n'
+    assert g.source("sep") == 'sep = "-" / "."\n'
     through = u.load_grammar("one = sep\n", imports=[first])
     diamond = u.load_grammar("two = one sep\n", imports=[through, first])
     assert diamond.validate("two", "-.")

@@ -264,7 +264,7 @@ class Grammar:
         raise UnknownRuleError(msg, rule=name, text=name, secrets=self.reporting.secrets)
 
     def source(self, name: str) -> str | None:
-        """The rule as written in its file, with CRLF line ends; ``None`` for a core rule."""
+        """The rule's definition as written in its file; ``None`` for a core rule."""
         rule = self.rules.rules.get(self.canonical(name).casefold())
         return None if rule is None else "".join(rule.source)
 

@@ -52,7 +52,9 @@ def load_grammar(
         path = Path(source)
         label = name or str(path)
         try:
-            text = path.read_text(encoding="utf-8")
+            # newline="": the text as written, its line ends included.
+            with open(path, encoding="utf-8", newline="") as file:
+                text = file.read()
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             # A file that is missing, unreadable or not UTF-8 is a grammar
             # that does not load, like one that does not parse.

@@ -439,6 +439,9 @@ def read_rules(text: str) -> list[RuleText]:
         tree = ABNFGrammarRule("rulelist").parse_all(converted)
     except ParseError as exc:
         raise _syntax_error(text, converted, exc.start) from None
+    # abnf reads CRLF lines (RFC 5234 section 2.2); a rule's source keeps
+    # the line end its file was written with.
+    ending = "\r\n" if "\r\n" in text else "\r" if "\r" in text else "\n"
     builder = _Builder()
     names: dict[str, str] = {}
     exprs: dict[str, Expr | None] = {}
@@ -453,7 +456,7 @@ def read_rules(text: str) -> list[RuleText]:
                 msg = f"rule {name!r} adds alternatives (=/) to prose"
                 raise GrammarError(msg, rule=name)
             exprs[key] = Alt((old, expr))
-            sources[key].append(node.value)
+            sources[key].append(node.value.replace("\r\n", ending))
             nodes[key].append(node)
             continue
         if key in exprs:
@@ -464,7 +467,7 @@ def read_rules(text: str) -> list[RuleText]:
             raise GrammarError(msg, rule=name)
         names[key] = name
         exprs[key] = expr
-        sources[key] = [node.value]
+        sources[key] = [node.value.replace("\r\n", ending)]
         nodes[key] = [node]
     return [RuleText(names[k], exprs[k], tuple(sources[k]), tuple(nodes[k])) for k in names]
 
