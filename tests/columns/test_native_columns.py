@@ -88,6 +88,46 @@ def test_a_runner_with_otherwise_is_refused() -> None:
     assert _native.column_job(_native.Runner(tables.to_bytes()), None, (), "") is not None
 
 
+def _job_of_slots(count: int) -> object:
+    # The URI rule's tagger with a plan of `count` slots: the last gives the
+    # scheme, the others nothing.
+    from urigrammar.shipped import RFC3986
+    from urigrammar.uri._visitor import CAPTURES, LEAVES
+
+    tagged = RFC3986.program("URI", CAPTURES, LEAVES)
+    assert tagged.names[0] == "scheme"
+    plan = (*((None, ()) for _ in range(count - 1)), (None, ((0, None),)))
+    fields = (("first", 0), ("last", count - 1))
+    assert NATIVE is not None
+    return column_job(NATIVE, RFC3986.program("URI"), tagged, plan, fields)
+
+
+class _Capsules:
+    def __init__(self, pair: tuple[object, object]) -> None:
+        self.pair = pair
+
+    def __arrow_c_array__(self, requested_schema: object = None) -> tuple[object, object]:
+        return self.pair
+
+
+def test_a_tagger_with_more_slots_than_a_row_holds_is_refused() -> None:
+    # A row's spans, two numbers a slot, are kept in a buffer of 256 slots.
+    with pytest.raises(ValueError, match="at most 256 output slots, not 1000"):
+        _job_of_slots(1000)
+    with pytest.raises(ValueError, match="at most 256 output slots, not 257"):
+        _job_of_slots(257)
+
+
+def test_a_tagger_with_the_most_slots_gives_its_last() -> None:
+    job = _job_of_slots(256)
+    assert job is not None
+    made = column_array(job, *pa.array(["http://a/b", "no"]).__arrow_c_array__())
+    assert pa.array(_Capsules(made)).to_pylist() == [
+        {"reference": {"first": None, "last": "http"}, "error_offset": None},
+        {"reference": None, "error_offset": 2},
+    ]
+
+
 def test_a_stream_read_in_part_then_dropped() -> None:
     chunks = [pa.array(["a:b"] * 10) for _ in range(5)]
     reader = pa.RecordBatchReader.from_stream(parse_array(pa.chunked_array(chunks), backend=NATIVE))

@@ -48,6 +48,10 @@
 #define JOB_NAME "urigrammar.engine.backend._native.column_job"
 /* Output fields of a parse job, at most: a struct of that many strings. */
 #define MAX_FIELDS 64
+/* A parse job's tagger's output slots, at most: each row's spans, two
+   numbers a slot, are kept on the stack (4 KiB), and column_job refuses a
+   tagger with more.  A URI's plan has 8. */
+#define MAX_SLOTS 256
 
 /* ---- the job ------------------------------------------------------------ */
 
@@ -95,11 +99,32 @@ job_of(PyObject *capsule)
     return PyCapsule_GetPointer(capsule, JOB_NAME);
 }
 
+/* 0 when tagger is a Tagger whose spans a row's buffer holds (parse_row),
+   else -1 with an exception set. */
+static int
+check_tagger(module_state *st, PyObject *tagger)
+{
+    int is_tagger = PyObject_IsInstance(tagger, st->tagger_type);
+    if (is_tagger <= 0) {
+        if (is_tagger == 0) {
+            PyErr_SetString(PyExc_TypeError, "tagger must be a Tagger or None");
+        }
+        return -1;
+    }
+    if (tagger_nslots(tagger) > MAX_SLOTS) {
+        PyErr_Format(PyExc_ValueError, "tagger: at most %d output slots, not %zd",
+                     MAX_SLOTS, tagger_nslots(tagger));
+        return -1;
+    }
+    return 0;
+}
+
 PyDoc_STRVAR(column_job_doc,
 "column_job(runner, tagger, fields, forbidden, /)\n--\n\n"
 "What column_array and column_stream run on each row: a Runner, and for a\n"
-"parse a Tagger (else None) whose output slots become the fields, a tuple\n"
-"of (name, slot) pairs, and the code points (a str) a match must not hold.");
+"parse a Tagger (else None) of at most 256 output slots, which become the\n"
+"fields, a tuple of (name, slot) pairs, and the code points (a str) a match\n"
+"must not hold.");
 
 static PyObject *
 column_job(PyObject *module, PyObject *args)
@@ -122,14 +147,8 @@ column_job(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_TypeError, "runner must be a Runner without otherwise");
         return NULL;
     }
-    if (tagger != Py_None) {
-        int is_tagger = PyObject_IsInstance(tagger, st->tagger_type);
-        if (is_tagger <= 0) {
-            if (is_tagger == 0) {
-                PyErr_SetString(PyExc_TypeError, "tagger must be a Tagger or None");
-            }
-            return NULL;
-        }
+    if (tagger != Py_None && check_tagger(st, tagger) < 0) {
+        return NULL;
     }
     Py_ssize_t nfields = PyTuple_Size(fields);
     if (nfields < 0 || nfields > MAX_FIELDS || (tagger == Py_None) != (nfields == 0)) {
@@ -657,7 +676,7 @@ parse_row(const Job *job, const Strings *in, int64_t i, Parsed *out)
     }
     set_bit(out->outer_valid, i);
     Reading reading;
-    Py_ssize_t spans[2 * MAX_FIELDS];
+    Py_ssize_t spans[2 * MAX_SLOTS]; /* job->nslots pairs: column_job bounds it */
     Source src;
     int found = 0;
     if (got == 0) {
