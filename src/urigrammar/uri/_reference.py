@@ -77,6 +77,11 @@ class Reference(Components):
 
     __slots__ = ()
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A pickle carries the text alone, and unpickling parses it: what
+        # comes back is what its text reads as, whatever a pickle holds.
+        return (_read_back, (type(self), str(self)))
+
     # pydantic v2 field type (``urigrammar.pydantic``); pydantic is imported
     # only when it calls these.
     @classmethod
@@ -369,6 +374,13 @@ def parse_iri(
 
 
 resolve_annotations(parse_iri)  # as parse's: help() shows the types, not their names
+
+
+def _read_back(cls: type[_R], text: str) -> _R:
+    """A pickled reference: ``text`` parsed into ``cls`` under its dialect's
+    reference rule.  Not screened for bidi characters: an ``IRIReference``
+    made with ``allow_bidi=True`` pickles too."""
+    return parser_for(cls, screen=False)(text)
 
 
 def _iri(ref: IRIReference | URIReference | str, allow_bidi: bool) -> IRIReference:
