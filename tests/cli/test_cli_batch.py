@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -352,3 +353,61 @@ def test_ctrl_c_in_process_is_status_130(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(_batch, "run_texts", interrupt)
     monkeypatch.setattr("urigrammar.cli._cmd_core.run_texts", interrupt)
     assert run(["validate", "URI", "a:b"]) == (130, "", "urigrammar: interrupted\n")
+
+
+# --- --jobs starts workers only for work that pays for them ---------------------
+
+
+class _Pool:
+    """A pool that records being made and maps in this process."""
+
+    made: ClassVar[list[int]] = []
+
+    def __init__(self, jobs: int) -> None:
+        self.made.append(jobs)
+
+    def map(self, work: object, batch: list[str], chunksize: int) -> list[object]:
+        return [work(text) for text in batch]  # type: ignore[operator]
+
+    def close(self) -> None:
+        pass
+
+    def terminate(self) -> None:
+        pass
+
+    def join(self) -> None:
+        pass
+
+
+@pytest.fixture
+def pools(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    made: list[int] = []
+    monkeypatch.setattr(_Pool, "made", made)
+    monkeypatch.setattr(_batch, "_pool", _Pool)
+    return made
+
+
+def _lines(count: int) -> str:
+    return "".join(f"http://a/{n}\n" for n in range(count))
+
+
+def test_jobs_leave_cheap_work_in_this_process(pools: list[int]) -> None:
+    status, out, _ = run(["validate", "--jobs", "2", "URI-reference", "-"], _lines(2000))
+    assert (status, out.count("valid\t")) == (0, 2000)
+    assert pools == []
+
+
+def test_jobs_start_workers_for_work_that_takes_longer(
+    pools: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_batch, "WORTH_A_WORKER", 0.0)
+    status, out, _ = run(["validate", "--jobs", "2", "URI-reference", "-"], _lines(2000))
+    assert (status, out.count("valid\t")) == (0, 2000)
+    assert pools == [2]
+    assert out.splitlines()[-1] == "valid\thttp://a/1999"  # in input order
+
+
+def test_a_few_texts_never_start_workers(pools: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_batch, "WORTH_A_WORKER", 0.0)
+    assert run(["validate", "--jobs", "2", "URI-reference", "-"], _lines(10))[0] == 0
+    assert pools == []

@@ -292,6 +292,25 @@ def _pool(jobs: int) -> Any:
         signal.signal(signal.SIGINT, before)
 
 
+#: Texts timed before ``--jobs`` starts its workers, and the time a text
+#: must take for them to pay: sending a text to a worker and its outcome
+#: back costs some tens of microseconds, more than validating or parsing it.
+PROBE_TEXTS = 64
+WORTH_A_WORKER = 50e-6
+
+
+def _probe(
+    work: Callable[[str], Outcome], batch: list[str]
+) -> tuple[list[Outcome], list[str], float]:
+    """The first texts' outcomes, the texts left, and the seconds a text took
+    after the first (which pays for loading what the work needs)."""
+    done = [work(text) for text in batch[:1]]
+    start = time.perf_counter()
+    done += [work(text) for text in batch[1 : PROBE_TEXTS + 1]]
+    per_text = (time.perf_counter() - start) / max(1, len(done) - 1)
+    return done, batch[PROBE_TEXTS + 1 :], per_text
+
+
 def run_texts(
     work: Callable[[str], Outcome],
     texts: Iterable[str],
@@ -307,15 +326,25 @@ def run_texts(
     and goes on up."""
     verdicts: set[Verdict] = set()
     progress = Progress(err)
-    pool = _pool(jobs) if jobs > 1 else None
+    pool = None
+    probed = jobs == 1
     written = False
     finished = False
     try:
-        for batch in _batches(iter(texts), BATCH_LINES * jobs):
+        for texts_read in _batches(iter(texts), BATCH_LINES * jobs):
+            outcomes: list[Outcome] = []
+            batch = texts_read
+            if not probed:
+                # Workers cost each text a trip both ways: they start only
+                # for work that takes longer than that, timed on a few texts.
+                probed = True
+                outcomes, batch, per_text = _probe(work, texts_read)
+                if batch and per_text > WORTH_A_WORKER:
+                    pool = _pool(jobs)
             if pool is None:
-                outcomes = [work(text) for text in batch]
-            else:
-                outcomes = pool.map(work, batch, chunksize=max(1, len(batch) // (jobs * 4)))
+                outcomes += [work(text) for text in batch]
+            elif batch:
+                outcomes += pool.map(work, batch, chunksize=max(1, len(batch) // (jobs * 4)))
             for outcome in outcomes:
                 verdicts.add(outcome.verdict)
                 if outcome.out is not None:

@@ -224,7 +224,11 @@ def add_text_input(
         type=_jobs,
         default=1,
         metavar="N",
-        help="spread the texts over N worker processes (output stays in input order)",
+        help=(
+            "spread the texts over N worker processes (output stays in input order); "
+            "they start only where a text takes longer than sending it to one, "
+            "which validate and parse on the automata do not"
+        ),
     )
     if json_flag:
         parser.add_argument(
