@@ -26,11 +26,22 @@ def run(*argv: str) -> tuple[int, str, str]:
 def test_cli_build() -> None:
     argv = ("build", "--scheme", "https", "--host", "bücher.example", "--path", "/a b")
     status, out, err = run(*argv, "--query-pair", "q=ü")
-    assert (status, err) == (0, "")
+    assert status == 0
     assert out == "https://b%C3%BCcher.example/a%20b?q=%C3%BC\n"
     assert validate("URI", out.strip())
-    status, out, _ = run(*argv, "--idna", "--query-pair", "q=ü", "--query-pair", "a&b=c=d")
+    status, out, err = run(*argv, "--idna", "--query-pair", "q=ü", "--query-pair", "a&b=c=d")
+    assert (status, err) == (0, "")
     assert out == "https://xn--bcher-kva.example/a%20b?q=%C3%BC&a%26b=c%3Dd\n"
+
+
+def test_cli_build_says_when_a_unicode_host_is_percent_encoded() -> None:
+    # RFC 3986 section 3.2.2 percent-encodes it; a DNS name wants --idna.
+    status, out, err = run("build", "--scheme", "http", "--host", "bücher.example")
+    assert (status, out) == (0, "http://b%C3%BCcher.example\n")
+    assert "--idna" in err
+    assert "3.2.2" in err
+    for ascii_or_idna in (("--host", "example.com"), ("--host", "bücher.example", "--idna")):
+        assert run("build", "--scheme", "http", *ascii_or_idna)[2] == ""
 
 
 def test_cli_build_parts() -> None:

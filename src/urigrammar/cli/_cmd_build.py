@@ -77,7 +77,18 @@ def _run_build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(exc, file=err)
         return EXIT_INVALID
     print(ref, file=out)
+    if args.host and not args.idna and not args.host.isascii():
+        # RFC 3986 section 3.2.2 percent-encodes a non-ASCII reg-name, and a
+        # reg-name need not be a DNS name; but one that is must reach a
+        # resolver as A-labels, so the choice is said where it is made.
+        print(_PERCENT_ENCODED_HOST, file=err)
     return EXIT_OK
+
+
+_PERCENT_ENCODED_HOST = (
+    "urigrammar: the host is percent-encoded as UTF-8 (RFC 3986 section 3.2.2); "
+    "for a DNS name, --idna writes the A-labels a resolver takes"
+)
 
 
 def _decode_one(form: bool, errors: str, text: str) -> str:
