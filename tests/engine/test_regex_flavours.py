@@ -239,9 +239,13 @@ def test_rust_refuses_a_pattern_nested_past_its_limit() -> None:
     assert g.regex("r0", "re2").pattern
 
 
-def test_an_unknown_dialect_is_a_value_error_naming_the_dialects() -> None:
-    with pytest.raises(ValueError, match="'re2'"):
-        u.RFC3986.regex("URI", "pcre")
+def test_an_unknown_flavour_is_an_export_error_naming_the_flavours() -> None:
+    for call in (lambda: u.RFC3986.regex("URI", "pcre"), lambda: u.regex("URI", "pcre")):
+        with pytest.raises(u.RegexExportError, match="'re2'") as info:
+            call()
+        assert info.value.flavour == "pcre"
+    with pytest.raises(TypeError):
+        u.regex("URI", None)  # type: ignore[arg-type]
 
 
 def test_the_error_pickles() -> None:

@@ -184,9 +184,9 @@ def test_the_registry() -> None:
     assert 3 not in SCHEMES
     with pytest.raises(KeyError):
         SCHEMES["no-such-scheme"]
-    with pytest.raises(ValueError, match="has a profile already"):
+    with pytest.raises(u.URIError, match="has a profile already"):
         register_scheme(ITEM)
-    with pytest.raises(ValueError, match="has a profile already"):
+    with pytest.raises(u.URIError, match="has a profile already"):
         register_scheme(Profile("urn", GRAMMAR, "item-URI", value=SchemeURI))
     with pytest.raises(TypeError):
         register_scheme("item")  # type: ignore[arg-type]

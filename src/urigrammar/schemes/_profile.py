@@ -528,7 +528,7 @@ SCHEMES: Schemes[Profile[Any]] = Schemes()
 
 def register_scheme(profile: Profile[Any], *, replace: bool = False) -> None:
     """Add ``profile`` to ``SCHEMES`` under each of its schemes.  A scheme
-    that has a profile already (shipped or yours) raises ``ValueError``
+    that has a profile already (shipped or yours) raises ``URIError``
     unless ``replace``.
 
     >>> import urigrammar

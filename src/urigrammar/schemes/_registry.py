@@ -15,6 +15,8 @@ import threading
 from collections.abc import Iterator, Mapping
 from typing import Protocol, TypeVar
 
+from .._errors import URIError
+
 __all__ = ["Schemes"]
 
 
@@ -95,6 +97,6 @@ class Schemes(Mapping[str, P]):
                         f"scheme {name!r} has a profile already; "
                         "register_scheme(profile, replace=True) replaces it"
                     )
-                    raise ValueError(msg)
+                    raise URIError(msg, rule=name)
             for name in profile.schemes:
                 self._mine[name] = profile

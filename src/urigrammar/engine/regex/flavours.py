@@ -327,12 +327,17 @@ def _refuse(rule: str, flavour: str, why: str) -> RegexExportError:
 
 
 def flavour_of(name: object) -> Flavour:
-    """The flavour called ``name``; ``ValueError`` naming the flavours."""
-    found = FLAVOURS.get(name) if isinstance(name, str) else None
+    """The flavour called ``name``; ``RegexExportError`` naming the
+    flavours for another string (no rule has a regex in it), ``TypeError``
+    for what is no string."""
+    if not isinstance(name, str):
+        msg = f"flavour must be a str, not {type(name).__name__}"
+        raise TypeError(msg)
+    found = FLAVOURS.get(name)
     if found is None:
         known = ", ".join(repr(d) for d in FLAVOURS)
         msg = f"flavour must be one of {known}, not {name!r}"
-        raise ValueError(msg)
+        raise RegexExportError(msg, flavour=name)
     return found
 
 
