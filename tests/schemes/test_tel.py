@@ -1,7 +1,7 @@
 """The ``tel`` profile (RFC 3966): every tel URI of the RFC as a vector
-(``tests/vectors/schemes/rfc3966.json``), section 3's requirements on
-parameters, the grammar's one correction, and ``abnf``'s reading of the
-same grammar as the oracle."""
+(``tests/vectors/schemes/rfc3966.json``), the requirements of sections 3
+and 5.3 on parameters, the grammar's one correction, and ``abnf``'s
+reading of the same grammar as the oracle."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from _vectors import ids, vectors
 from hypothesis import given
 from hypothesis import strategies as st
 
-from urigrammar import SCHEMES, GrammarError, load_grammar, validate
+from urigrammar import SCHEMES, GrammarError, URISyntaxError, load_grammar, validate
 from urigrammar.engine import Backend
 from urigrammar.schemes import TelValue
 from urigrammar.shipped import RFC3966, grammar_text
@@ -64,10 +64,11 @@ TEL_TEXTS = st.one_of(
 )
 
 
-def _keeps_section_3(text: str) -> bool:
-    """Section 3's prose, read independently of the profile: a ";" in a
-    value is encoded, so the parameters are the pieces after each ";",
-    each a parameter by ``abnf``'s reading, unique by name and in order."""
+def _keeps_the_prose(text: str) -> bool:
+    """The prose of sections 3 and 5.3, read independently of the profile:
+    a ";" in a value is encoded, so the parameters are the pieces after
+    each ";", each a parameter by ``abnf``'s reading, unique by name, in
+    order, and not both ``isub`` and ``ext``."""
     pieces = text.split(";")[1:]
     if not all(
         RFC3966.abnf_parse("par", ";" + piece) or RFC3966.abnf_parse("context", ";" + piece)
@@ -75,7 +76,7 @@ def _keeps_section_3(text: str) -> bool:
     ):
         return False
     names = [piece.partition("=")[0].lower() for piece in pieces]
-    if len(set(names)) != len(names):
+    if len(set(names)) != len(names) or {"isub", "ext"} <= set(names):
         return False
     ranks = [
         (0, "") if n in ("isub", "ext") else (1, "") if n == "phone-context" else (2, n)
@@ -86,16 +87,16 @@ def _keeps_section_3(text: str) -> bool:
 
 def _expected(text: str) -> bool:
     """The verdict from RFC 3986, ``abnf``'s reading of the grammar, and
-    section 3 read independently."""
+    the prose read independently."""
     return (
         validate("URI", text)
         and RFC3966.abnf_parse("telephone-uri", text) is not None
-        and _keeps_section_3(text)
+        and _keeps_the_prose(text)
     )
 
 
 @given(TEL_TEXTS)
-def test_the_verdict_is_rfc_3986_abnf_and_section_3(text: str) -> None:
+def test_the_verdict_is_rfc_3986_abnf_and_the_prose(text: str) -> None:
     assert TEL.validate(text) is _expected(text)
 
 
@@ -105,8 +106,9 @@ def test_the_native_verdict_is_the_pure_one_and_the_languages_say_the_prose(text
 
 
 # Parameters of every kind section 3 orders, each name twice in some
-# spelling, and values with ";" that must be encoded: texts of several
-# parameters, in and out of order.
+# spelling, names alone, and values with ";" that must be encoded: texts
+# of several parameters, in and out of order, with isub and ext together
+# (section 5.3) or not.
 PARAMETERS = [
     ";isub=a",
     ";ISUB=b",
@@ -121,6 +123,8 @@ PARAMETERS = [
     ";z=1",
     ";isubx=1",
     ";exta",
+    ";EXT",
+    ";isub",
 ]
 SEVERAL = st.builds(
     lambda number, chosen: "tel:" + number + "".join(chosen),
@@ -132,4 +136,63 @@ SEVERAL = st.builds(
 @given(SEVERAL)
 def test_texts_of_several_parameters(text: str) -> None:
     assert TEL.validate(text) is _expected(text)
+    agree(TEL, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "offset"),
+    [
+        ("tel:+1-201-555-0123;ext=1;isub=2", 25),
+        ("tel:+1-201-555-0123;isub=2;ext=1", 26),
+        ("tel:7042;ISUB=a;Ext=1;phone-context=example.com", 15),
+        ("tel:+1;isub=a;ext=1;z=2", 13),
+        ("tel:+1;EXT;isub=a", 10),  # names alone, ";" ending the first
+        ("tel:+1;isub;ext", 11),
+    ],
+)
+def test_isub_and_ext_never_appear_together(text: str, offset: int, backend: Backend) -> None:
+    # Section 5.3: "At most, one of the 'isdn-subaddress' and 'extension'
+    # parameters can appear in a 'tel' URI".  Section 3's order takes
+    # both, either first.
+    assert not TEL.validate(text, backend=backend)
+    with pytest.raises(URISyntaxError) as raised:
+        TEL.check(text, backend=backend)
+    assert raised.value.offset == offset
+    assert raised.value.rule == "par"
+    assert "RFC 3966 section 5.3" in str(raised.value)
+    assert "^" in str(raised.value)
+    agree(TEL, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "tel:+1-201-555-0123;ext=1",
+        "tel:+1-201-555-0123;isub=2",
+        "tel:+1-201-555-0123;isub=2;x-ext=1",
+        "tel:+1-201-555-0123;exta=1;isubb=2",
+        "tel:7042;ext=1;phone-context=example.com;isub-x=2",
+        "tel:+1;isubx;z",
+    ],
+)
+def test_either_alone_is_a_tel_uri(text: str, backend: Backend) -> None:
+    assert TEL.validate(text, backend=backend)
+    TEL.check(text, backend=backend)
+    agree(TEL, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "tel:+1;isub;phone-context=example.com;ext=1",
+        "tel:+1;ext;a=1;ISUB",
+        "tel:+1;ext=1;isub",
+        "tel:+1;isubx;ext;x",
+        "tel:+1;a=isub;ext=1",
+    ],
+)
+def test_the_language_of_isub_and_ext_is_the_predicates(text: str) -> None:
+    # Section 5.3's prohibition as a language (tel-isub-and-ext) matches
+    # where its predicate says it breaks, out of order texts and names
+    # alone included.
     agree(TEL, text)

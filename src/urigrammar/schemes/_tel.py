@@ -15,14 +15,15 @@ in a parameter value is percent-encoded (the ABNF's ``isub`` value, a
 ``uric``, takes it unencoded), so each ";" starts a parameter; no
 parameter appears twice; and they come in one order (``isub`` or ``ext``
 first, then ``phone-context``, then the others in lexicographical order).
+Section 5.3 adds a fourth: ``isub`` and ``ext`` do not both appear.
 Each reads the text alone, so ``validate`` needs no parse.  The first is
-regular, and ``grammar/rfc3966-requirements.abnf`` says it as a language;
-the other two are not (parameter names are unbounded), and hold for
-certain in a text of ``isub``, ``ext`` or both, then ``phone-context``,
-then one more parameter whose name breaks neither, which that file says
-too: the native back end reads the parameters of the other texts only.
-Names are compared without case (section 4: parameter names are
-case-insensitive).
+regular, and ``grammar/rfc3966-requirements.abnf`` says it as a language,
+and the fourth as the language of the texts that break it; the second and
+third are not (parameter names are unbounded), and hold for certain in a
+text of ``isub`` or ``ext``, then ``phone-context``, then one more
+parameter whose name breaks neither, which that file says too: the native
+back end reads the parameters of the other texts only.  Names are
+compared without case (section 4: parameter names are case-insensitive).
 """
 
 from __future__ import annotations
@@ -84,13 +85,14 @@ def _delimited(match: RuleMatch) -> int | None:
     return None
 
 
-@lru_cache(maxsize=1)  # the two requirements read one text in turn
-def _names_break(text: str) -> tuple[int | None, int | None]:
-    """Where a parameter name first repeats, and where section 3's order
-    first breaks (``None``: nowhere), in one pass over the names, compared
-    in lower case (section 4: names are case-insensitive).  Every ";"
-    starts a parameter (``_split``)."""
-    repeated = out_of_order = None
+@lru_cache(maxsize=1)  # the three requirements read one text in turn
+def _names_break(text: str) -> tuple[int | None, int | None, int | None]:
+    """Where a parameter name first repeats, where section 3's order first
+    breaks, and where the second of ``isub`` and ``ext`` appears (section
+    5.3) (``None``: nowhere), in one pass over the names, compared in lower
+    case (section 4: names are case-insensitive).  Every ";" starts a
+    parameter (``_split``)."""
+    repeated = out_of_order = both = None
     seen: set[str] = set()
     last = (0, "")
     pieces = text.split(";")
@@ -104,9 +106,11 @@ def _names_break(text: str) -> tuple[int | None, int | None]:
         rank = (0, "") if name in _FIRST else (1, "") if name == _CONTEXT else (2, name)
         if rank < last and out_of_order is None:
             out_of_order = at
+        if both is None and name in _FIRST and seen.issuperset(_FIRST):
+            both = at
         last = rank
         at += len(piece) + 1
-    return repeated, out_of_order
+    return repeated, out_of_order, both
 
 
 def _repeated(match: RuleMatch) -> int | None:
@@ -115,6 +119,10 @@ def _repeated(match: RuleMatch) -> int | None:
 
 def _out_of_order(match: RuleMatch) -> int | None:
     return _names_break(match.text)[1]
+
+
+def _isub_and_ext(match: RuleMatch) -> int | None:
+    return _names_break(match.text)[2]
 
 
 class TelValue(SchemeURI):
@@ -203,6 +211,13 @@ TEL: Profile[TelValue] = Profile(
             _out_of_order,
             holds_within=(RFC3966_REQUIREMENTS, "tel-in-order"),
             holds_within_but=(RFC3966_REQUIREMENTS, "tel-names-break"),
+        ),
+        Requirement(
+            "RFC 3966 section 5.3",
+            "par",
+            "at most one of isub and ext appears",
+            _isub_and_ext,
+            forbidden=(RFC3966_REQUIREMENTS, "tel-isub-and-ext"),
         ),
     ],
     cite="RFC 3966 section 3",

@@ -178,8 +178,8 @@ RFC3966_UNDELIMITED = restricted(
     prefix="undelimited-",
     without=CharSet.of([ord(";")]),
 )
-#: Prose requirements of RFC 3966 section 3 on tel URIs, written as ABNF
-#: (not RFC text; the file says so).
+#: Prose requirements of RFC 3966 sections 3 and 5.3 on tel URIs, written
+#: as ABNF (not RFC text; the file says so).
 RFC3966_REQUIREMENTS = shipped(
     "rfc3966-requirements.abnf", "RFC 3966 (requirements)", RFC3966, RFC3966_UNDELIMITED
 )
