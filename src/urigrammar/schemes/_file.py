@@ -165,12 +165,13 @@ class FileValue(SchemeURI):
 
         The path is percent-decoded as UTF-8 (section 4).  On Windows a
         drive letter (``file:///c:/a``, ``file:/c:/a``, E.2's ``file:c:/a``)
-        gives ``C:\\a``, the letter in upper case as Windows writes it
-        (E.2: drive letters compare without case), and a non-local host
-        (``file://host/share/a``, E.3.2's ``file:////host/share/a``) gives
-        the UNC path ``\\\\host\\share\\a``.  On POSIX, E.2's ``file:c:/a``
-        is ``/c:/a``, the path of ``file:///c:/a`` that E.2 says it stands
-        for.
+        gives ``c:\\a``, the letter in the case written (section 2: the
+        scheme retains the case as given; E.2: drive letters compare
+        without case, as ``PureWindowsPath`` compares them), and a
+        non-local host (``file://host/share/a``, E.3.2's
+        ``file:////host/share/a``) gives the UNC path
+        ``\\\\host\\share\\a``.  On POSIX, E.2's ``file:c:/a`` is
+        ``/c:/a``, the path of ``file:///c:/a`` that E.2 says it stands for.
 
         ``FilePathError`` (a ``URIError``) for a URI that names no path of
         the flavour, rather than a path that names another file:
@@ -224,7 +225,7 @@ class FileValue(SchemeURI):
                     "section 2, Appendix D.2)",
                     start,
                 )
-            anchor = drive[0].upper() + ":\\"
+            anchor = drive[0] + ":\\"
             return self._checked(PureWindowsPath(anchor + "\\".join(names)), (anchor,), names)
         host = self._unc_host_name()
         if not names[0]:
