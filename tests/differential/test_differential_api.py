@@ -74,6 +74,24 @@ def test_a_call_imports_can_ada() -> None:
     assert _imported("import urigrammar as u; u.differential.diff('http://a/')")
 
 
+@WHATWG
+def test_no_url_of_can_ada_outlives_the_exit_handlers() -> None:
+    # Bases are kept read, can_ada URLs among them; whatever is alive when
+    # can_ada's module goes, nanobind reports as leaked.
+    # (nanobind's objects are not the garbage collector's: the cache of
+    # bases, where they are kept, is what must be empty.)
+    code = (
+        "import atexit\n"
+        "from urigrammar.differential import _diff, diff\n"
+        "for n in range(40): diff('../x', base=f'http://a{n}/b/')\n"
+        "before = _diff._base.cache_info().currsize\n"
+        "atexit._run_exitfuncs()\n"
+        "print(before, _diff._base.cache_info().currsize)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["32", "0"]
+
+
 # --- agreed_host ------------------------------------------------------------
 
 

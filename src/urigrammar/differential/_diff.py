@@ -10,6 +10,7 @@ the text, the kinds) is computed only for a text whose readings differ.
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import functools
 from dataclasses import dataclass
@@ -151,6 +152,12 @@ def _base(base: str) -> tuple[URIReference, URL]:
         msg = f"RFC 3986 and the URL Standard read the base differently ({first.kind})"
         raise URIError(msg, rule="URI", text=base, offset=first.offset, secrets=secret_span)
     return ref, url
+
+
+# The cache holds can_ada's URL objects: emptied before the interpreter
+# tears its modules down, or can_ada's module goes first and reports each
+# one it finds still alive as leaked.
+atexit.register(_base.cache_clear)
 
 
 def _readings(
