@@ -214,3 +214,79 @@ def test_two_processes_writing_one_entry_leave_a_valid_cache(cache: Path, tmp_pa
 
 def test_cache_dir_is_public() -> None:
     assert urigrammar.cache_dir() == _cache.cache_dir()
+
+
+# --- the directory checked is the directory used ------------------------------
+
+
+def swap_after_check(
+    number: int, cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, Path]:
+    """The cache with one entry, and another directory with files of the
+    cache's kind; the cache's path is swapped for a link to that one right
+    after the cache's ``number``-th check (another user who can write its
+    parent could do that between a check and a use)."""
+    load_grammar(GRAMMAR, cache=True).validate("date", "2024-01-31")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir(mode=0o700)
+    for n in range(3):
+        (elsewhere / f"{n}.json").write_text("{}")
+    checked = _cache._unsafe
+    seen = [0]
+
+    def check_then_swap(info: os.stat_result, what: str) -> str | None:
+        found = checked(info, what)
+        seen[0] += what == str(cache)
+        if what == str(cache) and seen[0] == number:
+            cache.rename(tmp_path / "moved")
+            cache.symlink_to(elsewhere)
+        return found
+
+    monkeypatch.setattr(_cache, "_unsafe", check_then_swap)
+    return tmp_path / "moved", elsewhere
+
+
+@pytest.mark.skipif(not hasattr(os, "O_NOFOLLOW"), reason="POSIX: O_NOFOLLOW and dir_fd")
+def test_clear_removes_only_in_the_directory_it_checked(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    moved, elsewhere = swap_after_check(1, cache, tmp_path, monkeypatch)
+    assert urigrammar.clear_cache() == 1
+    assert entries(moved) == []
+    assert len(entries(elsewhere)) == 3
+
+
+@pytest.mark.skipif(not hasattr(os, "O_NOFOLLOW"), reason="POSIX: O_NOFOLLOW and dir_fd")
+def test_a_write_lands_in_the_directory_it_checked(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A new grammar's load checks the cache to read it (1), then to write
+    # what it compiled (2): the swap falls between the write's check and use.
+    moved, elsewhere = swap_after_check(2, cache, tmp_path, monkeypatch)
+    load_grammar(GRAMMAR + 'week = "W" 2DIGIT\n', cache=True).validate("week", "W01")
+    assert len(entries(moved)) == 2
+    assert len(entries(elsewhere)) == 3
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX: a FIFO")
+def test_a_fifo_in_place_of_an_entry_does_not_hang_a_load(
+    cache: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    load_grammar(GRAMMAR, cache=True).validate("date", "2024-01-31")
+    (entry,) = entries(cache)
+    entry.unlink()
+    os.mkfifo(entry)
+    code = (
+        "import urigrammar\n"
+        f"print(urigrammar.load_grammar({GRAMMAR!r}, cache=True).validate('date', '2024-01-31'))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=30,  # a load that waits on the FIFO's writer would hang
+        env={**os.environ, "URIGRAMMAR_CACHE_DIR": str(cache)},
+        check=False,
+    )
+    assert done.stdout.strip() == "True"
+    assert "not a regular file" in done.stderr

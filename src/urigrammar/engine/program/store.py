@@ -7,15 +7,18 @@ Linux and other POSIX systems, ``~/Library/Caches/urigrammar`` on macOS,
 ``%LOCALAPPDATA%\\urigrammar\\Cache`` on Windows).
 
 Trust.  A compiled grammar decides what a program accepts, so a file that
-another user could have written must never be read.  Before each use the
-directory is checked: created with mode 0700 when missing, then, by
-``lstat``, not a symbolic link, a directory, owned by the current user
-and not writable by group or others.  Files are opened without following
-symbolic links (``O_NOFOLLOW``) and checked the same way through the open
-descriptor.  A file is written to a new temporary file in the same
-directory (``mkstemp``: created exclusively, mode 0600) and renamed over
-the old one, so a reader sees the old file or the new one, never half of
-either, and two writers leave one of their files.  Anything that fails a
+another user could have written must never be read.  Each use opens the
+directory once (created with mode 0700 when missing), without following
+a symbolic link, and checks it through that descriptor: a directory,
+owned by the current user and not writable by group or others.  Every
+read, write, rename and removal then names its file relative to that
+descriptor (``dir_fd``), so the directory checked is the one used.  Files
+are opened without following symbolic links (``O_NOFOLLOW``), without
+waiting on a FIFO (``O_NONBLOCK``), and checked the same way through the
+open descriptor: a regular file, owned by this user.  A file is written to
+a new temporary file in the same directory (created exclusively, mode
+0600) and renamed over the old one, so a reader sees the old file or the
+new one, never half of either, and two writers leave one of their files.  Anything that fails a
 check is ignored, never trusted: the reason is logged on the
 ``urigrammar.cache`` logger, and the grammar is compiled from its text.
 
@@ -94,17 +97,77 @@ def _unsafe(info: os.stat_result, what: str) -> str | None:
     return None
 
 
-def problem(directory: Path, *, create: bool = True) -> str | None:
-    """Why ``directory`` cannot be used as the cache, or ``None`` when it
-    can; created (mode 0700) when missing and ``create``."""
-    if create and not os.path.lexists(directory):
-        try:
-            directory.parent.mkdir(parents=True, exist_ok=True)
-            directory.mkdir(mode=0o700)
-        except FileExistsError:
-            pass  # made by another process meanwhile: checked below
-        except OSError as exc:
-            return f"cannot create {directory}: {exc.strerror or exc}"
+# Every operation on the cache goes through one descriptor of its
+# directory, opened without following a symbolic link and checked through
+# that descriptor (fstat): a path checked, then resolved again to use, could
+# meanwhile lead elsewhere (another user who can write the directory's
+# parent can swap it for a link).  Where the platform has no dir_fd
+# (Windows), paths are used, after the same checks.
+_DIR_FD = os.open in os.supports_dir_fd and os.scandir in os.supports_fd
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+class _Directory:
+    """The cache directory, open: ``fd`` (or ``None`` without dir_fd) and
+    the path, for messages and the platforms without dir_fd."""
+
+    def __init__(self, path: Path, fd: int | None) -> None:
+        self.path = path
+        self.fd = fd
+
+    def at(self, name: str) -> str:
+        """``name`` as the calls below take it: relative to ``fd``, or a path."""
+        return name if self.fd is not None else os.fspath(self.path / name)
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+
+
+def _create(directory: Path) -> str | None:
+    if os.path.lexists(directory):
+        return None
+    try:
+        directory.parent.mkdir(parents=True, exist_ok=True)
+        directory.mkdir(mode=0o700)
+    except FileExistsError:
+        pass  # made by another process meanwhile: checked when opened
+    except OSError as exc:
+        return f"cannot create {directory}: {exc.strerror or exc}"
+    return None
+
+
+def _open(directory: Path, *, create: bool = True) -> _Directory | str:
+    """The cache directory, open and checked, or why it cannot be used;
+    created (mode 0700) when missing and ``create``."""
+    reason = _create(directory) if create else None
+    if reason is not None:
+        return reason
+    if not _DIR_FD:
+        reason = _path_problem(directory)
+        return reason if reason is not None else _Directory(directory, None)
+    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW
+    try:
+        fd = os.open(directory, flags)
+    except OSError as exc:  # ELOOP: a symbolic link; ENOTDIR: no directory
+        if os.path.islink(directory):
+            return f"{directory} is a symbolic link"
+        if os.path.lexists(directory) and not os.path.isdir(directory):
+            return f"{directory} is not a directory"
+        return f"{directory}: {exc.strerror or exc}"
+    info = os.fstat(fd)
+    reason = (
+        f"{directory} is not a directory"
+        if not stat.S_ISDIR(info.st_mode)
+        else _unsafe(info, str(directory))
+    )
+    if reason is not None:
+        os.close(fd)
+        return reason
+    return _Directory(directory, fd)
+
+
+def _path_problem(directory: Path) -> str | None:
     try:
         info = os.lstat(directory)
     except OSError as exc:
@@ -116,23 +179,43 @@ def problem(directory: Path, *, create: bool = True) -> str | None:
     return _unsafe(info, str(directory))
 
 
-def _checked(directory: Path) -> Path | None:
-    reason = problem(directory)
-    if reason is not None:
-        log().warning("urigrammar: not using the cache: %s", reason)
+def problem(directory: Path, *, create: bool = True) -> str | None:
+    """Why ``directory`` cannot be used as the cache, or ``None`` when it
+    can; created (mode 0700) when missing and ``create``."""
+    opened = _open(directory, create=create)
+    if isinstance(opened, str):
+        return opened
+    opened.close()
+    return None
+
+
+def _checked(directory: Path) -> _Directory | None:
+    opened = _open(directory)
+    if isinstance(opened, str):
+        log().warning("urigrammar: not using the cache: %s", opened)
         return None
-    return directory
+    return opened
 
 
 def read(directory: Path, name: str) -> bytes | None:
     """The file ``name`` of the cache, or ``None`` (missing, or refused:
     the reason is logged)."""
-    if _checked(directory) is None:
+    opened = _checked(directory)
+    if opened is None:
         return None
-    path = directory / (name + _SUFFIX)
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(path, flags)
+        return _read(opened, name + _SUFFIX)
+    finally:
+        opened.close()
+
+
+def _read(opened: _Directory, name: str) -> bytes | None:
+    path = opened.path / name
+    # O_NONBLOCK: a FIFO planted under the name opens at once (a plain open
+    # would wait for a writer forever), and fstat then refuses it.
+    flags = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(opened.at(name), flags, dir_fd=opened.fd)
     except FileNotFoundError:
         return None
     except OSError as exc:  # ELOOP: a symbolic link
@@ -153,23 +236,31 @@ def read(directory: Path, name: str) -> bytes | None:
 
 def write(directory: Path, name: str, data: bytes) -> bool:
     """Put ``data`` in the cache as ``name``, atomically; whether it was."""
-    if _checked(directory) is None:
+    opened = _checked(directory)
+    if opened is None:
         return False
-    import tempfile
+    try:
+        return _write(opened, name + _SUFFIX, data)
+    finally:
+        opened.close()
 
+
+def _write(opened: _Directory, name: str, data: bytes) -> bool:
+    # A new file of a name nobody else made (O_EXCL), mode 0600, renamed
+    # over the old one: a reader sees one file or the other, never half.
+    temporary = f".tmp-{os.urandom(8).hex()}{_SUFFIX}"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW
     try:
-        fd, temporary = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=_SUFFIX)
-    except OSError as exc:
-        log().warning("urigrammar: cannot write to the cache: %s", exc.strerror or exc)
-        return False
-    try:
+        fd = os.open(opened.at(temporary), flags, 0o600, dir_fd=opened.fd)
         with os.fdopen(fd, "wb") as file:
             file.write(data)
-        os.replace(temporary, directory / (name + _SUFFIX))
+        os.replace(
+            opened.at(temporary), opened.at(name), src_dir_fd=opened.fd, dst_dir_fd=opened.fd
+        )
     except OSError as exc:
         log().warning("urigrammar: cannot write to the cache: %s", exc.strerror or exc)
         with contextlib.suppress(OSError):
-            os.unlink(temporary)
+            os.unlink(opened.at(temporary), dir_fd=opened.fd)
         return False
     return True
 
@@ -178,17 +269,25 @@ def clear(directory: Path) -> int:
     """Remove the cache's files (compiled grammars and leftover temporary
     files); how many.  A directory that fails the checks is left alone:
     ``OSError`` with the reason."""
-    reason = problem(directory, create=False)
-    if reason is not None:
-        if not os.path.lexists(directory):
-            return 0
-        raise OSError(reason)
+    if not os.path.lexists(directory):
+        return 0
+    opened = _open(directory, create=False)
+    if isinstance(opened, str):
+        raise OSError(opened)
     removed = 0
-    for entry in os.scandir(directory):
-        if entry.name.endswith(_SUFFIX) and entry.is_file(follow_symlinks=False):
+    try:
+        with os.scandir(opened.fd if opened.fd is not None else directory) as entries:
+            names = [
+                entry.name
+                for entry in entries
+                if entry.name.endswith(_SUFFIX) and entry.is_file(follow_symlinks=False)
+            ]
+        for name in names:
             with contextlib.suppress(FileNotFoundError):
-                os.unlink(entry.path)
+                os.unlink(opened.at(name), dir_fd=opened.fd)
                 removed += 1
+    finally:
+        opened.close()
     return removed
 
 
