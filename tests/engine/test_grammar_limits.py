@@ -1,14 +1,18 @@
 """Grammars at the edges of what Python's own limits allow: numbers longer
 than ``int()`` converts, chains of rules longer than the interpreter's
-stack.  Each loads or is refused with ``GrammarError``, and validates
-without ``RecursionError``."""
+stack, groups nested deeper than ``abnf``'s reader recurses.  Each loads
+or is refused with ``GrammarError``, and validates without
+``RecursionError``."""
 
 from __future__ import annotations
+
+import sys
 
 import pytest
 
 from urigrammar import GrammarError, load_grammar
 from urigrammar.engine import Backend, Chars, CharSet
+from urigrammar.engine.syntax.nesting import MAX_NESTING
 from urigrammar.engine.syntax.reader import _Builder
 
 ZEROS = "0" * 4400  # past the 4,300 digits int() converts
@@ -112,3 +116,68 @@ def test_only_the_files_own_rules_are_judged() -> None:
         load_grammar("list = item list\n", imports=[base])
     assert "'list'" in str(info.value)
     assert "'item'" not in str(info.value)
+
+
+# --- how deep groups and options nest ---------------------------------------------
+
+
+def _nested(depth: int, inner: str = '"a"') -> str:
+    # Groups and options in turn, each level one bracket deeper.
+    opening = "".join("(["[i % 2] for i in range(depth))
+    closing = "".join(")]"[i % 2] for i in reversed(range(depth)))
+    return opening + inner + closing
+
+
+def test_groups_and_options_nested_max_nesting_deep_load_and_match(backend: Backend) -> None:
+    text = f'r = {_nested(MAX_NESTING, "x")}\nx = "a" / "(" {_nested(MAX_NESTING, "x")} ")"\n'
+    grammar = load_grammar(text)
+    assert grammar.validate("r", "a", backend=backend)
+    assert grammar.validate("r", "", backend=backend)  # through the options
+    assert grammar.validate("r", "((a))", backend=backend)  # x reaches itself
+    assert not grammar.validate("r", "b", backend=backend)
+    assert grammar.parse("r", "(a)", captures=["x"], backend=backend).spans("x") == ((0, 3), (1, 2))
+
+
+@pytest.mark.parametrize("depth", [MAX_NESTING + 1, 70, 5000])
+def test_nesting_past_max_nesting_is_refused_naming_the_limit_rule_and_place(
+    depth: int,
+) -> None:
+    text = f'ok = "a"\nr = "b"\n  {_nested(depth)}\n'
+    with pytest.raises(GrammarError) as info:
+        load_grammar(text)
+    error = info.value
+    # The bracket that opens the first level too many.
+    at = text.index("r = ") + len('r = "b"\n  ') + MAX_NESTING
+    assert error.offset == at
+    assert error.rule == "r"
+    assert f"more than MAX_NESTING ({MAX_NESTING}) deep in rule 'r'" in error.message
+    assert f"line 3, column {MAX_NESTING + 3} opens level {MAX_NESTING + 1}" in error.message
+    assert "not an ABNF rule list" not in error.message
+
+
+def test_brackets_in_strings_prose_and_comments_open_no_level() -> None:
+    many = "(" * 40 + "[" * 40
+    text = f'r = "{many}" ; {many}\n  / "x" ; {many}\ngap = <{many}>\ns = ("y")\n'
+    grammar = load_grammar(text, imports=[load_grammar('gap = "g"\n')])
+    assert grammar.validate("r", many)
+    assert grammar.validate("s", "y")
+
+
+def test_nesting_within_the_limit_from_a_caller_deep_in_its_stack_says_so() -> None:
+    # abnf's reader needs some fifteen frames a level: from a caller that
+    # left it fewer, the error says the stack ran out, not that the text
+    # is no rule list.
+    text = f"r = {_nested(MAX_NESTING)}\n"
+
+    def frames() -> int:
+        frame, count = sys._getframe(), 0
+        while frame is not None:
+            frame, count = frame.f_back, count + 1
+        return count
+
+    def deeper(left: int) -> object:
+        return load_grammar(text) if left <= 0 else deeper(left - 1)
+
+    with pytest.raises(GrammarError, match="ran out of Python stack") as info:
+        deeper(sys.getrecursionlimit() - frames() - 200)
+    assert "not an ABNF rule list" not in str(info.value)

@@ -18,6 +18,7 @@ from typing import Any
 from ..._errors import GrammarError
 from .charset import CharSet
 from .ir import Alt, Chars, Expr, Ref, Rep, Seq
+from .nesting import check_nesting, stack_exhausted
 
 __all__ = ["RuleText", "core_rules", "crlf", "read_rules"]
 
@@ -434,10 +435,13 @@ def read_rules(text: str) -> list[RuleText]:
     their rule (section 3.3), in the order of first definition."""
     from abnf.parser import ABNFGrammarRule, ParseError
 
+    check_nesting(text)  # abnf's reader recurses once per level
     converted = crlf(text)
     try:
         tree = ABNFGrammarRule("rulelist").parse_all(converted)
     except ParseError as exc:
+        if isinstance(exc.__cause__, RecursionError):
+            raise stack_exhausted() from None
         raise _syntax_error(text, converted, exc.start) from None
     # abnf reads CRLF lines (RFC 5234 section 2.2); a rule's source keeps
     # the line end its file was written with.
