@@ -61,6 +61,12 @@ def _shown(char: str) -> str:
     return ascii(char)[1:-1] if _escaped(char) else char
 
 
+def _stored(text: str) -> str:
+    """A ``str`` subclass as the exact ``str`` of the characters it holds
+    (as C reads it, whatever its own methods say); anything else as is."""
+    return text if type(text) is str or not isinstance(text, str) else str.__str__(text)
+
+
 def display_width(text: str) -> int:
     """The terminal columns ``text`` takes (as ``wcwidth`` counts, from the
     Unicode data Python ships): two for an East Asian wide or fullwidth
@@ -71,6 +77,7 @@ def display_width(text: str) -> int:
     >>> urigrammar.display_width("日本語"), len("日本語")
     (6, 3)
     """
+    text = _stored(text)
     if text.isascii():
         return len(text)
     width = 0
@@ -160,6 +167,8 @@ class UrigrammarError(ValueError):
         offset: int | None = None,
         secrets: SecretFinder | None = None,
     ) -> None:
+        # A str subclass is shown, and masked, by the characters it holds.
+        text = None if text is None else _stored(text)
         # The message never shows a secret (a password, RFC 3986 section
         # 3.2.1, for the URI family's errors); ``text`` keeps it, for programs.
         found = None if text is None or secrets is None else secrets(text, rule)

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 import urigrammar as u
+from _liars import lying, outcome
 from urigrammar import MissingExtraError, URIError, UrigrammarError, URISyntaxError
 
 WHATWG = pytest.mark.skipif(
@@ -382,6 +383,15 @@ def test_a_text_that_is_no_str_is_a_type_error(call: Any, value: object) -> None
         call(value)
     with pytest.raises(TypeError, match="takes a str"):
         call("a", value or b"")
+
+
+@WHATWG
+@pytest.mark.parametrize("call", [u.differential.diff, u.differential.agreed_host])
+@pytest.mark.parametrize("methods", [False, True], ids=["len-item-iter", "and-methods"])
+def test_a_lying_str_subclass_is_read_as_the_characters_it_holds(call: Any, methods: bool) -> None:
+    for text in ["http://bücher.example/ü", "http://user:secret@a b/", "http://1.2.3/"]:
+        liar = lying(text, "http://evil.example:8080/x", methods=methods)
+        assert outcome(call, liar) == outcome(call, text), text
 
 
 # --- long texts -------------------------------------------------------------

@@ -229,6 +229,7 @@ def diff(text: str, base: str | None = None) -> list[Finding]:
     """
     if not isinstance(text, str):
         raise _not_text("diff", text)
+    text = str.__str__(text)  # a str subclass: the characters it holds, as C reads them
     if base is not None:
         target, error, url, base_scheme = _readings(text, base)
     else:  # _readings, written out: this is the path taken for most URLs
@@ -352,6 +353,7 @@ def agreed_host(text: str, base: str | None = None) -> str | None:
     the ``urigrammar[whatwg]`` extra."""
     if not isinstance(text, str):
         raise _not_text("agreed_host", text)
+    text = str.__str__(text)  # a str subclass: the characters it holds, as C reads them
     ada()
     target, error, url, base_scheme = _readings(text, base)
     finder = SecretSpan(base)

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     )
     from .backend.plan import Plan
     from .base.later import later
-    from .base.value import exact
+    from .base.value import exact, text_of
     from .combined import Part, combination, encode_combinations, recording
     from .grammar import Grammar, Reporting
     from .languages import alphabet, restricted, within
@@ -86,6 +86,7 @@ _LAZY: dict[str, str] = {
     "column_stream": ".backend.columns",
     "Plan": ".backend.plan",
     "exact": ".base.value",
+    "text_of": ".base.value",
     "Part": ".combined",
     "combination": ".combined",
     "encode_combinations": ".combined",
@@ -181,6 +182,7 @@ __all__ = [
     "restricted",
     "runs",
     "tables_predicate",
+    "text_of",
     "untracked",
     "within",
 ]

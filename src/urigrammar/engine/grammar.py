@@ -36,6 +36,7 @@ from .._errors import (
 from .backend.backend import Backend, default_backend
 from .backend.choose import Runs, runs
 from .base.later import later
+from .base.value import exact, text_of
 from .base.wire import digest
 from .compiled import CompiledForm, artifact, read_table
 from .program.artifact import Lineage
@@ -110,6 +111,7 @@ class Reporting:
     def syntax_error(self, name: str, text: str, offset: int) -> RuleMatchError:
         """The error for a ``text`` that rule ``name`` stops matching at
         ``offset``."""
+        text = text_of(text)
         if offset < len(text):
             why = f"unexpected {text[offset]!r} at offset {offset}"
         else:
@@ -178,7 +180,7 @@ class Grammar:
         if self._text is None:
             source = self._source
             if isinstance(source, str):
-                self._text = source
+                self._text = exact(source)
             elif isinstance(source, tuple):
                 self._text = "\n".join(_read(path) for path in source)
             else:
@@ -370,10 +372,8 @@ class Grammar:
         if run is None:
             run = self.matcher(rule, backend=backend)
             self._prepare(("validate", rule, backend), run)
-        if not isinstance(text, str):
-            msg = f"text must be str, not {type(text).__name__}"
-            raise TypeError(msg)
-        return run(text) is not None
+        # A str subclass is read by its own characters (``text_of``).
+        return run(text if type(text) is str else text_of(text)) is not None
 
     def _prepare(self, key: object, made: object) -> None:
         if len(self._prepared) < _MAX_PREPARED:
@@ -420,9 +420,7 @@ class Grammar:
         if found is None:
             found = self._parser(rule, captures, backend)
             self._prepare(key, found)
-        if not isinstance(text, str):
-            msg = f"text must be str, not {type(text).__name__}"
-            raise TypeError(msg)
+        text = text if type(text) is str else text_of(text)
         canonical, run = found
         made: RuleMatch | None = run(text)
         if made is None:
@@ -443,12 +441,13 @@ class Grammar:
     def viable_prefix(self, name: str, text: str, *, backend: Backend | None = None) -> int:
         """The length of the longest prefix of ``text`` that some string the
         (regular) rule matches starts with."""
-        return int(self.runs(name, backend=backend).viable()(text))
+        return int(self.runs(name, backend=backend).viable()(text_of(text)))
 
     def syntax_error(self, name: str, text: str) -> RuleMatchError:
         """The error for a ``text`` that ``name`` does not match, at the end
         of the longest viable prefix (for a rule that reaches itself, where
         ``abnf``'s parse stopped: it may fall short of that)."""
+        text = text_of(text)
         if self.is_regular(name):
             offset = self.viable_prefix(name, text)
         else:
@@ -505,7 +504,7 @@ class Grammar:
         (``reference.AbnfRules.parse``)."""
         canonical = self.canonical(name)
         return self._abnf.parse(
-            canonical, text, first_match=first_match, regular=self.is_regular(canonical)
+            canonical, text_of(text), first_match=first_match, regular=self.is_regular(canonical)
         )
 
     def own_nodes(self) -> dict[str, tuple[Any, ...]]:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .._errors import GrammarError
+from .base.value import exact
 from .grammar import Grammar
 from .program.store import CacheStore, cache_dir, clear, problem
 
@@ -43,6 +44,8 @@ def load_grammar(
     >>> greeting.validate("greeting", "hello world"), greeting.validate("greeting", "hello")
     (True, False)
     """
+    if isinstance(source, str):
+        source = exact(source)  # a str subclass: the characters it holds
     if isinstance(source, str) and ("=" in source or "\n" in source):
         text, label = source, name or "<text>"
     elif isinstance(source, str) and not source.strip():

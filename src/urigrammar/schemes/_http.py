@@ -37,7 +37,7 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar
 
-from ..engine import within
+from ..engine import text_of, within
 from ..shipped import RFC3986, RFC9110, RFC9110_REQUIREMENTS
 from ._profile import Profile, Requirement
 from ._server import Fast, FastProfile, ServerURI, host_starts
@@ -129,6 +129,8 @@ def _fast(scheme: str, rule: str) -> Callable[[Backend | None], Fast]:
         starts = host_starts()
 
         def fast(text: str) -> bool | None:
+            if type(text) is not str:  # slices below read a subclass's own characters
+                text = text_of(text)
             # "in" before find: most texts have no "#", and the operator
             # costs a third of the method call.
             if "#" not in text:

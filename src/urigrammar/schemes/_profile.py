@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
 from .._errors import RuleMatchError, URISyntaxError
-from ..engine import within
+from ..engine import text_of, within
 from ..shipped import COMBINATIONS, RFC3986, userinfo_secret
 from ._registry import Schemes
 
@@ -136,7 +136,8 @@ def _text_keeps(requirements: Sequence[Requirement]) -> Callable[[str], bool]:
     tests = tuple(r.breaks for r in requirements)
 
     def keeps(text: str) -> bool:
-        found = cast("RuleMatch", _Matched(text))
+        # A str subclass is read by its own characters, as its DFA read it.
+        found = cast("RuleMatch", _Matched(text_of(text)))
         # A loop, not all(): no generator on the hot path.
         for breaks in tests:  # noqa: SIM110
             if breaks(found) is not None:
@@ -308,9 +309,7 @@ class Profile(Generic[V]):
             keeps = _text_keeps(requirements)
 
             def validate(text: str) -> bool:
-                if not isinstance(text, str):
-                    msg = f"text must be str, not {type(text).__name__}"
-                    raise TypeError(msg)
+                text = text_of(text)
                 if (uri is not None and uri(text) is None) or rule(text) is None:
                     return False
                 return keeps(text)
@@ -319,9 +318,7 @@ class Profile(Generic[V]):
             match = functools.partial(self._match, backend=backend)
 
             def validate(text: str) -> bool:
-                if not isinstance(text, str):
-                    msg = f"text must be str, not {type(text).__name__}"
-                    raise TypeError(msg)
+                text = text_of(text)
                 if uri is not None and uri(text) is None:
                     return False
                 found = match(text)
@@ -461,9 +458,7 @@ class Profile(Generic[V]):
         """The parse of ``text``, or ``URISyntaxError``: naming RFC 3986's
         ``URI``, the scheme's rule, or a requirement with its section, and
         the offset where the text goes wrong."""
-        if not isinstance(text, str):
-            msg = f"text must be str, not {type(text).__name__}"
-            raise TypeError(msg)
+        text = text_of(text)
         runs = self._on(backend)
         uri = runs.uri
         if uri is _LATER:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .._errors import UnknownSchemeError
+from ..engine import text_of
 from ..shipped import RFC3986, userinfo_secret
 from ._profile import SCHEMES, Profile
 
@@ -156,9 +157,7 @@ def parse_scheme(text: str, *, backend: Backend | None = None) -> SchemeURI:
     >>> value, value.to, value.subject
     (MailtoValue('mailto:someone@example.com?subject=hi'), ('someone@example.com',), 'hi')
     """
-    if not isinstance(text, str):
-        msg = f"text must be str, not {type(text).__name__}"
-        raise TypeError(msg)
+    text = text_of(text)
     colon = text.find(":")
     scheme = text[:colon] if colon > 0 else ""
     if not scheme or not RFC3986.validate("scheme", scheme):

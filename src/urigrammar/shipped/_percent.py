@@ -20,7 +20,7 @@ from collections.abc import Set as AbstractSet
 from functools import cache
 
 from .._errors import URIError
-from ..engine import Chars
+from ..engine import Chars, text_of
 from ._grammars import RFC3986
 from ._secrets import userinfo_secret
 
@@ -49,13 +49,6 @@ def _triplets() -> re.Pattern[str]:
     # One or more triplets in a row: such a run is decoded as one byte
     # string, so a UTF-8 sequence split over several triplets comes out whole.
     return re.compile("(?:%[{0}][{0}])+".format(re.escape("".join(sorted(hexdig())))))
-
-
-def _text(text: object) -> str:
-    if not isinstance(text, str):
-        msg = f"text must be str, not {type(text).__name__}"
-        raise TypeError(msg)
-    return text
 
 
 # Python's own handlers (codecs.register_error can add more); the last two
@@ -134,7 +127,7 @@ def encode_except(
     """``text`` with every character outside ``keep`` percent-encoded as
     UTF-8; ``%`` is encoded too unless ``keep_escapes`` and it starts a
     valid ``%XX``.  ``percent_encode`` is this with the rule's set."""
-    text = _text(text)
+    text = text_of(text)
     errors = check_errors(errors, decoding=False)
     keep = keep if isinstance(keep, AbstractSet) else frozenset(keep)
     out: list[str] = []
@@ -227,7 +220,7 @@ def percent_decode(text: str, *, errors: str = "strict") -> str:
     >>> urigrammar.percent_decode("a%20b%C3%BC"), urigrammar.percent_decode("100%25")
     ('a bü', '100%')
     """
-    text = _text(text)
+    text = text_of(text)
     errors = check_errors(errors, decoding=True)
     if "%" not in text:
         return text
@@ -257,7 +250,7 @@ def percent_decode_bytes(text: str) -> bytes:
     >>> urigrammar.percent_decode_bytes("%FF%00A")
     b'\\xff\\x00A'
     """
-    text = _text(text)
+    text = text_of(text)
     out: list[bytes] = []
     position = 0
     for match in _triplets().finditer(text):

@@ -21,6 +21,7 @@ import re
 from collections.abc import Mapping
 from functools import cache
 
+from ..engine import exact
 from ..shipped import encode_except, userinfo_secret
 from ._errors import ExpansionError
 from ._sets import Operator, allowed, hexdig
@@ -35,7 +36,7 @@ Value = str | list[str] | tuple[tuple[str, str], ...]
 def scalar(value: object, name: str) -> str:
     """A string, number or boolean as the text it expands to."""
     if isinstance(value, str):
-        return value
+        return exact(value)  # a str subclass: its own characters
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._errors import HIDDEN
+from ..engine import exact
 from ..shipped import RFC6570, password_span
 from ._expand import expand_parts
 from ._match import Matched, Matcher
@@ -42,6 +43,8 @@ class URITemplate:
         if not isinstance(text, str):
             msg = f"template must be str, not {type(text).__name__}"
             raise TypeError(msg)
+        # A str subclass is read, and kept, by its own characters.
+        text = exact(text)
         object.__setattr__(self, "_text", text)
         object.__setattr__(self, "_parts", read_template(RFC6570, text))
         object.__setattr__(self, "_matcher", None)
@@ -164,4 +167,4 @@ class URITemplate:
         if not isinstance(uri, str):
             msg = f"uri must be str, not {type(uri).__name__}"
             raise TypeError(msg)
-        return self._compiled().match(uri)
+        return self._compiled().match(exact(uri))

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, cast
 
 from .._errors import URIError
-from ..engine import Backend, default_backend, front
+from ..engine import Backend, default_backend, front, text_of
 from ..shipped import shipped_rule
 from ._components import Components, RefT
 from ._dialect import URI, Dialect, bidi_error
@@ -99,13 +99,6 @@ if TYPE_CHECKING:
 # exactly when the rule does not match it (the native tagger's parse, or
 # the regex's fullmatch and the generated walk of its groups in one call).
 _Fast = Callable[[str], Any]
-
-
-def _text(text: object) -> str:
-    if not isinstance(text, str):
-        msg = f"text must be str, not {type(text).__name__}"
-        raise TypeError(msg)
-    return text
 
 
 def _method(method: str) -> None:
@@ -199,7 +192,7 @@ class Api:
                 except (KeyError, TypeError):
                     pass
             grammar, name = shipped_rule(rule)
-            text = _text(text)
+            text = text_of(text)
             _method(method)
             if method == "automata":
                 matcher = grammar.matcher(name, backend=backend)
@@ -291,7 +284,7 @@ class Api:
         dialect = cls.dialect
         grammar = dialect.grammar
         name = grammar.canonical(rule)
-        text = _text(text)
+        text = text_of(text)
         _method(method)
         if name not in dialect.parse_rules:
             msg = f"parse() takes a rule among {', '.join(dialect.parse_rules)}, not {rule!r}"
@@ -380,7 +373,7 @@ def parse_tree(rule: str, text: str) -> TreeNode:
     ('scheme', 'ab', ['ALPHA', 'ALPHA'])
     """
     grammar, name = shipped_rule(rule)
-    tree = grammar.abnf_parse(name, _text(text))
+    tree = grammar.abnf_parse(name, text_of(text))
     if tree is None:
         raise grammar.syntax_error(name, text)
     result: TreeNode = tree

@@ -23,7 +23,7 @@ import unicodedata
 from typing import NamedTuple
 
 from .._errors import URISyntaxError
-from ..engine import Grammar
+from ..engine import Grammar, text_of
 from ..shipped import RFC3986, RFC3987, userinfo_secret
 
 __all__ = ["BIDI_FORMATTING", "IRI", "URI", "Dialect", "bidi_error"]
@@ -78,8 +78,9 @@ class Dialect(NamedTuple):
     def forbidden(self, text: str) -> int:
         """The offset of the first character this dialect refuses although
         the grammar admits it (section 4.1's bidi formatting characters, for
-        IRIs), or -1."""
-        if self.word == "URI" or text.isascii():
+        IRIs), or -1.  ``str.isascii`` and the regex read a ``str``
+        subclass's own characters, whatever its methods say."""
+        if self.word == "URI" or str.isascii(text):
             return -1
         found = _bidi().search(text)
         return -1 if found is None else found.start()
@@ -87,6 +88,7 @@ class Dialect(NamedTuple):
 
 def bidi_error(rule: str, text: str, offset: int) -> URISyntaxError:
     """The error for the bidi formatting character at ``offset``."""
+    text = text_of(text)  # a str subclass: the characters it holds
     char = text[offset]
     name = unicodedata.name(char, "a bidi formatting character")
     msg = (

@@ -28,7 +28,7 @@ from functools import cache
 from typing import Any
 
 from .._errors import UnknownRuleError, URIError
-from ..engine import Alt, Chars, CharSet, Expr, Grammar, Ref, Rep
+from ..engine import Alt, Chars, CharSet, Expr, Grammar, Ref, Rep, text_of
 from ..shipped import (
     SHIPPED,
     check_errors,
@@ -183,13 +183,6 @@ def __getattr__(name: str) -> object:
     raise AttributeError(msg)
 
 
-def _text(text: object) -> str:
-    if not isinstance(text, str):
-        msg = f"text must be str, not {type(text).__name__}"
-        raise TypeError(msg)
-    return text
-
-
 def _encode_rule(rule: str) -> str:
     # The rule as the grammar spells it; for a name no grammar has, the
     # error also lists the rules percent-encoding takes.
@@ -229,7 +222,7 @@ def encode_path(
     ``segment-nz-nc`` when ``relative`` (a relative reference, where a
     ``:`` there would read as a scheme delimiter, section 4.2); for
     the dialect's counterparts (``isegment``, ... for IRIs, RFC 3987)."""
-    text = _text(text)
+    text = text_of(text)
     encoded: list[str] = []
     start = 0
     for segment in text.split("/"):

@@ -150,7 +150,7 @@ def _name(name: object) -> str:
     if not isinstance(name, str):
         msg = f"a query parameter name must be str, not {type(name).__name__}"
         raise TypeError(msg)
-    return name
+    return str.__str__(name)  # a str subclass: the characters it holds
 
 
 def _pieces(ref: Components) -> list[str]:

@@ -29,6 +29,7 @@ wrappers in ``_reference`` pass ``URIReference``).
 from __future__ import annotations
 
 from .._errors import URIError, URISyntaxError
+from ..engine import text_of
 from ..shipped import userinfo_secret
 from ._api import check, parse_as
 from ._components import Components, RefT, evolve, path_clash, unchecked
@@ -130,6 +131,7 @@ def remove_dot_segments(path: str) -> str:
     if not isinstance(path, str):
         msg = f"path must be str, not {type(path).__name__}"
         raise TypeError(msg)
+    path = text_of(path)  # a str subclass: its own characters
     output: list[str] = []
     i, end = 0, len(path)
     while i < end:

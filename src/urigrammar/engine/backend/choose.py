@@ -38,6 +38,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, cast
 
 from ..base.later import later
+from ..base.value import exact
 from ..program.program import Program
 from . import native
 from .backend import Backend
@@ -190,7 +191,7 @@ class Runs:
             matches = self._abnf().matches
 
             def by_abnf(text: str) -> object | None:
-                return True if matches(text) else None
+                return True if matches(exact(text)) else None
 
             return by_abnf
         if way == "dfa":
@@ -212,7 +213,7 @@ class Runs:
             return found
         if dfa is not None:
             return pure.tables_viable(dfa)
-        return self._lazy().viable
+        return pure.lazy_viable(self._lazy())
 
     def reader(self, plan: Plan, into: type[Any]) -> Callable[[str], Any]:
         """A function from a text to a record of ``into`` (a record class:
@@ -271,7 +272,8 @@ class Runs:
 
     def _make_history(self) -> Callable[[str], History | None]:
         if not self.program.regular:
-            return self._abnf().history
+            history = self._abnf().history
+            return lambda text: history(exact(text))
         tagged = self.program.tagged
         if tagged is not None:
             return pure.tables_history(tagged)

@@ -12,11 +12,14 @@ the program's data alone:
   them by a plan (``plan``), in code written for the plan;
 * every occurrence of each capture (``History``), from the tagged DFA's
   run kept whole (``table_events``) or the Pike VM's.
+
+What runs in Python reads a ``str`` subclass by its stored characters
+(``exact``), as ``re`` and the C back end do: its own ``__len__``,
+``__getitem__`` or ``__iter__`` never decide a verdict or a span.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -35,6 +38,7 @@ __all__ = [
     "SpanSource",
     "lazy_dfa",
     "lazy_fullmatch",
+    "lazy_viable",
     "occurrences",
     "pike_history",
     "pike_spans",
@@ -79,7 +83,7 @@ def lazy_fullmatch(automaton: LazyDfa) -> Matcher:
     """The lazy DFA's verdict, as ``fullmatch`` answers."""
 
     def accepts(text: str) -> object | None:
-        return True if automaton.accepts(text) else None
+        return True if automaton.accepts(exact(text)) else None
 
     return accepts
 
@@ -144,7 +148,16 @@ def tables_viable(tables: Tables) -> Callable[[str], int]:
     """The end of the longest viable prefix, the DFA run in Python."""
 
     def viable(text: str) -> int:
-        return tables_run(tables, text)[0]
+        return tables_run(tables, exact(text))[0]
+
+    return viable
+
+
+def lazy_viable(automaton: LazyDfa) -> Callable[[str], int]:
+    """The end of the longest viable prefix, the lazy DFA run."""
+
+    def viable(text: str) -> int:
+        return automaton.viable(exact(text))
 
     return viable
 
@@ -152,7 +165,11 @@ def tables_viable(tables: Tables) -> Callable[[str], int]:
 def tables_spans(tables: TaggedTables) -> SpanSource:
     """The tagged DFA run in Python: a capture's two tags are set together
     or not at all (the accepting path that opens a capture closes it)."""
-    return functools.partial(tagged_tags, tables)
+
+    def spans(text: str) -> list[int] | None:
+        return tagged_tags(tables, exact(text))
+
+    return spans
 
 
 def pike_spans(automaton: PikeVM) -> SpanSource:
@@ -160,7 +177,7 @@ def pike_spans(automaton: PikeVM) -> SpanSource:
     count = len(automaton.names)
 
     def spans(text: str) -> list[int] | None:
-        events = automaton.events(text)
+        events = automaton.events(exact(text))
         if events is None:
             return None
         out = [-1] * (2 * count)
@@ -243,7 +260,7 @@ def tables_history(tables: TaggedTables) -> Callable[[str], History | None]:
     """Every occurrence, from the tagged DFA's run kept whole."""
 
     def history(text: str) -> History | None:
-        events = table_events(tables, text)
+        events = table_events(tables, exact(text))
         return None if events is None else occurrences(events, tables.names)
 
     return history
@@ -254,7 +271,7 @@ def pike_history(automaton: PikeVM) -> Callable[[str], History | None]:
     names = tuple(automaton.names)
 
     def history(text: str) -> History | None:
-        events = automaton.events(text)
+        events = automaton.events(exact(text))
         return None if events is None else occurrences(events, names)
 
     return history
@@ -328,11 +345,16 @@ def reader(
             "    v = m.groups()\n    span = m.span\n"
         )
     else:
-        head = "    v = spans(text)\n    if v is None:\n        return None\n"
+        # The spans are of the str's own characters: the record is made
+        # over those.
+        head = (
+            "    if type(text) is not str:\n        text = exact(text)\n"
+            "    v = spans(text)\n    if v is None:\n        return None\n"
+        )
     if by_values:
         values = ", ".join(slot(at) for at in range(len(plan)))
         make = (
-            "    t = text if text.__class__ is str else exact(text)\n"
+            "    t = text if type(text) is str else exact(text)\n"
             "    r = new(into)\n"
             f"    put(r, (t, (), None, {values}{',' if len(plan) == 1 else ''}))\n"
             "    return r\n"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["Value", "exact"]
+__all__ = ["Value", "exact", "text_of"]
 
 
 class Value:
@@ -58,3 +58,18 @@ def exact(text: str) -> str:
     """``text`` as an exact ``str`` (a copy of a subclass's characters), so
     that a ``str`` subclass's own methods never become a value's."""
     return text if type(text) is str else str.__str__(text)
+
+
+def text_of(text: object) -> str:
+    """The characters a user's ``text`` holds, as an exact ``str``, or
+    ``TypeError`` for anything but a ``str``.  A ``str`` subclass is read
+    by its stored characters, as C reads it: its ``__len__``,
+    ``__getitem__``, ``__iter__`` or methods may say otherwise, and a
+    matcher in Python, a span or an error's excerpt must not see a text
+    other than the one C matched."""
+    if type(text) is str:
+        return text
+    if not isinstance(text, str):
+        msg = f"text must be str, not {type(text).__name__}"
+        raise TypeError(msg)
+    return str.__str__(text)
