@@ -358,3 +358,14 @@ print("urigrammar.engine.automata.product" in sys.modules)
 
 def test_a_first_validate_of_a_shipped_profile_builds_no_product() -> None:
     assert _run(FIRST_SCHEME_USES) == "False"
+
+
+def test_the_names_shipped_defines_on_first_use_are_its_modules_own() -> None:
+    # shipped/__init__ lists them so that naming one imports its module
+    # only then; the lists must stay the modules' own.
+    from urigrammar import shipped
+    from urigrammar.shipped import _percent, _schemes
+
+    assert set(_schemes.__all__) == shipped._SCHEMES
+    assert set(_percent.__all__) == shipped._PERCENT
+    assert set(shipped.__all__) >= shipped._SCHEMES | shipped._PERCENT
