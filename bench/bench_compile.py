@@ -9,7 +9,7 @@ it prints the time to compile the rule from its rule table
 and then ``re.compile`` its regex, the size of the pattern, whether every
 choice in it is decided by the next character, and what validates it on
 each back end (``backend.choose``); then the time to read each shipped
-grammar file (``abnf``'s ABNF parser), for scale.  Best of ``--repeats``.
+grammar file (``read_rules``), for scale.  Best of ``--repeats``.
 """
 
 from __future__ import annotations
@@ -69,8 +69,8 @@ def main() -> None:
             f"{rule:16} {seconds * 1e3:11.1f} {regex_seconds * 1e3:7.1f} "
             f"{len(program.source):14} {program.deterministic!s:>6} {chosen[0]:>7} {chosen[1]:>6}"
         )
-    print(f"\nread rfc3986.abnf with abnf's ABNF parser: {t86 * 1e3:.0f} ms")
-    print(f"read rfc3987.abnf with abnf's ABNF parser: {t87 * 1e3:.0f} ms")
+    print(f"\nread rfc3986.abnf (read_rules): {t86 * 1e3:.0f} ms")
+    print(f"read rfc3987.abnf (read_rules): {t87 * 1e3:.0f} ms")
 
 
 if __name__ == "__main__":

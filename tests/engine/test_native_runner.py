@@ -479,9 +479,18 @@ def test_the_installed_back_ends_are_the_expected_ones() -> None:
 def costly() -> u.Grammar:
     """Rules whose DFA is too costly to build (each back end's test uses
     the one grammar: a build that gives up still takes a while)."""
-    chain = " ".join(f"%x{0x100 + 2 * i:X}" for i in range(1000))
-    literal = '"' + "abcdefghij" * 150 + '"'
-    return u.load_grammar(f"chain = {chain}\nliteral = {literal}\n")
+    # Written as rules of 250 characters each, within MAX_RULE_LENGTH;
+    # inlined, each is one sequence.
+    links = [
+        " ".join(f"%x{0x100 + 2 * i:X}" for i in range(start, start + 250))
+        for start in range(0, 1000, 250)
+    ]
+    pieces = ["abcdefghij" * 50] * 3
+    return u.load_grammar(
+        "chain = c0 c1 c2 c3\nliteral = l0 l1 l2\n"
+        + "".join(f"c{i} = {link}\n" for i, link in enumerate(links))
+        + "".join(f'l{i} = "{piece}"\n' for i, piece in enumerate(pieces))
+    )
 
 
 def test_a_dfa_too_costly_to_build_falls_back_quickly(backend: Backend) -> None:

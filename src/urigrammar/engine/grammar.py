@@ -42,7 +42,7 @@ from .compiled import CompiledForm, artifact, read_table
 from .program.artifact import Lineage
 from .program.program import Key, Program
 from .program.store import Store
-from .syntax.reader import read_rules
+from .syntax.reader import abnf_nodes, read_rules
 from .syntax.table import RuleTable
 
 if TYPE_CHECKING:
@@ -508,15 +508,12 @@ class Grammar:
         )
 
     def own_nodes(self) -> dict[str, tuple[Any, ...]]:
-        """``abnf``'s rule nodes of this grammar's own rules, by folded name:
-        as read, or read from its text again, once (a grammar loaded from
-        its compiled form has none)."""
+        """``abnf``'s rule nodes of this grammar's own rules, by folded name,
+        read once, a rule at a time (``reader.abnf_nodes``); a grammar
+        loaded from its compiled form reads its text again for them."""
         if self._text_nodes is None:
             own = self.rules.own
-            if all(rule.nodes for rule in own.values()):
-                self._text_nodes = {key: rule.nodes for key, rule in own.items()}
-            else:
-                self._text_nodes = {
-                    rule.name.casefold(): rule.nodes for rule in read_rules(self.text())
-                }
+            if not all(rule.bare for rule in own.values()):
+                own = {rule.name.casefold(): rule for rule in read_rules(self.text())}
+            self._text_nodes = {key: abnf_nodes(rule) for key, rule in own.items()}
         return self._text_nodes

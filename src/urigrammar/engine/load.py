@@ -12,6 +12,7 @@ from .._errors import GrammarError
 from .base.value import exact
 from .grammar import Grammar
 from .program.store import CacheStore, cache_dir, clear, problem
+from .syntax.limits import MAX_GRAMMAR_LENGTH
 
 __all__ = ["cache_dir", "cache_problem", "clear_cache", "load_grammar"]
 
@@ -55,9 +56,10 @@ def load_grammar(
         path = Path(source)
         label = name or str(path)
         try:
-            # newline="": the text as written, its line ends included.
+            # newline="": the text as written, its line ends included.  One
+            # character past the limit is enough for read_rules to refuse it.
             with open(path, encoding="utf-8", newline="") as file:
-                text = file.read()
+                text = file.read(MAX_GRAMMAR_LENGTH + 1)
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             # A file that is missing, unreadable or not UTF-8 is a grammar
             # that does not load, like one that does not parse.

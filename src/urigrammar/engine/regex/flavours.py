@@ -19,8 +19,9 @@ linear (``syntax.analysis``) is the one that decides here too:
   and with limits of their own, checked here before a pattern is handed
   out (``RegexExportError`` names the rule, the flavour and the limit):
   RE2 refuses a repetition count over 1,000, counting nested counted
-  repetitions as their product, both bound their compiled size, and Rust
-  bounds nesting.  They match UTF-8 text, which cannot hold a surrogate
+  repetitions as their product, and both bound their compiled size (Rust
+  also bounds nesting, at 250 of its parser's levels, which the grammar's
+  own ``MAX_DEPTH`` keeps every rule within).  They match UTF-8 text, which cannot hold a surrogate
   code point (U+D800 to U+DFFF): in these two flavours the language is the
   rule's language over Unicode scalar values, surrogates left out of
   every class.
@@ -84,11 +85,6 @@ class Flavour:
     #: The most a nest of counted repetitions may multiply to (RE2's
     #: ``kMaxRepeat``, applied to their product), ``None`` for no limit.
     max_repeat: int | None
-    #: How deep the rule may nest (``_depth``), ``None`` for no limit.
-    #: Rust's parser stops at a nesting of 250 of its own levels: a chain
-    #: of rules ``r0 = "a" r1 / "b"`` ... compiled at depth 165 here and
-    #: was refused at 171.  RE2's parser stops at 1,000.
-    max_depth: int | None
     #: The most instructions, estimated (``_size``), the compiled pattern
     #: may take, ``None`` for no limit.  Measured on ``999(c c ... c)``
     #: with ``c`` all of Unicode above ASCII: RE2 (default memory budget,
@@ -113,7 +109,6 @@ FLAVOURS: Mapping[str, Flavour] = MappingProxyType(
             underscores=True,
             end="\\Z",
             max_repeat=None,
-            max_depth=None,
             max_size=None,
             backtracks=True,
         ),
@@ -126,7 +121,6 @@ FLAVOURS: Mapping[str, Flavour] = MappingProxyType(
             underscores=True,
             end="\\z",
             max_repeat=1000,
-            max_depth=1000,
             max_size=200_000,
             backtracks=False,
         ),
@@ -139,7 +133,6 @@ FLAVOURS: Mapping[str, Flavour] = MappingProxyType(
             underscores=True,
             end="\\z",
             max_repeat=None,
-            max_depth=120,
             max_size=50_000,
             backtracks=False,
         ),
@@ -152,7 +145,6 @@ FLAVOURS: Mapping[str, Flavour] = MappingProxyType(
             underscores=False,
             end="\\z",
             max_repeat=None,
-            max_depth=None,
             max_size=None,
             backtracks=True,
         ),
@@ -258,20 +250,6 @@ def group_name(rule: str, flavour: Flavour, taken: set[str]) -> str:
     return name
 
 
-def _depth(node: Expr) -> int:
-    """How deep the groups and repetitions of ``node`` nest, counted as the
-    emitter writes them, at most (each node one level)."""
-    if isinstance(node, Chars):
-        return 1
-    if isinstance(node, (Seq, Alt)):
-        return 1 + max((_depth(item) for item in node.items), default=0)
-    if isinstance(node, Rep):
-        return 1 + _depth(node.item)
-    if isinstance(node, Cap):
-        return 1 + _depth(node.expr)
-    raise TypeError(f"rule reference {node.name!r} was not inlined")
-
-
 def _counted(node: Rep) -> int:
     """The count RE2 weighs a repetition by: ``*``, ``+`` and ``?`` none,
     ``{m,n}`` its upper bound (its lower, unbounded)."""
@@ -362,11 +340,6 @@ def export(rule: str, body: Expr | None, flavour: Flavour, *, vetted: bool) -> R
                 f"its nested repetition counts multiply to {product:,}, "
                 f"and {name} takes at most {flavour.max_repeat:,}"
             )
-            raise _refuse(rule, name, why)
-    if flavour.max_depth is not None:
-        depth = _depth(body)
-        if depth > flavour.max_depth:
-            why = f"it nests {depth} deep, and {name} takes at most {flavour.max_depth}"
             raise _refuse(rule, name, why)
     if flavour.max_size is not None:
         size = _size(body)

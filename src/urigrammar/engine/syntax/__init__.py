@@ -1,9 +1,10 @@
 """The first stage: ABNF text to a resolved rule table, and what the
 compiler knows of the rules before it builds any automaton.
 
-``reader`` reads ABNF (RFC 5234) with ``abnf``'s own grammar of it into
-rules in the small intermediate form of ``ir`` (terminals are
-``charset.CharSet`` intervals); ``table`` resolves a grammar's names
+``rulelist`` reads ABNF (RFC 5234) in one linear pass, within the bounds
+of ``limits``, and ``reader`` folds what it reads into rules in the small
+intermediate form of ``ir`` (terminals are ``charset.CharSet``
+intervals); ``table`` resolves a grammar's names
 (its file, its imports, the core rules); ``inline`` writes a rule's
 references in place; ``analysis`` says which parts are nullable, what they
 start with, and whether a regex of them is deterministic or linear;

@@ -30,9 +30,9 @@ from typing import Protocol
 from ..._errors import GrammarError
 from .analysis import Analysis, not_inlined
 from .ir import Alt, Cap, Chars, Expr, Ref, Rep, Seq, refs
+from .limits import MAX_DEPTH, MAX_STATES
 
 __all__ = [
-    "MAX_STATES",
     "Namespace",
     "Unsupported",
     "expanded_size",
@@ -40,10 +40,6 @@ __all__ = [
     "inlined_core",
     "merge_alternatives",
 ]
-
-#: The most automaton states one rule may expand to (repetitions counted
-#: out): ``1000(1000"a")`` would otherwise cost seconds and hundreds of MB.
-MAX_STATES = 200_000
 
 
 class Namespace(Protocol):
@@ -220,16 +216,46 @@ def _star_of_runs(node: Rep) -> Expr:
 def expanded_size(node: Expr) -> int:
     """How many characters' worth of states ``node`` has once its bounded
     repetitions are written out (what the automata build)."""
-    if isinstance(node, Chars):
-        return 1
-    if isinstance(node, Cap):
-        return expanded_size(node.expr)
-    if isinstance(node, (Seq, Alt)):
-        return sum(expanded_size(item) for item in node.items) + 1
-    if isinstance(node, Ref):
-        raise not_inlined(node)
-    copies = node.lo if node.hi is None else node.hi
-    return expanded_size(node.item) * max(copies, 1) + 1
+    return _measure(node)[0]
+
+
+def _measure(node: Expr) -> tuple[int, int]:
+    """``expanded_size`` of ``node`` and how deep it nests, with a stack of
+    its own: a chain of rules inlines to a body as deep as the chain is
+    long, past Python's stack."""
+    measured: dict[int, tuple[int, int]] = {}  # by id: bodies are shared
+    work: list[tuple[Expr, bool]] = [(node, False)]
+    while work:
+        expr, ready = work.pop()
+        if id(expr) in measured:
+            continue
+        if isinstance(expr, Chars):
+            measured[id(expr)] = (1, 1)
+            continue
+        if isinstance(expr, Ref):
+            raise not_inlined(expr)
+        inner: tuple[Expr, ...] = (
+            (expr.expr,)
+            if isinstance(expr, Cap)
+            else expr.items
+            if isinstance(expr, (Seq, Alt))
+            else (expr.item,)
+        )
+        if not ready:
+            work.append((expr, True))
+            work.extend((item, False) for item in inner if id(item) not in measured)
+            continue
+        sizes = [measured[id(item)] for item in inner]
+        depth = 1 + max((d for _, d in sizes), default=0)
+        if isinstance(expr, Cap):
+            size = sizes[0][0]
+        elif isinstance(expr, (Seq, Alt)):
+            size = sum(n for n, _ in sizes) + 1
+        else:
+            copies = expr.lo if expr.hi is None else expr.hi
+            size = sizes[0][0] * max(copies, 1) + 1
+        measured[id(expr)] = (size, depth)
+    return measured[id(node)]
 
 
 def inline_rule(
@@ -240,13 +266,22 @@ def inline_rule(
 ) -> Expr:
     """Rule ``name`` (canonical) with its references inlined; rules in
     ``captures`` kept as ``Cap`` nodes, nothing inside a rule of ``leaves``.
-    ``GrammarError`` when it expands past ``MAX_STATES``."""
+    ``GrammarError`` when it expands past ``MAX_STATES``, or nests deeper
+    than ``MAX_DEPTH``."""
     body = _inline(rules, Ref(name), captures, (), leaves)
-    states = expanded_size(body)
+    states, depth = _measure(body)
     if states > MAX_STATES:
         msg = (
             f"rule {name!r} is too large: it expands to about {states:,} "
             f"automaton states (at most {MAX_STATES:,})"
+        )
+        raise GrammarError(msg, rule=name)
+    if depth > MAX_DEPTH:
+        msg = (
+            f"rule {name!r} nests {depth:,} deep once its references are written in "
+            f"(at most MAX_DEPTH, {MAX_DEPTH:,}): a chain of rules that each wrap the "
+            "next in a sequence or repetition; a chain of alternatives "
+            '(r1 = "a" / r2) does not nest'
         )
         raise GrammarError(msg, rule=name)
     return body

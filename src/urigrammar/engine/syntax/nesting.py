@@ -1,9 +1,9 @@
-"""How deep a grammar's groups nest, checked before ``abnf`` reads it.
+"""How deep a grammar's groups nest, checked before the text is read.
 
-``abnf``'s reader of ABNF descends about fifteen Python frames for each
-group (``( )``) or option (``[ ]``) a rule nests, and the passes over the
-rules after it descend too; past the interpreter's stack ``abnf`` only
-says that the rule list does not parse, at its first character.  How many
+The reader (``rulelist``) recurses a few frames for each group (``( )``)
+or option (``[ ]``) a rule nests, ``abnf``'s reader of a rule (when its
+engine runs one) about fifteen, and the passes over the rules after them
+recurse too; past the interpreter's stack they could only fail.  How many
 levels fit depends on how deep the caller's own stack already is, so the
 limit is a number instead: ``check_nesting`` refuses a text whose groups
 and options nest more than ``MAX_NESTING`` deep, at the bracket that opens
@@ -11,19 +11,16 @@ the first level too many, before any of that runs.  Grammars nest a few
 levels; a part nested deeper can be named as a rule of its own, and a
 reference to it is no level (a chain of rules may be as long as wanted).
 ``MAX_NESTING`` levels leave ``abnf`` room for a caller some 500 frames
-deep; deeper than that, ``stack_exhausted`` says so.
-"""
+deep; deeper than that, ``stack_exhausted`` says so."""
 
 from __future__ import annotations
 
 import re
 
 from ..._errors import GrammarError
+from .limits import MAX_NESTING
 
 __all__ = ["MAX_NESTING", "check_nesting", "stack_exhausted"]
-
-#: The deepest groups and options may nest in a grammar's text.
-MAX_NESTING = 32
 
 # What a bracket may sit in without opening or closing anything (a quoted
 # string, a prose value, a comment: each ends with its line at the latest),
@@ -69,12 +66,13 @@ def _too_deep(text: str, offset: int) -> GrammarError:
 
 
 def stack_exhausted() -> GrammarError:
-    """The error for a text nested within ``MAX_NESTING`` that ``abnf``
-    could not read for want of stack: its caller was already deep in its
+    """The error for a text nested within ``MAX_NESTING`` that could not be
+    read for want of stack (by the reader, or by ``abnf``'s, which takes
+    about fifteen frames a level): its caller was already deep in its
     own."""
     msg = (
-        "abnf ran out of Python stack reading the grammar's groups and options "
-        f"(about fifteen frames a level, at most MAX_NESTING ({MAX_NESTING}) levels): "
+        "reading the grammar's groups and options ran out of Python stack "
+        f"(at most MAX_NESTING ({MAX_NESTING}) levels): "
         "load it from a shallower call, or name nested parts as rules of their own"
     )
     return GrammarError(msg)

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 from ..._errors import GrammarError
 from ..base.later import later
 from .ir import Alt, Chars, Expr, Ref, Rep, Seq, refs
+from .limits import MAX_STATES
 from .reader import RuleText, core_rules
 
 if TYPE_CHECKING:
@@ -260,7 +261,7 @@ class RuleTable:
         the file too large to compile.  The estimate (``large``) costs one
         pass over the rules; only a rule it puts near the limit is inlined
         to be measured exactly."""
-        for key in self.large(inline.MAX_STATES // 2):
+        for key in self.large(MAX_STATES // 2):
             inline.inline_rule(self, self.own[key].name)
 
     # --- names --------------------------------------------------------------
