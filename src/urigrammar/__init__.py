@@ -73,6 +73,8 @@ Errors
     ``RegexExportError``.  ``MissingExtraError``, an ``ImportError`` too,
     names the extra to install.  ``display_width`` gives the terminal
     columns a text takes, as the caret under an error's offset counts them.
+    Messages never show a userinfo's password; ``mask_password`` hides it
+    in a text you write yourself.
 
 Constants
     ``PARSE_RULES`` and ``IRI_PARSE_RULES``, the rules ``parse`` and
@@ -135,7 +137,7 @@ if TYPE_CHECKING:
         parse_scheme,
         register_scheme,
     )
-    from .shipped import RFC3986, RFC3987, RFC6570, RFC6570_PUBLISHED
+    from .shipped import RFC3986, RFC3987, RFC6570, RFC6570_PUBLISHED, mask_password
     from .template import ExpansionError, ReservedOperatorError, TemplateError, URITemplate
     from .uri._api import (
         PARSE_RULES,
@@ -182,6 +184,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "RFC3987": (".shipped", "RFC3987"),
     "RFC6570": (".shipped", "RFC6570"),
     "RFC6570_PUBLISHED": (".shipped", "RFC6570_PUBLISHED"),
+    "mask_password": (".shipped", "mask_password"),
     "SCHEMES": (".schemes", "SCHEMES"),
     "Profile": (".schemes", "Profile"),
     "Requirement": (".schemes", "Requirement"),
@@ -289,6 +292,7 @@ __all__ = [
     "grammar_of",
     "http_profile",
     "load_grammar",
+    "mask_password",
     "normalize",
     "parse",
     "parse_iri",

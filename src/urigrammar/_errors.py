@@ -106,9 +106,11 @@ def caret_excerpt(text: str, offset: int) -> str:
     return f"{line}\n{caret}"
 
 
-#: What stands for a password in messages and excerpts: fixed, so that its
-#: length says nothing about the password's.
-HIDDEN = "<hidden>"
+#: What stands for a password in messages, excerpts, reprs and masked
+#: texts (``mask_password``): fixed, so that its length says nothing about
+#: the password's, and made of ``*``, a sub-delim, so that a masked URI is
+#: still a URI of the same parts.
+HIDDEN = "****"
 
 #: Where a text's secret is: (where the masked part of a quoted text starts,
 #: where the secret starts, where it ends), for the rule the text was

@@ -106,5 +106,5 @@ def test_a_port_too_long_for_int_is_a_finding_not_a_traceback(
 def test_a_base_that_fails_shows_no_password(monkeypatch: pytest.MonkeyPatch) -> None:
     status, out, err = run("diff", "--base", "http:\\\\u:SECRETPW@h/", "x", monkeypatch=monkeypatch)
     assert status == 2
-    assert "<hidden>" in err
+    assert "****" in err
     assert "SECRETPW" not in out + err

@@ -237,14 +237,14 @@ def test_password_is_masked_and_text_kept(on: On) -> None:
     _, line, caret = str(error).splitlines()
     # The caret is under the same character it was under before masking.
     assert line[caret.index("^")] == " "
-    assert "user:<hidden>@exa" in line
+    assert "user:****@exa" in line
     assert pickle.loads(pickle.dumps(error)) == error
     assert "s3cret" not in str(pickle.loads(pickle.dumps(error)))
 
 
 def test_an_empty_password_leaves_the_message_alone(on: On) -> None:
     # An empty password masks nothing: no ":" of the message becomes
-    # ":<hidden>", on raising or on unpickling.
+    # ":****", on raising or on unpickling.
     with pytest.raises(u.URISyntaxError) as info:
         on.check("URI-reference", " A://:@")
     assert info.value.message == (
@@ -258,7 +258,7 @@ def test_caret_inside_the_password_points_at_the_mask(on: On) -> None:
     assert "cret" not in str(error)
     assert "unexpected ' '" not in str(error)  # the character is the password's
     _, line, caret = str(error).splitlines()
-    assert line[caret.index("^") :].startswith("<hidden>")
+    assert line[caret.index("^") :].startswith("****")
 
 
 @pytest.mark.parametrize(
@@ -324,8 +324,10 @@ def test_no_error_shows_a_generated_password(
     assume(password.strip() and password not in "not a valid URI-reference absolute-URI")
     text = f"{head}{user}:{password}@{host}{tail}"
     for exc in _raised(_entry_points(on, text)):
-        assert password not in str(exc), (text, str(exc))
-        assert password not in exc.message
+        # Past the mask itself: a password of stars ("***@") is no leak
+        # where it reads as the mask and what follows it.
+        assert password not in str(exc).replace("****", "\0"), (text, str(exc))
+        assert password not in exc.message.replace("****", "\0")
 
 
 @settings(max_examples=examples(100))
@@ -338,7 +340,7 @@ def test_build_and_replace_errors_hide_the_password(user: str, password: str) ->
         lambda: u.URIReference(scheme="http", userinfo=userinfo, host="h", path="x"),
     ]
     for exc in _raised(calls):
-        assert password not in str(exc), (userinfo, str(exc))
+        assert password not in str(exc).replace("****", "\0"), (userinfo, str(exc))
 
 
 # --- passwords in errors that are not about a whole URI -----------------------
@@ -372,7 +374,7 @@ def test_no_password_in_errors_about_parts(on: On, call: Callable[[On], object])
     with pytest.raises(u.URIError) as info:
         call(on)
     assert "s3cretpw" not in str(info.value)
-    assert "<hidden>" in str(info.value)
+    assert "****" in str(info.value)
     assert info.value.text is not None
     assert "s3cretpw" in info.value.text  # programs still get the raw text
 
@@ -520,8 +522,8 @@ def test_a_password_with_a_delimiter_is_hidden_with_the_caret_in_place(
         assert f"unexpected {delimiter!r}" not in shown
         assert error.text == text  # programs keep the raw text
         _, line, caret = shown.splitlines()
-        assert "alice:<hidden>@example.com/" in line
-        assert line[caret.index("^") :].startswith("<hidden>")
+        assert "alice:****@example.com/" in line
+        assert line[caret.index("^") :].startswith("****")
         assert "ret" not in str(pickle.loads(pickle.dumps(error)))
 
 
@@ -569,8 +571,8 @@ def test_no_error_shows_a_typed_password_with_delimiters(
     text = f"{head}{user}:{password}@{host}{tail}"
     calls = [*_entry_points(on, text), lambda: on.parse_iri(text)]
     for exc in _raised(calls):
-        assert password not in str(exc), (text, str(exc))
-        assert password not in exc.message
+        assert password not in str(exc).replace("****", "\0"), (text, str(exc))
+        assert password not in exc.message.replace("****", "\0")
 
 
 @settings(max_examples=examples(200))
@@ -591,6 +593,6 @@ def test_a_valid_reference_is_masked_exactly_where_its_password_is(text: str) ->
 
 
 def test_a_template_hides_such_a_password_but_not_its_port_expression() -> None:
-    assert repr(u.URITemplate("http://u:p/ss@h/{x}")) == "URITemplate('http://u:<hidden>@h/{x}')"
+    assert repr(u.URITemplate("http://u:p/ss@h/{x}")) == "URITemplate('http://u:****@h/{x}')"
     text = "http://{host}:{port}/mail/{user}@{domain}"
     assert repr(u.URITemplate(text)) == f"URITemplate({text!r})"

@@ -39,6 +39,7 @@ from ._cmd import (
     exit_status,
     grammar_from,
     json_line,
+    shown,
     verdict_of,
 )
 
@@ -183,22 +184,29 @@ def _check(files: GrammarFiles, rule: str, text: str, method: Any) -> None:
 
 
 def validate_outcome(
-    rule: str, method: Any, as_json: bool, text: str, *, files: GrammarFiles = None
+    rule: str,
+    method: Any,
+    as_json: bool,
+    text: str,
+    *,
+    files: GrammarFiles = None,
+    mask: bool = False,
 ) -> Outcome:
     """``urigrammar validate`` on one text: a verdict line (``valid``,
     ``invalid`` or ``too long for the abnf method``, a tab, the text) and the
-    error on stderr, or with ``as_json`` its JSON Lines record."""
+    error on stderr, or with ``as_json`` its JSON Lines record; ``mask``
+    shows the text with its password masked."""
     try:
         _check(files, rule, text, method)
     except UrigrammarError as exc:
         if as_json:
-            return Outcome(verdict_of(exc), json_line(text, {}, exc))
+            return Outcome(verdict_of(exc), json_line(shown(text, mask), {}, exc))
         verdict = verdict_of(exc)
-        shown = "invalid" if verdict == "invalid" else "too long for the abnf method"
-        return Outcome(verdict, f"{shown}\t{text}", str(exc))
+        said = "invalid" if verdict == "invalid" else "too long for the abnf method"
+        return Outcome(verdict, f"{said}\t{shown(text, mask)}", str(exc))
     if as_json:
-        return Outcome("valid", json_line(text, {}))
-    return Outcome("valid", f"valid\t{text}")
+        return Outcome("valid", json_line(shown(text, mask), {}))
+    return Outcome("valid", f"valid\t{shown(text, mask)}")
 
 
 #: The components ``parse`` writes, in this order (``components``).
@@ -216,21 +224,30 @@ COMPONENTS = (
 
 
 def parse_outcome(
-    rule: str, method: Any, as_json: bool, text: str, *, iri: bool = False
+    rule: str, method: Any, as_json: bool, text: str, *, iri: bool = False, mask: bool = False
 ) -> Outcome:
     """``urigrammar parse`` on one text: the components as one JSON object,
     or ``null`` and the error on stderr; with ``as_json`` its JSON Lines
     record, which has the components too (``null`` for a text that
-    failed).  With ``iri`` the text is parsed as an IRI (``parse_iri``)."""
+    failed).  With ``iri`` the text is parsed as an IRI (``parse_iri``);
+    ``mask`` shows the text, its userinfo and its authority with the
+    password masked."""
     try:
         ref = (urigrammar.parse_iri if iri else urigrammar.parse)(text, rule, method=method)
     except UrigrammarError as exc:
         if as_json:
-            return Outcome(verdict_of(exc), json_line(text, dict.fromkeys(COMPONENTS), exc))
+            line = json_line(shown(text, mask), dict.fromkeys(COMPONENTS), exc)
+            return Outcome(verdict_of(exc), line)
         return Outcome(verdict_of(exc), "null", str(exc))
+    parts = components(ref)
+    if mask:
+        for part in ("userinfo", "authority"):
+            value = parts[part]
+            if isinstance(value, str):
+                parts[part] = urigrammar.mask_password(value, part)
     if as_json:
-        return Outcome("valid", json_line(text, components(ref)))
-    return Outcome("valid", json.dumps(components(ref), ensure_ascii=False))
+        return Outcome("valid", json_line(shown(text, mask), parts))
+    return Outcome("valid", json.dumps(parts, ensure_ascii=False))
 
 
 class Progress:
@@ -368,10 +385,18 @@ def run_texts(
 
 
 def worker(
-    kind: str, rule: str, method: Any, as_json: bool, files: GrammarFiles = None
+    kind: str,
+    rule: str,
+    method: Any,
+    as_json: bool,
+    files: GrammarFiles = None,
+    *,
+    mask: bool = False,
 ) -> Callable[[str], Outcome]:
     """The picklable per-text function for ``validate``, ``parse`` or
     ``parse-iri``."""
     if kind == "validate":
-        return functools.partial(validate_outcome, rule, method, as_json, files=files)
-    return functools.partial(parse_outcome, rule, method, as_json, iri=kind == "parse-iri")
+        return functools.partial(validate_outcome, rule, method, as_json, files=files, mask=mask)
+    return functools.partial(
+        parse_outcome, rule, method, as_json, iri=kind == "parse-iri", mask=mask
+    )

@@ -67,6 +67,7 @@ __all__ = [
     "grammar_from",
     "json_line",
     "message",
+    "shown",
 ]
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_UNDECIDED = 0, 1, 2, 3
@@ -133,6 +134,12 @@ def _kind(exc: UrigrammarError) -> str:
     return "invalid"
 
 
+def shown(text: str, mask: bool) -> str:
+    """``text`` as stdout shows it: with its password masked when asked
+    (``--mask-passwords``), else as given."""
+    return urigrammar.mask_password(text) if mask else text
+
+
 def json_line(text: str, fields: dict[str, Any], exc: UrigrammarError | None = None) -> str:
     """The JSON Lines record of one text, with the same keys whether it
     failed or not: ``text``; ``valid``, ``true``, ``false``, or ``null``
@@ -158,24 +165,32 @@ class Transform:
     and need none.  (A plain class: a dataclass would cost the command
     line's start the import of ``dataclasses``.)"""
 
-    __slots__ = ("compute", "json", "line_per_text")
+    __slots__ = ("compute", "json", "line_per_text", "mask")
 
     def __init__(
-        self, compute: Callable[[str], object], json: bool = False, line_per_text: bool = True
+        self,
+        compute: Callable[[str], object],
+        json: bool = False,
+        line_per_text: bool = True,
+        mask: bool = False,
     ) -> None:
         self.compute = compute
         self.json = json
         self.line_per_text = line_per_text
+        #: Whether the text and the result are shown with their passwords
+        #: masked (``--mask-passwords``).
+        self.mask = mask
 
     def __call__(self, text: str) -> Outcome:
         try:
-            result = str(self.compute(text))
+            result = shown(str(self.compute(text)), self.mask)
         except UrigrammarError as exc:
             if self.json:
-                return Outcome(verdict_of(exc), json_line(text, {"result": None}, exc))
+                line = json_line(shown(text, self.mask), {"result": None}, exc)
+                return Outcome(verdict_of(exc), line)
             return Outcome(verdict_of(exc), "" if self.line_per_text else None, str(exc))
         if self.json:
-            return Outcome("valid", json_line(text, {"result": result}))
+            return Outcome("valid", json_line(shown(text, self.mask), {"result": result}))
         return Outcome("valid", result)
 
 
@@ -200,11 +215,17 @@ MAX_JOBS = max(64, 4 * (os.cpu_count() or 1))
 
 
 def add_text_input(
-    parser: argparse.ArgumentParser, metavar: str, what: str, *, json_flag: bool = True
+    parser: argparse.ArgumentParser,
+    metavar: str,
+    what: str,
+    *,
+    json_flag: bool = True,
+    mask_flag: bool = True,
 ) -> None:
     """The texts of a command: as arguments, ``-`` for the lines of stdin,
     ``--file`` for the lines of a file; with none of them stdin is read (or,
-    on a terminal, it is a usage error).  Also ``--jobs`` and ``--json``."""
+    on a terminal, it is a usage error).  Also ``--jobs``, ``--json`` and
+    ``--mask-passwords``."""
     parser.add_argument(
         "text",
         metavar=metavar,
@@ -235,6 +256,13 @@ def add_text_input(
             "--json",
             action="store_true",
             help="one JSON object a line (JSON Lines), one per text, in input order",
+        )
+    if mask_flag:
+        parser.add_argument(
+            "--mask-passwords",
+            action="store_true",
+            help="write the password of a userinfo (user:password@) as **** on stdout; "
+            "errors on stderr never show it, and without this stdout holds the texts as given",
         )
 
 
@@ -270,8 +298,9 @@ def grammar_from(
             msg = "--import fills gaps of a --grammar file: give --grammar too"
             raise UsageError(msg)
         return urigrammar.RFC3986 if rule is None else urigrammar.grammar_of(rule)
-    # The per-user cache (urigrammar cache dir): a grammar file is read by
-    # abnf once, not by every run; a cache that fails its checks is passed by.
+    # The per-user cache (urigrammar cache dir): a grammar file is read and
+    # compiled once, not by every run; a cache that fails its checks is
+    # passed by.
     from pathlib import Path  # only for --grammar
 
     loaded = tuple(urigrammar.load_grammar(Path(i), cache=True) for i in imports)

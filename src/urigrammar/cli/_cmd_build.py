@@ -116,7 +116,9 @@ def _configure_decode(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_decode(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    work = Transform(functools.partial(_decode_one, args.form, args.errors), args.json)
+    work = Transform(
+        functools.partial(_decode_one, args.form, args.errors), args.json, mask=args.mask_passwords
+    )
     return run_texts(work, texts(args), out, err, args.jobs)
 
 
@@ -172,7 +174,9 @@ def _configure_encode(parser: argparse.ArgumentParser) -> None:
 
 def _run_encode(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     work = Transform(
-        functools.partial(_encode_one, args.rule, args.keep_escapes, args.errors), args.json
+        functools.partial(_encode_one, args.rule, args.keep_escapes, args.errors),
+        args.json,
+        mask=args.mask_passwords,
     )
     return run_texts(work, texts(args), out, err, args.jobs)
 

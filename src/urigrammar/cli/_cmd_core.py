@@ -35,7 +35,7 @@ def _method(parser: argparse.ArgumentParser) -> None:
 def _run(kind: str, rule: str, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     grammar = getattr(args, "grammar", None)
     files = None if grammar is None else (grammar, tuple(args.imports))
-    work = worker(kind, rule, args.method, args.json, files)
+    work = worker(kind, rule, args.method, args.json, files, mask=args.mask_passwords)
     return run_texts(work, texts(args), out, err, args.jobs)
 
 

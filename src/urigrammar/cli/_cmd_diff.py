@@ -19,7 +19,7 @@ from typing import TextIO
 import urigrammar
 
 from ._batch import run_texts, texts
-from ._cmd import Command, Outcome, add_text_input
+from ._cmd import Command, Outcome, add_text_input, shown
 
 __all__ = ["COMMANDS"]
 
@@ -27,14 +27,16 @@ __all__ = ["COMMANDS"]
 class _Diff:
     """``diff`` on one text; picklable (the base as text) for ``--jobs``."""
 
-    __slots__ = ("base",)
+    __slots__ = ("base", "mask")
 
-    def __init__(self, base: str | None) -> None:
+    def __init__(self, base: str | None, mask: bool = False) -> None:
         self.base = base
+        self.mask = mask
 
     def __call__(self, text: str) -> Outcome:
         found = urigrammar.differential.diff(text, self.base)
-        line = json.dumps({"text": text, "findings": [f.to_json() for f in found]})
+        findings = [f.to_json() for f in found]
+        line = json.dumps({"text": shown(text, self.mask), "findings": findings})
         return Outcome("invalid" if found else "valid", line)
 
 
@@ -57,7 +59,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # The extra and the base, checked once before any text: a missing
     # can_ada or a bad base is a usage error (exit 2), not a finding.
     urigrammar.differential.diff("", args.base)
-    return run_texts(_Diff(args.base), texts(args), out, err, args.jobs)
+    return run_texts(_Diff(args.base, args.mask_passwords), texts(args), out, err, args.jobs)
 
 
 COMMANDS = {

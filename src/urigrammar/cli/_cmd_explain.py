@@ -264,8 +264,9 @@ def _reference(text: str) -> urigrammar.Reference:
 
 
 def explain(text: str, *, color: bool = False) -> str:
-    """The picture of ``text``'s components; raises ``URISyntaxError``, or
-    ``InputTooLongError`` for a text over ``EXPLAIN_MAX_LENGTH``."""
+    """The picture of ``text``'s components, a userinfo's password drawn as
+    ``****``; raises ``URISyntaxError``, or ``InputTooLongError`` for a text
+    over ``EXPLAIN_MAX_LENGTH``."""
     if len(text) > EXPLAIN_MAX_LENGTH:
         msg = (
             f"too long to draw: {len(text):,} characters, over EXPLAIN_MAX_LENGTH "
@@ -275,6 +276,11 @@ def explain(text: str, *, color: bool = False) -> str:
         # there is no password to hide.
         raise InputTooLongError(msg, rule="URI-reference", text=text, secrets=None)
     ref = _reference(text)
+    masked = urigrammar.mask_password(text)
+    if masked != text:
+        # A picture is for people, and nothing reads it back: the password
+        # is drawn as ****, which keeps the URI's parts where they were.
+        text, ref = masked, _reference(masked)
     top, parts = _marks(ref)
     lines: list[str] = []
     if top:
@@ -307,8 +313,10 @@ def _configure_explain(parser: argparse.ArgumentParser) -> None:
         parser,
         "TEXT",
         f"URI-references (or IRI-references) to draw, up to {EXPLAIN_MAX_LENGTH:,} "
-        "characters each (a longer one is not drawn: exit 3)",
+        "characters each (a longer one is not drawn: exit 3); a password in the "
+        "userinfo is drawn as ****",
         json_flag=False,
+        mask_flag=False,
     )
 
 

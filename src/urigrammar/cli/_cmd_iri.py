@@ -39,7 +39,11 @@ def _configure_to_uri(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_to_uri(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    work = Transform(functools.partial(_to_uri_one, args.idna, args.allow_bidi), args.json)
+    work = Transform(
+        functools.partial(_to_uri_one, args.idna, args.allow_bidi),
+        args.json,
+        mask=args.mask_passwords,
+    )
     return run_texts(work, texts(args), out, err, args.jobs)
 
 
@@ -57,7 +61,7 @@ def _configure_to_iri(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_to_iri(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    work = Transform(functools.partial(_to_iri_one, args.idna), args.json)
+    work = Transform(functools.partial(_to_iri_one, args.idna), args.json, mask=args.mask_passwords)
     return run_texts(work, texts(args), out, err, args.jobs)
 
 

@@ -68,7 +68,11 @@ def _run_resolve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     base = _checked_base(args.base, err)
     if base is None:
         return EXIT_INVALID
-    work = Transform(functools.partial(_resolve_one, base, not args.non_strict), args.json)
+    work = Transform(
+        functools.partial(_resolve_one, base, not args.non_strict),
+        args.json,
+        mask=args.mask_passwords,
+    )
     return run_texts(work, texts(args), out, err, args.jobs)
 
 
@@ -85,7 +89,7 @@ def _run_relativize(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     base = _checked_base(args.base, err)
     if base is None:
         return EXIT_INVALID
-    work = Transform(functools.partial(_relativize_one, base), args.json)
+    work = Transform(functools.partial(_relativize_one, base), args.json, mask=args.mask_passwords)
     return run_texts(work, texts(args), out, err, args.jobs)
 
 
@@ -162,7 +166,9 @@ def _configure_normalize(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_normalize(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    work = Transform(functools.partial(_normalize_one, _options(args)), args.json)
+    work = Transform(
+        functools.partial(_normalize_one, _options(args)), args.json, mask=args.mask_passwords
+    )
     return run_texts(work, texts(args), out, err, args.jobs)
 
 

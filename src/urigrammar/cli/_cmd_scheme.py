@@ -17,6 +17,7 @@ no profile or has a field that does not decode.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 from collections.abc import Mapping
 from typing import Any, TextIO
@@ -25,7 +26,7 @@ import urigrammar
 from urigrammar import UnknownSchemeError, UrigrammarError, URISyntaxError
 
 from ._batch import run_texts, texts
-from ._cmd import Command, Outcome, add_text_input, message
+from ._cmd import Command, Outcome, add_text_input, message, shown
 
 __all__ = ["COMMANDS"]
 
@@ -59,12 +60,13 @@ def _kind(exc: UrigrammarError) -> str:
     return "syntax" if isinstance(exc, URISyntaxError) else "invalid"
 
 
-def scheme_outcome(text: str) -> Outcome:
-    """``urigrammar scheme`` on one text."""
+def scheme_outcome(text: str, mask: bool = False) -> Outcome:
+    """``urigrammar scheme`` on one text; ``mask`` shows the text with its
+    password masked (the fields as the profile reads them)."""
     scheme = _scheme_of(text)
     profile = urigrammar.SCHEMES.get(scheme) if scheme is not None else None
     record: dict[str, Any] = {
-        "text": text,
+        "text": shown(text, mask),
         "valid": False,
         "scheme": scheme,
         "profile": None if profile is None else f"{profile.grammar.name} {profile.rule}",
@@ -89,7 +91,8 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    return run_texts(scheme_outcome, texts(args), out, err, args.jobs)
+    work = functools.partial(scheme_outcome, mask=args.mask_passwords)
+    return run_texts(work, texts(args), out, err, args.jobs)
 
 
 COMMANDS = {

@@ -38,6 +38,7 @@ from ._cmd import (
     UsageError,
     add_text_input,
     json_line,
+    shown,
     verdict_of,
 )
 
@@ -110,11 +111,12 @@ def _template(text: str) -> urigrammar.URITemplate:
 class _Match:
     """``match`` on one URI; picklable (the template as text) for ``--jobs``."""
 
-    __slots__ = ("json", "template")
+    __slots__ = ("json", "mask", "template")
 
-    def __init__(self, template: str, json: bool) -> None:
+    def __init__(self, template: str, json: bool, mask: bool = False) -> None:
         self.template = template
         self.json = json
+        self.mask = mask
 
     def __call__(self, uri: str) -> Outcome:
         try:
@@ -122,17 +124,18 @@ class _Match:
         except UrigrammarError as exc:  # an ambiguous template's split too big: undecided
             return self._failed(uri, exc)
         if found is None:
-            # The message leaves the URI out (the lines are in input order):
-            # it may hold a password, which no message shows.
-            failed = URIError(f"does not match {self.template}", text=uri, secrets=None)
+            # Named with its password masked, as every message shows one.
+            named = urigrammar.mask_password(uri)
+            failed = URIError(f"{named!r} does not match {self.template}", text=uri, secrets=None)
             return self._failed(uri, failed)
         if self.json:
-            return Outcome("valid", json_line(uri, {"variables": found}))
+            return Outcome("valid", json_line(shown(uri, self.mask), {"variables": found}))
         return Outcome("valid", json.dumps(found, ensure_ascii=False))
 
     def _failed(self, uri: str, exc: UrigrammarError) -> Outcome:
         if self.json:
-            return Outcome(verdict_of(exc), json_line(uri, {"variables": None}, exc))
+            line = json_line(shown(uri, self.mask), {"variables": None}, exc)
+            return Outcome(verdict_of(exc), line)
         return Outcome(verdict_of(exc), "null", str(exc))
 
 
@@ -143,7 +146,8 @@ def _configure_match(parser: argparse.ArgumentParser) -> None:
 
 def _run_match(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     urigrammar.URITemplate(args.template)  # a bad template: a usage error, before any URI
-    return run_texts(_Match(args.template, args.json), texts(args), out, err, args.jobs)
+    work = _Match(args.template, args.json, args.mask_passwords)
+    return run_texts(work, texts(args), out, err, args.jobs)
 
 
 COMMANDS = {

@@ -5,7 +5,7 @@ kinds a finding can have (``KINDS``) and the error ``agreed_host`` raises.
 Findings are values: immutable, hashable, picklable, with a JSON form
 (``to_json``) that the command line writes.  None of them holds a
 password: what RFC 3986 section 3.2.1 or the URL Standard's authority
-state reads as one is replaced by ``<hidden>`` in every reading.
+state reads as one is replaced by ``****`` in every reading.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from .._errors import UnknownSchemeError
+from .._errors import HIDDEN, UnknownSchemeError
 from ..engine import text_of
 from ..shipped import RFC3986, userinfo_secret
 from ._profile import SCHEMES, Profile
@@ -21,8 +21,6 @@ if TYPE_CHECKING:
     from ..engine import Backend, RuleMatch
 
 __all__ = ["SchemeURI", "parse_scheme"]
-
-HIDDEN = "****"
 
 _V = TypeVar("_V", bound="SchemeURI")
 

@@ -22,7 +22,7 @@ from ._grammars import (
     shipped_names,
     shipped_rule,
 )
-from ._secrets import password_span, userinfo_secret
+from ._secrets import mask_password, password_span, userinfo_secret
 
 if TYPE_CHECKING:
     from ..engine import Grammar
@@ -201,6 +201,7 @@ __all__ = [
     "grammar_path",
     "grammar_text",
     "hexdig",
+    "mask_password",
     "password_span",
     "percent_decode",
     "percent_decode_bytes",

@@ -8,7 +8,9 @@ other grammars have none.
 
 from __future__ import annotations
 
-__all__ = ["password_span", "userinfo_secret"]
+from .._errors import HIDDEN
+
+__all__ = ["mask_password", "password_span", "userinfo_secret"]
 
 
 def _authority_end(text: str, start: int, stop: int | None = None) -> int:
@@ -104,6 +106,34 @@ def userinfo_secret(text: str, rule: str | None = None) -> tuple[int, int, int] 
             return None
     colon = text.find(":", start, end)
     # An empty password hides nothing; masking it would rewrite every ":"
-    # of the message (the userinfo ":" is "<hidden>"'s prefix), again on
-    # each unpickling.
+    # of the message (the userinfo ":" is the masked one's prefix), again
+    # on each unpickling.
     return None if colon < 0 or colon + 1 == end else (start, colon + 1, end)
+
+
+def mask_password(text: str, rule: str | None = None) -> str:
+    """``text`` with the password of its userinfo (what follows the first
+    ``:``; RFC 3986 section 3.2.1 deprecates ``user:password``) written as
+    ``****``, as every message and ``repr`` writes it: for logs and output
+    that people read.  The rest of the text is kept as it is, so a masked
+    URI is still a URI of the same parts.
+    ``rule`` says what ``text`` is when it is not a whole URI or IRI:
+    ``"userinfo"`` or ``"authority"`` (or ``"iuserinfo"``,
+    ``"iauthority"``).  A text with no password is returned unchanged; an
+    invalid one is masked as ``userinfo_secret`` finds its password.
+
+    >>> import urigrammar
+    >>> urigrammar.mask_password("https://admin:S3cret@example.com/a")
+    'https://admin:****@example.com/a'
+    >>> urigrammar.mask_password("admin:S3cret", "userinfo"), urigrammar.mask_password("/a:b@c")
+    ('admin:****', '/a:b@c')
+    """
+    if not isinstance(text, str):
+        msg = f"mask_password takes a str, not {type(text).__name__}"
+        raise TypeError(msg)
+    text = str.__str__(text)  # a str subclass: the characters it holds
+    found = userinfo_secret(text, rule)
+    if found is None:
+        return text
+    _, start, end = found
+    return text[:start] + HIDDEN + text[end:]

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from .._errors import PortTooLargeError, URIError
+from .._errors import HIDDEN, PortTooLargeError, URIError
 from ..engine import record_types
 from ..shipped import userinfo_secret
 from ._dialect import URI, Dialect
@@ -314,7 +314,7 @@ class Components(Record):
                 shown.append(f"port=<{len(value)} digits>")
                 continue
             if name == "userinfo" and value is not None and ":" in value:
-                value = value.partition(":")[0] + ":<hidden>"
+                value = value.partition(":")[0] + ":" + HIDDEN
             shown.append(f"{name}={value!r}")
         return f"{type(self).__name__}({', '.join(shown)})"
 
