@@ -20,7 +20,7 @@ installed package does (a first run writes it; ``PYTHONDONTWRITEBYTECODE``
 is dropped), so no source is compiled in a measured run.
 
 Part 3, a user grammar of 50 or more rules (RFC 3987's file loaded with
-``load_grammar``): its cold load (``abnf`` reads the text, the first
+``load_grammar``): its cold load (the text is read, the first
 ``validate`` compiles a rule) beside the same from the per-user cache,
 in a temporary ``URIGRAMMAR_CACHE_DIR``.
 """
@@ -149,7 +149,7 @@ def user_grammar(runs: int, grammar: Path) -> None:
         cold = min(_probe_user(env, grammar, cache=False) for _ in range(runs))
         _probe_user(env, grammar, cache=True)  # fills the cache
         warm = min(_probe_user(env, grammar, cache=True) for _ in range(runs))
-    print(f"  cold (abnf reads the text)  {1000 * cold:7.1f} ms")
+    print(f"  cold (read and compiled)    {1000 * cold:7.1f} ms")
     print(f"  from the cache              {1000 * warm:7.1f} ms  {warm / cold:5.1%} of cold")
 
 
