@@ -19,8 +19,8 @@ the syntax allows there: the character a person would call wrong.
 
 from __future__ import annotations
 
+import functools
 import re
-from dataclasses import dataclass
 from typing import Final
 
 from ..._errors import GrammarError
@@ -42,19 +42,46 @@ __all__ = [
 _MAX_COUNT_DIGITS = len(str(MAX_COUNT))
 _MAX_CODE = 0x10FFFF
 
-# The runs of RFC 5234's terminals, each the longest from a given offset.
-_WSP = re.compile(r"[ \t]*")
-_COMMENT_BODY = re.compile(r"[ \t!-~]*")  # *(WSP / VCHAR)
-_RULENAME = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
-_DIGITS = re.compile(r"[0-9]*")
-_QUOTED = re.compile(r"[ !#-~]*")  # %x20-21 / %x23-7E
-_PROSE = re.compile(r"[ -=?-~]*")  # %x20-3D / %x3F-7E
-_NUMBER = {"b": re.compile(r"[01]*"), "d": re.compile(r"[0-9]*"), "x": re.compile(r"[0-9A-Fa-f]*")}
-# Where a rule ends: at a line end that no indented line follows.
-_RULE_END = re.compile(r"\r\n(?![ \t])")
-# A comment, found past the quoted strings and prose values it cannot
-# start in (neither spans a line end).
-_COMMENTS = re.compile(r'"[^"\r\n]*"|<[^>\r\n]*>|;[^\r\n]*')
+
+class _Runs:
+    """The runs of RFC 5234's terminals, each the longest from a given
+    offset, compiled when a text is first read (``runs``): a process that
+    runs compiled grammars reads none."""
+
+    __slots__ = (
+        "comment_body",
+        "comments",
+        "digits",
+        "number",
+        "prose",
+        "quoted",
+        "rule_end",
+        "rulename",
+        "wsp",
+    )
+
+    def __init__(self) -> None:
+        self.wsp = re.compile(r"[ \t]*")
+        self.comment_body = re.compile(r"[ \t!-~]*")  # *(WSP / VCHAR)
+        self.rulename = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
+        self.digits = re.compile(r"[0-9]*")
+        self.quoted = re.compile(r"[ !#-~]*")  # %x20-21 / %x23-7E
+        self.prose = re.compile(r"[ -=?-~]*")  # %x20-3D / %x3F-7E
+        self.number = {
+            "b": re.compile(r"[01]*"),
+            "d": re.compile(r"[0-9]*"),
+            "x": re.compile(r"[0-9A-Fa-f]*"),
+        }
+        #: Where a rule ends: at a line end that no indented line follows.
+        self.rule_end = re.compile(r"\r\n(?![ \t])")
+        #: A comment, found past the quoted strings and prose values it
+        #: cannot start in (neither spans a line end).
+        self.comments = re.compile(r'"[^"\r\n]*"|<[^>\r\n]*>|;[^\r\n]*')
+
+
+@functools.cache
+def runs() -> _Runs:
+    return _Runs()
 
 
 class _ProseMark:
@@ -65,7 +92,6 @@ PROSE: Final = _ProseMark()
 _Read = Expr | _ProseMark
 
 
-@dataclass(frozen=True, slots=True)
 class Definition:
     """One ``rule`` line of the text (with its continuation lines): its
     name as spelled, whether it adds alternatives (``=/``), its expression
@@ -73,11 +99,13 @@ class Definition:
     ``prose-val``), and where it lies in the CRLF text, its ``c-nl``
     included."""
 
-    name: str
-    incremental: bool
-    expr: Expr | None
-    start: int
-    end: int
+    __slots__ = ("end", "expr", "incremental", "name", "start")
+
+    def __init__(
+        self, name: str, incremental: bool, expr: Expr | None, start: int, end: int
+    ) -> None:
+        self.name, self.incremental, self.expr = name, incremental, expr
+        self.start, self.end = start, end
 
 
 class Misread(Exception):
@@ -100,6 +128,7 @@ class Reader:
     def __init__(self, text: str) -> None:
         self.text = text
         self.far = 0
+        self._runs = runs()
         self._rule = ""
         #: The first rule that cannot be used, raised after the text is read.
         self._misread: Misread | None = None
@@ -134,14 +163,14 @@ class Reader:
 
     def rule(self, at: int) -> Definition | None:
         text = self.text
-        name = _RULENAME.match(text, at)
+        name = self._runs.rulename.match(text, at)
         if name is None:
             self._fail(at)
             return None
         self._rule = name.group()
         # Measured before it is read, so that no rule's reading grows past
         # the limit (the line ends where the rule does if it is a rule).
-        extent = _RULE_END.search(text, at)
+        extent = self._runs.rule_end.search(text, at)
         length = len(uncommented(text[at : len(text) if extent is None else extent.end()]))
         if length > MAX_RULE_LENGTH:
             raise Misread(too_long(self._rule, length), self._rule, at)
@@ -173,7 +202,7 @@ class Reader:
     def c_nl(self, at: int) -> int | None:
         text = self.text
         if text.startswith(";", at):
-            at = _end(_COMMENT_BODY, text, at + 1)
+            at = _end(self._runs.comment_body, text, at + 1)
         if text.startswith("\r\n", at):
             return at + 2
         self._fail(at)
@@ -184,7 +213,7 @@ class Reader:
         that an indented line follows."""
         text = self.text
         while True:
-            at = _end(_WSP, text, at)
+            at = _end(self._runs.wsp, text, at)
             end = self.c_nl(at)
             if end is None or text[end : end + 1] not in (" ", "\t"):
                 return at
@@ -233,9 +262,9 @@ class Reader:
 
     def repetition(self, at: int) -> tuple[int, _Read] | None:
         text = self.text
-        end = _end(_DIGITS, text, at)
+        end = _end(self._runs.digits, text, at)
         if text.startswith("*", end):
-            end = _end(_DIGITS, text, end + 1)
+            end = _end(self._runs.digits, text, end + 1)
         self._fail(end)
         read = self.element(end)
         if read is None or end == at:
@@ -269,7 +298,7 @@ class Reader:
                 inner = Rep(0, 1, inner)
             return end + 1, inner
         if first == "<":
-            end = _end(_PROSE, text, at + 1)
+            end = _end(self._runs.prose, text, at + 1)
             if not text.startswith(">", end):
                 self._fail(end)
                 return None
@@ -277,14 +306,14 @@ class Reader:
         marker = text[at : at + 3].lower()
         if first == '"' or marker in ('%s"', '%i"'):
             start = at + 1 if first == '"' else at + 3
-            end = _end(_QUOTED, text, start)
+            end = _end(self._runs.quoted, text, start)
             if not text.startswith('"', end):
                 self._fail(end)
                 return None
             return end + 1, char_val(text[start:end], sensitive=marker.startswith("%s"))
         if first == "%":
             return self.num_val(at)
-        name = _RULENAME.match(text, at)
+        name = self._runs.rulename.match(text, at)
         if name is None:
             self._fail(at)
             return None
@@ -293,7 +322,7 @@ class Reader:
 
     def num_val(self, at: int) -> tuple[int, _Read] | None:
         text = self.text
-        digits = _NUMBER.get(text[at + 1 : at + 2].lower())
+        digits = self._runs.number.get(text[at + 1 : at + 2].lower())
         if digits is None:
             self._fail(at + 1)
             return None
@@ -342,7 +371,7 @@ def too_long(rule: str, length: int) -> str:
 def uncommented(text: str) -> str:
     """A rule's CRLF text without its comments (``;`` to the line end):
     what ``abnf`` is given to read, and what ``MAX_RULE_LENGTH`` counts."""
-    return _COMMENTS.sub(lambda found: "" if found.group()[0] == ";" else found.group(), text)
+    return runs().comments.sub(lambda found: "" if found.group()[0] == ";" else found.group(), text)
 
 
 def repeat_bounds(text: str) -> tuple[int, int | None]:
