@@ -15,14 +15,21 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..._errors import GrammarError
+from ..base.later import later
+from . import nesting
 from .charset import CharSet
 from .ir import Alt, Chars, Expr, Ref, Rep, Seq
 from .limits import MAX_GRAMMAR_LENGTH, MAX_RULE_LENGTH
-from .nesting import check_nesting, stack_exhausted
-from .rulelist import Misread, Reader, char_val, too_long, uncommented
+
+if TYPE_CHECKING:
+    from . import rulelist
+else:
+    # The reader of ABNF text, imported when a text is first read: a
+    # process that runs compiled programs reads their rules' names only.
+    rulelist = later(globals(), ".rulelist")
 
 __all__ = ["RuleText", "abnf_nodes", "core_rules", "crlf", "read_rules"]
 
@@ -151,16 +158,16 @@ def read_rules(text: str) -> list[RuleText]:
             f"MAX_GRAMMAR_LENGTH ({MAX_GRAMMAR_LENGTH:,})"
         )
         raise GrammarError(msg)
-    check_nesting(text)
+    nesting.check_nesting(text)
     converted = crlf(text)
-    reader = Reader(converted)
+    reader = rulelist.Reader(converted)
     try:
         definitions = reader.rules()
-    except Misread as exc:
+    except rulelist.Misread as exc:
         offset = _offset(text, converted, exc.at)[2]
         raise GrammarError(exc.message, rule=exc.rule, text=text, offset=offset) from None
     except RecursionError:  # nesting within MAX_NESTING, from a deep caller
-        raise stack_exhausted() from None
+        raise nesting.stack_exhausted() from None
     if definitions is None:
         raise _syntax_error(text, converted, reader.far)
     # The reader reads CRLF lines (RFC 5234 section 2.2); a rule's source
@@ -188,10 +195,10 @@ def read_rules(text: str) -> list[RuleText]:
         else:
             names[key], exprs[key], sources[key], bare[key] = name, made.expr, [], []
         sources[key].append(written.replace("\r\n", ending))
-        bare[key].append(uncommented(written))
+        bare[key].append(rulelist.uncommented(written))
         length = sum(map(len, bare[key]))
         if length > MAX_RULE_LENGTH:  # its =/ lines together
-            raise _at(too_long(name, length), name, text, converted, made.start)
+            raise _at(rulelist.too_long(name, length), name, text, converted, made.start)
     return [RuleText(names[k], exprs[k], tuple(sources[k]), tuple(bare[k])) for k in names]
 
 
@@ -212,7 +219,7 @@ def abnf_nodes(rule: RuleText) -> tuple[Any, ...]:
             nodes.append(ABNFGrammarRule("rule").parse_all(line))
         except ParseError as exc:
             if isinstance(exc.__cause__, RecursionError):
-                raise stack_exhausted() from None
+                raise nesting.stack_exhausted() from None
             msg = f"abnf does not read rule {rule.name!r} as urigrammar does: {exc}"
             raise GrammarError(msg, rule=rule.name) from None
     return tuple(nodes)
@@ -237,7 +244,7 @@ def _from_combinator(parser: Any) -> Expr:
         value = parser.value
         if isinstance(value, tuple):
             return Chars(CharSet([(ord(value[0]), ord(value[1]))]))
-        return char_val(value, sensitive=bool(parser.case_sensitive))
+        return rulelist.char_val(value, sensitive=bool(parser.case_sensitive))
     msg = f"cannot read abnf's definition {parser!r}"
     raise GrammarError(msg)
 
