@@ -34,7 +34,7 @@ from ..engine import Backend, default_backend, front, text_of
 from ..shipped import shipped_rule
 from ._components import Components, RefT
 from ._dialect import URI, Dialect, bidi_error
-from ._visitor import CAPTURES, LEAVES, iri_name, plan, to_reference
+from ._visitor import CAPTURES, LEAVES, plan, to_reference
 
 __all__ = [
     "PARSE_RULES",
@@ -121,21 +121,6 @@ def _screened(parse: _Fast, dialect: Dialect, name: str) -> _Fast:
         return found
 
     return screened
-
-
-def _ascii_first(ascii_parse: _Fast, full: Callable[[], _Fast]) -> _Fast:
-    """``ascii_parse`` for ASCII texts, and the parse ``full`` makes, made
-    when a text first needs it, for the others."""
-    made: list[_Fast] = []
-
-    def parse(text: str) -> Any:
-        if text.isascii():
-            return ascii_parse(text)
-        if not made:
-            made.append(full())
-        return made[0](text)
-
-    return parse
 
 
 def resolve_annotations(function: Callable[..., Any]) -> None:
@@ -326,33 +311,10 @@ class Api:
         class itself (in C on the native back end), screened for what the
         dialect forbids beyond its grammar."""
         dialect = cls.dialect
-        made: _Fast
-        if dialect is URI or self.backend.native:
-            made = self._reader(dialect, name, cls)
-        else:
-            # An IRI rule over ASCII is its URI rule (RFC 3987 section 2.2
-            # adds only non-ASCII characters, rule for rule), and Python's
-            # re compiles the IRI rule's regex, whose classes hold all of
-            # ucschar, in about five times the URI rule's time: a pure
-            # back end reads ASCII texts by the URI rule, and compiles the
-            # IRI rule when a text first needs it.
-            twin = URI.parse_rules[dialect.parse_rules.index(name)]
-            runs = URI.grammar.runs(twin, CAPTURES, LEAVES, backend=self.backend)
-            # The plan by the IRI rules' names, so that a host's kind reads
-            # "ireg-name" as the IRI rule would say.
-            names = tuple(iri_name(capture) for capture in runs.program.names)
-            made = _ascii_first(
-                runs.reader(plan(names), cls), lambda: self._reader(dialect, name, cls)
-            )
-        screens = screen and dialect.forbidden("\u200e") >= 0
-        return _screened(made, dialect, name) if screens else made
-
-    def _reader(self, dialect: Dialect, name: str, cls: type[Components]) -> _Fast:
-        """The engine's reader of rule ``name`` of ``dialect``'s grammar,
-        making ``cls``."""
         runs = dialect.grammar.runs(name, CAPTURES, LEAVES, backend=self.backend)
         made: _Fast = runs.reader(plan(runs.program.names), cls)
-        return made
+        screens = screen and dialect.forbidden("\u200e") >= 0
+        return _screened(made, dialect, name) if screens else made
 
 
 _APIS: dict[str, Api] = {}

@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 from ..engine import Plan
 from ._components import FIELDS, Components, RefT, trusted
 
-__all__ = ["CAPTURES", "LEAVES", "READS", "ComponentVisitor", "iri_name", "plan", "to_reference"]
+__all__ = ["CAPTURES", "LEAVES", "READS", "ComponentVisitor", "plan", "to_reference"]
 
 
 class Read(NamedTuple):
@@ -130,14 +130,6 @@ def _sources(names: Sequence[str]) -> dict[str, list[tuple[int, str | None]]]:
 #: The value of a field no group filled: section 3.3's path is always
 #: there (possibly empty); the other components may be undefined.
 _DEFAULTS = {"path": ""}
-
-
-def iri_name(name: str) -> str:
-    """The RFC 3987 rule that stands where RFC 3986's rule ``name`` does,
-    among the rules the visitor reads: ``ihost`` for ``host``, ``port``
-    for ``port`` (section 2.2 prefixes the rules it widens with "i")."""
-    widened = "i" + name
-    return widened if widened in READS else name
 
 
 def plan(names: Sequence[str]) -> Plan:

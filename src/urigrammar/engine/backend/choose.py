@@ -175,7 +175,11 @@ class Runs:
         return cast("PikeVM", self.once("pike", lambda: pure.pike_vm(self._body())))
 
     def _regex(self) -> Matcher:
-        source = self.program.source
+        """The compiled regex's ``fullmatch``: the narrowed body's, when
+        the program has a narrowing (``syntax.narrow``), which its callers
+        then apply to the text."""
+        program = self.program
+        source = program.source if program.narrowing is None else program.narrow_source
         return cast("Matcher", self.once("regex", lambda: pure.regex_fullmatch(source)))
 
     # --- the purposes ---------------------------------------------------------
@@ -198,7 +202,10 @@ class Runs:
             found: Matcher = self.runner().fullmatch
             return found
         if way == "regex":
-            return self._regex()
+            narrowing = self.program.narrowing
+            if narrowing is None:
+                return self._regex()
+            return pure.narrowed_fullmatch(self._regex(), narrowing)
         return pure.lazy_fullmatch(self._lazy())
 
     def viable(self) -> Callable[[str], int]:
@@ -251,7 +258,10 @@ class Runs:
 
             return by_spans
         if way == "regex":
-            return pure.reader(plan, into, fullmatch=self._regex())
+            narrowing = self.program.narrowing
+            if narrowing is None:
+                return pure.reader(plan, into, fullmatch=self._regex())
+            return pure.narrowed_reader(plan, into, self._regex(), narrowing)
         return pure.reader(plan, into, spans=self._spans())
 
     def _spans(self) -> SpanSource:

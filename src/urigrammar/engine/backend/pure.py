@@ -29,6 +29,7 @@ from ..automata.pike import PikeVM
 from ..automata.tables import Tables, TaggedTables
 from ..base.value import exact
 from ..syntax.ir import Expr
+from ..syntax.narrow import Narrowing
 from .plan import Plan, constants
 
 __all__ = [
@@ -77,6 +78,41 @@ def pike_vm(body: Expr) -> PikeVM:
 def regex_fullmatch(program_source: str) -> Matcher:
     """The compiled regex's ``fullmatch``."""
     return re.compile(program_source).fullmatch
+
+
+def narrowed_fullmatch(fullmatch: Matcher, narrowing: Narrowing) -> Matcher:
+    """The verdict of the narrowed body's regex (``fullmatch``) on a text
+    narrowed the same way (``syntax.narrow``): an ASCII text is its own
+    narrowing.  Read from the ``str``'s own characters."""
+    translate, table = str.translate, narrowing.table
+
+    def matches(text: str) -> object | None:
+        return fullmatch(text if str.isascii(text) else translate(text, table))
+
+    return matches
+
+
+def narrowed_reader(
+    plan: Plan, into: type[Any], fullmatch: Matcher, narrowing: Narrowing
+) -> Callable[[str], Any]:
+    """``reader`` on the narrowed body's regex: an ASCII text read from its
+    groups, any other from the spans of its narrowing's match, which are
+    the text's own (narrowing keeps one character as one)."""
+    by_groups = reader(plan, into, fullmatch=fullmatch)
+    narrowed = narrowed_fullmatch(fullmatch, narrowing)
+
+    def spans(text: str) -> Sequence[int] | None:
+        found = narrowed(text)
+        if found is None:
+            return None
+        return [end for pair in found.regs[1:] for end in pair]  # type: ignore[attr-defined]
+
+    by_spans = reader(plan, into, spans=spans)
+
+    def read(text: str) -> Any:
+        return by_groups(text) if str.isascii(text) else by_spans(text)
+
+    return read
 
 
 def lazy_fullmatch(automaton: LazyDfa) -> Matcher:

@@ -3,7 +3,7 @@
 One file per grammar, a headed file (``base.wire``): a line of JSON, the
 header, then the body, a row of pieces::
 
-    {"format": 5, "urigrammar": "0.1.0", "grammars": [[name, sha256], ...],
+    {"format": 6, "urigrammar": "0.1.0", "grammars": [[name, sha256], ...],
      "rules": [[name, prose, offset, length], ...],
      "core": [[name, offset, length], ...],
      "sealed": [offset, length, sha256],
@@ -45,7 +45,7 @@ from .program import Key, Program
 __all__ = ["FORMAT", "Lineage", "Loaded", "decode", "encode", "program_from"]
 
 #: The layout of the file; a reader takes only its own.
-FORMAT = 5
+FORMAT = 6
 
 #: (grammar name, sha256 of its text) for a grammar and its imports.
 Lineage = tuple[tuple[str, str], ...]

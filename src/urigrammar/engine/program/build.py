@@ -12,6 +12,7 @@ from ..automata.nfa import Thompson
 from ..automata.tagged import build_tagged
 from ..regex.emit import compile_body
 from ..syntax.inline import inline_rule
+from ..syntax.narrow import narrowed, narrowing
 from ..syntax.table import RuleTable
 from .program import Program
 
@@ -36,6 +37,16 @@ def build_program(
     body = inline_rule(rules, name, captures - {name}, leaves)
     compiled = compile_body(body, possessive=True)
     plain = compile_body(body, possessive=False)
+    narrow = narrowing(body)
+    narrow_regex = narrow_plain = ""
+    if narrow is not None:
+        thin = narrowed(body, narrow)
+        emitted = compile_body(thin, possessive=True)
+        if emitted.groups == compiled.groups:  # never otherwise: one shape
+            narrow_regex = emitted.source
+            narrow_plain = compile_body(thin, possessive=False).source
+        else:
+            narrow = None
     dfa = tagged = None
     repeated = False
     if captures:
@@ -55,6 +66,9 @@ def build_program(
         ir=body,
         regex=compiled.source,
         regex_plain=plain.source,
+        narrowing=narrow,
+        narrow_regex=narrow_regex,
+        narrow_regex_plain=narrow_plain,
         groups=compiled.groups,
         linear=compiled.linear,
         deterministic=compiled.deterministic,

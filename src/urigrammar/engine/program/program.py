@@ -9,6 +9,9 @@ one set of captures, and nothing it made:
 * the regex (with possessive quantifiers, and without them for Python
   3.10), its groups, and what the analysis says of it (``linear``,
   ``deterministic``): whether it may be trusted on any input;
+* for a rule whose classes hold wide non-ASCII ranges, its narrowing
+  (``syntax.narrow``) and the regex of the narrowed body, which Python's
+  ``re`` compiles many times faster;
 * whether a capture lies in a repetition (``repeated``), where a
   regex's groups read otherwise than the tagged DFA;
 * the minimal DFA (``automata.tables.Tables``) of a program without
@@ -30,6 +33,7 @@ from ..base import wire
 from ..base.later import later
 from ..base.wire import compact_json
 from ..syntax.ir import Expr, expr_from_data, expr_to_data
+from ..syntax.narrow import Narrowing
 
 if TYPE_CHECKING:
     from ..regex import emit
@@ -52,6 +56,9 @@ _FIELDS = (
     "ir",
     "regex",
     "regex_plain",
+    "narrowing",
+    "narrow_regex",
+    "narrow_regex_plain",
     "groups",
     "linear",
     "deterministic",
@@ -84,6 +91,12 @@ class Program:
     regex: str
     #: The same language without them, for Python 3.10.
     regex_plain: str
+    #: The blocks of non-ASCII code points no class tells apart, or
+    #: ``None``; when set, ``narrow_regex`` and ``narrow_regex_plain`` are
+    #: the regexes of the narrowed body, with the same groups.
+    narrowing: Narrowing | None
+    narrow_regex: str
+    narrow_regex_plain: str
     #: Each group's rule name and enclosing group (0: none), 1-based.
     groups: tuple[tuple[str, int], ...]
     linear: bool
@@ -106,6 +119,9 @@ class Program:
         ir: Expr | bytes | None = None,
         regex: str = "",
         regex_plain: str = "",
+        narrowing: Narrowing | None = None,
+        narrow_regex: str = "",
+        narrow_regex_plain: str = "",
         groups: tuple[tuple[str, int], ...] = (),
         linear: bool = True,
         deterministic: bool = True,
@@ -122,6 +138,9 @@ class Program:
             ir,
             regex,
             regex_plain,
+            narrowing,
+            narrow_regex,
+            narrow_regex_plain,
             groups,
             linear,
             deterministic,
@@ -164,6 +183,12 @@ class Program:
         return self.regex if emit.POSSESSIVE else self.regex_plain
 
     @property
+    def narrow_source(self) -> str:
+        """The narrowed body's regex this Python's ``re`` takes ("" when the
+        program has no narrowing)."""
+        return self.narrow_regex if emit.POSSESSIVE else self.narrow_regex_plain
+
+    @property
     def trusted(self) -> bool:
         """Whether the regex is linear on any input: it never backtracks
         past one character (LL(1)), or it backtracks only at bounded
@@ -200,6 +225,9 @@ class Program:
             "vetted": self.vetted,
             "regex": self.regex,
             "regex_plain": self.regex_plain,
+            "narrowing": None if self.narrowing is None else self.narrowing.to_data(),
+            "narrow_regex": self.narrow_regex,
+            "narrow_regex_plain": self.narrow_regex_plain,
             "groups": [list(g) for g in self.groups],
             "linear": self.linear,
             "deterministic": self.deterministic,
@@ -237,6 +265,9 @@ class Program:
             ir=_body(bytes(body), d, bool(dfa), bool(tagged)),
             regex=wire.text(d["regex"]),
             regex_plain=wire.text(d["regex_plain"]),
+            narrowing=_narrowing(d["narrowing"]),
+            narrow_regex=wire.text(d["narrow_regex"]),
+            narrow_regex_plain=wire.text(d["narrow_regex_plain"]),
             groups=groups,
             linear=wire.boolean(d["linear"]),
             deterministic=wire.boolean(d["deterministic"]),
@@ -256,3 +287,13 @@ def _body(data: bytes, head: dict[str, object], dfa: bool, tagged: bool) -> Expr
     if (not dfa and not head["captures"]) or (not tagged and head["captures"]):
         return expr_from_data(wire.loads(data))
     return data
+
+
+def _narrowing(data: object) -> Narrowing | None:
+    if data is None:
+        return None
+    parts = wire.listed(data)
+    if len(parts) != 2:
+        msg = "not a narrowing: cuts and representatives"
+        raise ValueError(msg)
+    return Narrowing(wire.integers(parts[0], 0, 0x110000), wire.integers(parts[1], 0, 0x10FFFF))
