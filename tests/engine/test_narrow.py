@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from _budget import examples
 from urigrammar.engine import PURE
+from urigrammar.engine.backend import pure
 from urigrammar.engine.program.program import Program
 from urigrammar.engine.syntax.charset import CharSet
 from urigrammar.engine.syntax.ir import Alt, Chars, Rep, Seq
@@ -120,3 +121,14 @@ def test_the_pure_back_end_reads_a_narrowed_text_by_its_own_characters() -> None
     body = runs.program.body
     assert body is not None
     assert narrowed(body, runs.program.narrowing) != body
+
+
+def test_past_a_million_translated_characters_the_whole_regex_is_compiled_and_agrees() -> None:
+    assert _IRI.narrowing is not None
+    matches = pure.narrowed_fullmatch(_THIN.fullmatch, _IRI.narrowing, _IRI.source)
+    small, large = "http://\u00e4/\U00010000", "http://a/" + "\u00e9\u65e5" * 600_000
+    for text in (small, "http://a/\ufffd", large, small, "http://a/\ufffd", "http://a/b"):
+        found, expected = matches(text), _WHOLE.fullmatch(text)
+        assert (found is None) == (expected is None)
+        if found is not None and expected is not None:
+            assert found.regs == expected.regs  # type: ignore[attr-defined]

@@ -205,7 +205,7 @@ class Runs:
             narrowing = self.program.narrowing
             if narrowing is None:
                 return self._regex()
-            return pure.narrowed_fullmatch(self._regex(), narrowing)
+            return pure.narrowed_fullmatch(self._regex(), narrowing, self.program.source)
         return pure.lazy_fullmatch(self._lazy())
 
     def viable(self) -> Callable[[str], int]:
@@ -261,7 +261,8 @@ class Runs:
             narrowing = self.program.narrowing
             if narrowing is None:
                 return pure.reader(plan, into, fullmatch=self._regex())
-            return pure.narrowed_reader(plan, into, self._regex(), narrowing)
+            whole = self.program.source
+            return pure.narrowed_reader(plan, into, self._regex(), narrowing, whole)
         return pure.reader(plan, into, spans=self._spans())
 
     def _spans(self) -> SpanSource:

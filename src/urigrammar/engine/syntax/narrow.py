@@ -31,10 +31,15 @@ _FIRST = 0x80  # ASCII stays as it is
 _END = 0x110000
 
 
+#: How many code points a table keeps once worked out: the few a script
+#: uses, not the million a crafted text may hold.
+_KEPT = 4096
+
+
 class _Table(dict[int, int]):
-    """What ``str.translate`` reads: ASCII to itself (found at once), any
-    other code point to its block's representative (worked out each time,
-    not kept: a text may hold a million distinct code points)."""
+    """What ``str.translate`` reads: ASCII to itself, any other code point
+    to its block's representative, worked out when first met and kept for
+    the first ``_KEPT`` of them."""
 
     __slots__ = ("_cuts", "_reps")
 
@@ -43,7 +48,10 @@ class _Table(dict[int, int]):
         self._cuts, self._reps = cuts, reps
 
     def __missing__(self, code: int) -> int:
-        return self._reps[bisect.bisect_right(self._cuts, code) - 1]
+        rep = self._reps[bisect.bisect_right(self._cuts, code) - 1]
+        if len(self) < _FIRST + _KEPT:
+            self[code] = rep  # a race keeps one of two equal values
+        return rep
 
 
 class Narrowing:
