@@ -118,3 +118,34 @@ def test_explain_always_draws_the_password_masked(monkeypatch: pytest.MonkeyPatc
     assert status == 0
     assert out.splitlines()[0] == "http://alice:****@example.com/a?q#f"
     assert "s3cretpw" not in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "masked"),
+    [
+        (["validate", "--mask-passwords", "userinfo", "admin:s3cretpw"], "valid\tadmin:****"),
+        (
+            ["validate", "--mask-passwords", "AUTHORITY", "admin:s3cretpw@h:80"],
+            "valid\tadmin:****@h:80",
+        ),
+        (
+            ["encode", "--mask-passwords", "--rule", "userinfo", "admin:s3cretpw\u00e9"],
+            "admin:****",
+        ),
+    ],
+    ids=["validate-userinfo", "validate-authority", "encode-userinfo"],
+)
+def test_a_text_of_a_userinfo_or_authority_rule_is_masked_as_one(
+    argv: list[str], masked: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, out, err = run(*argv, monkeypatch=monkeypatch)
+    assert (status, out.splitlines(), err) == (0, [masked], "")
+
+
+def test_match_masks_the_templates_password_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    template = "http://u:s3cretpw@{h}/"
+    for argv in (["match", template], ["match", "--json", template]):
+        status, out, err = run(*argv, "http://u:s3cretpw@h /", monkeypatch=monkeypatch)
+        assert status == 1
+        assert "s3cretpw" not in err + out.replace('"text": "http://u:s3cretpw@h /"', "")
+        assert "does not match http://u:****@{h}/" in err + out

@@ -123,12 +123,22 @@ def test_the_pure_back_end_reads_a_narrowed_text_by_its_own_characters() -> None
     assert narrowed(body, runs.program.narrowing) != body
 
 
-def test_past_a_million_translated_characters_the_whole_regex_is_compiled_and_agrees() -> None:
+def test_a_long_text_is_matched_by_the_whole_regex_compiled_then_and_agrees() -> None:
     assert _IRI.narrowing is not None
-    matches = pure.narrowed_fullmatch(_THIN.fullmatch, _IRI.narrowing, _IRI.source)
-    small, large = "http://\u00e4/\U00010000", "http://a/" + "\u00e9\u65e5" * 600_000
+    match = pure.narrowed_match(_THIN.fullmatch, _IRI.narrowing, _IRI.source)
+    small, large = "http://\u00e4/\U00010000", "http://a/" + "\u00e9\u65e5" * 30_000
     for text in (small, "http://a/\ufffd", large, small, "http://a/\ufffd", "http://a/b"):
-        found, expected = matches(text), _WHOLE.fullmatch(text)
+        found, expected = match(text), _WHOLE.fullmatch(text)
         assert (found is None) == (expected is None)
         if found is not None and expected is not None:
             assert found.regs == expected.regs  # type: ignore[attr-defined]
+
+
+def test_a_verdict_on_a_narrowed_text_shows_none_of_its_characters() -> None:
+    assert _IRI.narrowing is not None
+    verdict = pure.narrowed_fullmatch(_THIN.fullmatch, _IRI.narrowing, _IRI.source)
+    assert verdict("http://\u00e4/") is True  # not a match of "http://\xa0/"
+    assert verdict("http://\ufffd/") is None
+    found = verdict("http://a/")
+    assert found is not None
+    assert found is not True  # an ASCII text's own match

@@ -58,6 +58,11 @@ def test_mask_password_examples(text: str, masked: str) -> None:
     assert u.mask_password(text) == masked
 
 
+def test_mask_password_reads_rule_names_in_any_case() -> None:
+    assert u.mask_password("a:b", "USERINFO") == u.mask_password("a:b", "userinfo") == "a:****"
+    assert u.mask_password("a:b@h", "IAuthority") == "a:****@h"
+
+
 def test_mask_password_takes_only_str() -> None:
     with pytest.raises(TypeError):
         u.mask_password(b"http://u:p@h/")  # type: ignore[arg-type]

@@ -200,13 +200,13 @@ def validate_outcome(
         _check(files, rule, text, method)
     except UrigrammarError as exc:
         if as_json:
-            return Outcome(verdict_of(exc), json_line(shown(text, mask), {}, exc))
+            return Outcome(verdict_of(exc), json_line(shown(text, mask, rule), {}, exc))
         verdict = verdict_of(exc)
         said = "invalid" if verdict == "invalid" else "too long for the abnf method"
-        return Outcome(verdict, f"{said}\t{shown(text, mask)}", str(exc))
+        return Outcome(verdict, f"{said}\t{shown(text, mask, rule)}", str(exc))
     if as_json:
-        return Outcome("valid", json_line(shown(text, mask), {}))
-    return Outcome("valid", f"valid\t{shown(text, mask)}")
+        return Outcome("valid", json_line(shown(text, mask, rule), {}))
+    return Outcome("valid", f"valid\t{shown(text, mask, rule)}")
 
 
 #: The components ``parse`` writes, in this order (``components``).

@@ -134,10 +134,11 @@ def _kind(exc: UrigrammarError) -> str:
     return "invalid"
 
 
-def shown(text: str, mask: bool) -> str:
+def shown(text: str, mask: bool, rule: str | None = None) -> str:
     """``text`` as stdout shows it: with its password masked when asked
-    (``--mask-passwords``), else as given."""
-    return urigrammar.mask_password(text) if mask else text
+    (``--mask-passwords``), read as a text of ``rule`` (a userinfo, an
+    authority, or else a URI), else as given."""
+    return urigrammar.mask_password(text, rule) if mask else text
 
 
 def json_line(text: str, fields: dict[str, Any], exc: UrigrammarError | None = None) -> str:
@@ -165,7 +166,7 @@ class Transform:
     and need none.  (A plain class: a dataclass would cost the command
     line's start the import of ``dataclasses``.)"""
 
-    __slots__ = ("compute", "json", "line_per_text", "mask")
+    __slots__ = ("compute", "json", "line_per_text", "mask", "rule")
 
     def __init__(
         self,
@@ -173,24 +174,28 @@ class Transform:
         json: bool = False,
         line_per_text: bool = True,
         mask: bool = False,
+        rule: str | None = None,
     ) -> None:
         self.compute = compute
         self.json = json
         self.line_per_text = line_per_text
         #: Whether the text and the result are shown with their passwords
-        #: masked (``--mask-passwords``).
+        #: masked (``--mask-passwords``); ``rule``, the rule both are texts
+        #: of, when not whole URIs (``encode --rule userinfo``).
         self.mask = mask
+        self.rule = rule
 
     def __call__(self, text: str) -> Outcome:
         try:
-            result = shown(str(self.compute(text)), self.mask)
+            result = shown(str(self.compute(text)), self.mask, self.rule)
         except UrigrammarError as exc:
             if self.json:
-                line = json_line(shown(text, self.mask), {"result": None}, exc)
+                line = json_line(shown(text, self.mask, self.rule), {"result": None}, exc)
                 return Outcome(verdict_of(exc), line)
             return Outcome(verdict_of(exc), "" if self.line_per_text else None, str(exc))
         if self.json:
-            return Outcome("valid", json_line(shown(text, self.mask), {"result": result}))
+            record = json_line(shown(text, self.mask, self.rule), {"result": result})
+            return Outcome("valid", record)
         return Outcome("valid", result)
 
 

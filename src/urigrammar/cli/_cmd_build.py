@@ -177,6 +177,7 @@ def _run_encode(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         functools.partial(_encode_one, args.rule, args.keep_escapes, args.errors),
         args.json,
         mask=args.mask_passwords,
+        rule=args.rule,
     )
     return run_texts(work, texts(args), out, err, args.jobs)
 

@@ -124,9 +124,9 @@ class _Match:
         except UrigrammarError as exc:  # an ambiguous template's split too big: undecided
             return self._failed(uri, exc)
         if found is None:
-            # Named with its password masked, as every message shows one.
-            named = urigrammar.mask_password(uri)
-            failed = URIError(f"{named!r} does not match {self.template}", text=uri, secrets=None)
+            # Named with their passwords masked, as every message shows one.
+            named, template = urigrammar.mask_password(uri), urigrammar.mask_password(self.template)
+            failed = URIError(f"{named!r} does not match {template}", text=uri, secrets=None)
             return self._failed(uri, failed)
         if self.json:
             return Outcome("valid", json_line(shown(uri, self.mask), {"variables": found}))

@@ -119,8 +119,9 @@ def mask_password(text: str, rule: str | None = None) -> str:
     URI is still a URI of the same parts.
     ``rule`` says what ``text`` is when it is not a whole URI or IRI:
     ``"userinfo"`` or ``"authority"`` (or ``"iuserinfo"``,
-    ``"iauthority"``).  A text with no password is returned unchanged; an
-    invalid one is masked as ``userinfo_secret`` finds its password.
+    ``"iauthority"``, in any case); any other rule reads as a whole URI.
+    A text with no password is returned unchanged; an invalid one is
+    masked as ``userinfo_secret`` finds its password.
 
     >>> import urigrammar
     >>> urigrammar.mask_password("https://admin:S3cret@example.com/a")
@@ -132,7 +133,8 @@ def mask_password(text: str, rule: str | None = None) -> str:
         msg = f"mask_password takes a str, not {type(text).__name__}"
         raise TypeError(msg)
     text = str.__str__(text)  # a str subclass: the characters it holds
-    found = userinfo_secret(text, rule)
+    # Rule names are compared without case (RFC 5234 section 2.1).
+    found = userinfo_secret(text, None if rule is None else rule.lower())
     if found is None:
         return text
     _, start, end = found

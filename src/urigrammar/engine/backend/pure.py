@@ -21,6 +21,7 @@ What runs in Python reads a ``str`` subclass by its stored characters
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
@@ -80,22 +81,25 @@ def regex_fullmatch(program_source: str) -> Matcher:
     return re.compile(program_source).fullmatch
 
 
-#: How many characters of non-ASCII texts a narrowed matcher translates
-#: before it compiles the body's own regex: translating costs some 35 ns a
-#: character, compiling an IRI rule's regex a tenth of a second, so past
-#: a million characters (a third of that) compiling pays, and a matcher
-#: never spends more than twice what the better choice in hindsight would.
-_TRANSLATED = 1_000_000
+#: How long a narrowed matcher spends translating texts, in all, before it
+#: compiles the body's own regex (an IRI rule's takes about 0.1 s), and the
+#: longest text it translates: a character costs some 35 ns to translate
+#: (up to 0.75 µs for a code point not met before), so a matcher spends at
+#: most about 60 ms on translating before it compiles.
+_TRANSLATING = 0.03
+_LONGEST = 40_000
 
 
-def narrowed_fullmatch(fullmatch: Matcher, narrowing: Narrowing, whole: str) -> Matcher:
-    """The verdict of the narrowed body's regex (``fullmatch``) on a text
-    narrowed the same way (``syntax.narrow``), an ASCII text being its own
-    narrowing; once ``_TRANSLATED`` characters have been translated, the
-    verdict of the body's own regex (``whole``, compiled then) on the text
-    as it is.  Read from the ``str``'s own characters."""
+def narrowed_match(fullmatch: Matcher, narrowing: Narrowing, whole: str) -> Matcher:
+    """The narrowed body's regex (``fullmatch``) on a text narrowed the same
+    way (``syntax.narrow``), an ASCII text being its own narrowing; for a
+    text over ``_LONGEST`` characters, or once translating has taken
+    ``_TRANSLATING`` seconds, the body's own regex (``whole``, compiled
+    then) on the text as it is.  A match's spans are the text's own; its
+    characters may be the narrowing's.  Read from the ``str``'s own
+    characters."""
     translate, table = str.translate, narrowing.table
-    translated = [0]
+    spent = [0.0]
     compiled: list[Matcher] = []
 
     def matches(text: str) -> object | None:
@@ -103,11 +107,28 @@ def narrowed_fullmatch(fullmatch: Matcher, narrowing: Narrowing, whole: str) -> 
             return compiled[0](text)
         if str.isascii(text):
             return fullmatch(text)
-        translated[0] += len(text)
-        if translated[0] > _TRANSLATED:
+        if len(text) > _LONGEST or spent[0] > _TRANSLATING:
             compiled.append(re.compile(whole).fullmatch)
             return compiled[0](text)
-        return fullmatch(translate(text, table))
+        start = time.perf_counter()
+        narrowed = translate(text, table)
+        spent[0] += time.perf_counter() - start
+        return fullmatch(narrowed)
+
+    return matches
+
+
+def narrowed_fullmatch(fullmatch: Matcher, narrowing: Narrowing, whole: str) -> Matcher:
+    """The verdict of ``narrowed_match``: a match of the text itself, or
+    ``True`` where the match was of its narrowing (whose characters are
+    not the text's), or ``None``."""
+    match = narrowed_match(fullmatch, narrowing, whole)
+
+    def matches(text: str) -> object | None:
+        found = match(text)
+        if found is None or str.isascii(text):
+            return found
+        return True
 
     return matches
 
@@ -116,10 +137,10 @@ def narrowed_reader(
     plan: Plan, into: type[Any], fullmatch: Matcher, narrowing: Narrowing, whole: str
 ) -> Callable[[str], Any]:
     """``reader`` on the narrowed body's regex: an ASCII text read from its
-    groups, any other from the spans of ``narrowed_fullmatch``'s match,
-    which are the text's own (narrowing keeps one character as one)."""
+    groups, any other from the spans of ``narrowed_match``'s match, which
+    are the text's own (narrowing keeps one character as one)."""
     by_groups = reader(plan, into, fullmatch=fullmatch)
-    narrowed = narrowed_fullmatch(fullmatch, narrowing, whole)
+    narrowed = narrowed_match(fullmatch, narrowing, whole)
 
     def spans(text: str) -> Sequence[int] | None:
         found = narrowed(text)
