@@ -117,7 +117,12 @@ def folded(lines: list[tuple[str, bool, Expr | None, str]]) -> dict[str, Expr | 
     for name, incremental, expr, _ in lines:
         key = name.casefold()
         old = rules.get(key)
-        rules[key] = Alt((old, expr)) if incremental and old and expr else expr
+        if incremental and old and expr:
+            # One alternation: =/ adds alternatives (RFC 5234 section 3.3).
+            parts = [x.items if isinstance(x, Alt) else (x,) for x in (old, expr)]
+            rules[key] = Alt((*parts[0], *parts[1]))
+        else:
+            rules[key] = expr
     return rules
 
 
@@ -337,3 +342,24 @@ def test_the_abnf_engine_reads_rules_one_at_a_time() -> None:
     grammar = u.load_grammar(text)
     assert grammar.validate("list", "(a(a)())")
     assert not grammar.validate("list", "(a")
+
+
+def test_many_incremental_lines_fold_into_one_alternation(backend: Backend) -> None:
+    # Each =/ line nested one level deeper would be past the stack here.
+    grammar = u.load_grammar("a=b\n" + "a=/b\n" * 600 + 'b = "x"\n')  # within MAX_RULE_LENGTH
+    assert grammar.validate("a", "x", backend=backend)
+    assert not grammar.validate("a", "xx", backend=backend)
+
+
+def test_a_line_of_unclosed_brackets_is_measured_in_one_pass() -> None:
+    with pytest.raises(u.GrammarError, match="MAX_RULE_LENGTH"):
+        u.load_grammar("a = " + "<" * 200_000 + "\n")
+
+
+def test_a_chain_of_captured_rules_past_the_stack_is_refused_at_its_rule() -> None:
+    text = "".join(f'r{i} = r{i + 1} / "a"\n' for i in range(300)) + 'r300 = "x"\n'
+    grammar = u.load_grammar(text)
+    assert grammar.parse("r0", "x") is not None
+    with pytest.raises(u.GrammarError, match="MAX_DEPTH") as info:
+        grammar.parse("r0", "x", captures=[f"r{i}" for i in range(300)])
+    assert info.value.rule == "r0"

@@ -268,7 +268,16 @@ def inline_rule(
     ``captures`` kept as ``Cap`` nodes, nothing inside a rule of ``leaves``.
     ``GrammarError`` when it expands past ``MAX_STATES``, or nests deeper
     than ``MAX_DEPTH``."""
-    body = _inline(rules, Ref(name), captures, (), leaves)
+    try:
+        body = _inline(rules, Ref(name), captures, (), leaves)
+    except RecursionError:
+        # The path to a captured rule is followed by recursion: a chain of
+        # captured rules past the stack nests past MAX_DEPTH too.
+        msg = (
+            f"rule {name!r} nests deeper than MAX_DEPTH ({MAX_DEPTH:,}) once its "
+            "references are written in: a chain of captured rules each inside the next"
+        )
+        raise GrammarError(msg, rule=name) from None
     states, depth = _measure(body)
     if states > MAX_STATES:
         msg = (

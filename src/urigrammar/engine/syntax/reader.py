@@ -185,7 +185,9 @@ def read_rules(text: str) -> list[RuleText]:
             if old is None or expr is None:
                 msg = f"rule {name!r} adds alternatives (=/) to prose"
                 raise _at(msg, name, text, converted, made.start)
-            exprs[key] = Alt((old, expr))
+            # One alternation, however many =/ lines: nested, each line
+            # would be a level for every pass that descends the rule.
+            exprs[key] = Alt((*_alternatives(old), *_alternatives(expr)))
         elif key in exprs:
             msg = f"rule {name!r} is defined twice with '=' (use '=/' to add alternatives)"
             raise _at(msg, name, text, converted, made.start)
@@ -200,6 +202,10 @@ def read_rules(text: str) -> list[RuleText]:
         if length > MAX_RULE_LENGTH:  # its =/ lines together
             raise _at(rulelist.too_long(name, length), name, text, converted, made.start)
     return [RuleText(names[k], exprs[k], tuple(sources[k]), tuple(bare[k])) for k in names]
+
+
+def _alternatives(expr: Expr) -> tuple[Expr, ...]:
+    return expr.items if isinstance(expr, Alt) else (expr,)
 
 
 def _at(message: str, rule: str, text: str, converted: str, at: int) -> GrammarError:

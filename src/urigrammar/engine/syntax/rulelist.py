@@ -75,8 +75,10 @@ class _Runs:
         #: Where a rule ends: at a line end that no indented line follows.
         self.rule_end = re.compile(r"\r\n(?![ \t])")
         #: A comment, found past the quoted strings and prose values it
-        #: cannot start in (neither spans a line end).
-        self.comments = re.compile(r'"[^"\r\n]*"|<[^>\r\n]*>|;[^\r\n]*')
+        #: cannot start in (neither spans a line end).  Their closing marks
+        #: are optional, so that a line of unclosed "<" (not ABNF, but
+        #: measured before it is read) costs one pass, not one per "<".
+        self.comments = re.compile(r'"[^"\r\n]*"?|<[^>\r\n]*>?|;[^\r\n]*')
 
 
 @functools.cache
