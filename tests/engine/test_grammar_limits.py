@@ -13,7 +13,7 @@ import pytest
 
 from urigrammar import Grammar, GrammarError, load_grammar
 from urigrammar.engine import Backend, Chars, CharSet
-from urigrammar.engine.syntax.nesting import MAX_NESTING
+from urigrammar.engine.syntax.limits import MAX_NESTING
 from urigrammar.engine.syntax.rulelist import num_val, repeat_bounds
 
 ZEROS = "0" * 4400  # past the 4,300 digits int() converts

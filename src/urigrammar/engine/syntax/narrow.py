@@ -18,12 +18,20 @@ compiling; the narrowed regex compiles as fast as the URI rules' do.
 
 from __future__ import annotations
 
-import bisect
 import itertools
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from ..base.later import later
 from .charset import CharSet
 from .ir import Alt, Cap, Chars, Expr, Rep, Seq
+
+if TYPE_CHECKING:
+    import bisect
+else:
+    # Imported when a text is first narrowed: a program is read, and run
+    # on the native back end, without.
+    bisect = later(globals(), "bisect")
 
 __all__ = ["Narrowing", "narrowed", "narrowing"]
 

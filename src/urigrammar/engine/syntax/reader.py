@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..._errors import GrammarError
 from ..base.later import later
-from . import nesting
 from .charset import CharSet
 from .ir import Alt, Chars, Expr, Ref, Rep, Seq
 from .limits import MAX_GRAMMAR_LENGTH, MAX_RULE_LENGTH
@@ -158,7 +157,7 @@ def read_rules(text: str) -> list[RuleText]:
             f"MAX_GRAMMAR_LENGTH ({MAX_GRAMMAR_LENGTH:,})"
         )
         raise GrammarError(msg)
-    nesting.check_nesting(text)
+    rulelist.check_nesting(text)
     converted = crlf(text)
     reader = rulelist.Reader(converted)
     try:
@@ -167,7 +166,7 @@ def read_rules(text: str) -> list[RuleText]:
         offset = _offset(text, converted, exc.at)[2]
         raise GrammarError(exc.message, rule=exc.rule, text=text, offset=offset) from None
     except RecursionError:  # nesting within MAX_NESTING, from a deep caller
-        raise nesting.stack_exhausted() from None
+        raise rulelist.stack_exhausted() from None
     if definitions is None:
         raise _syntax_error(text, converted, reader.far)
     # The reader reads CRLF lines (RFC 5234 section 2.2); a rule's source
@@ -225,7 +224,7 @@ def abnf_nodes(rule: RuleText) -> tuple[Any, ...]:
             nodes.append(ABNFGrammarRule("rule").parse_all(line))
         except ParseError as exc:
             if isinstance(exc.__cause__, RecursionError):
-                raise nesting.stack_exhausted() from None
+                raise rulelist.stack_exhausted() from None
             msg = f"abnf does not read rule {rule.name!r} as urigrammar does: {exc}"
             raise GrammarError(msg, rule=rule.name) from None
     return tuple(nodes)

@@ -27,14 +27,17 @@ from ..._errors import GrammarError
 from .charset import CharSet
 from .ir import Alt, Chars, Expr, Ref, Rep, Seq
 from .limits import MAX_COUNT, MAX_RULE_LENGTH
+from .nesting import check_nesting, stack_exhausted
 
 __all__ = [
     "Definition",
     "Misread",
     "Reader",
     "char_val",
+    "check_nesting",
     "num_val",
     "repeat_bounds",
+    "stack_exhausted",
     "too_long",
     "uncommented",
 ]
