@@ -125,10 +125,9 @@ def narrowed_fullmatch(fullmatch: Matcher, narrowing: Narrowing, whole: str) -> 
     match = narrowed_match(fullmatch, narrowing, whole)
 
     def matches(text: str) -> object | None:
-        found = match(text)
-        if found is None or str.isascii(text):
-            return found
-        return True
+        if str.isascii(text):  # its own narrowing, in one call
+            return fullmatch(text)
+        return None if match(text) is None else True
 
     return matches
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from typing import Final
 
 from ..._errors import GrammarError
@@ -240,10 +241,7 @@ class Reader:
                 break
             end, item = more
             items.append(item)
-        if any(isinstance(item, _ProseMark) for item in items):
-            return end, PROSE
-        exprs = [item for item in items if not isinstance(item, _ProseMark)]
-        return end, exprs[0] if len(exprs) == 1 else Alt(tuple(exprs))
+        return end, _joined(items, Alt)
 
     def concatenation(self, at: int) -> tuple[int, _Read] | None:
         read = self.repetition(at)
@@ -260,10 +258,7 @@ class Reader:
                 break
             end, item = more
             items.append(item)
-        if any(isinstance(item, _ProseMark) for item in items):
-            return end, PROSE
-        exprs = [item for item in items if not isinstance(item, _ProseMark)]
-        return end, _one_or_seq(exprs)
+        return end, _joined(items, Seq)
 
     def repetition(self, at: int) -> tuple[int, _Read] | None:
         text = self.text
@@ -359,6 +354,15 @@ def _end(run: re.Pattern[str], text: str, at: int) -> int:
     found = run.match(text, at)
     assert found is not None  # every run may be empty
     return found.end()
+
+
+def _joined(items: list[_Read], join: Callable[[tuple[Expr, ...]], Expr]) -> _Read:
+    """Items read in a row as one expression (``join``, unless there is only
+    one); prose if any of them is."""
+    exprs = [item for item in items if not isinstance(item, _ProseMark)]
+    if len(exprs) < len(items):
+        return PROSE
+    return exprs[0] if len(exprs) == 1 else join(tuple(exprs))
 
 
 def _one_or_seq(items: list[Expr] | tuple[Expr, ...]) -> Expr:
