@@ -7,7 +7,7 @@ of pairs: test_query_pairs.py."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 import urigrammar as u
@@ -86,12 +86,15 @@ def test_set_then_get(text: str, name: str, value: str, form: bool) -> None:
     assert (added.path, added.fragment, added.authority) == (ref.path, ref.fragment, ref.authority)
 
 
+@example("?x", "x")
 @given(uri_references(), NAMES)
 def test_other_pieces_stay_as_written(text: str, name: str) -> None:
     ref = u.parse(text)
-    pieces = (ref.query or "").split("&")
+    pieces = ref.query.split("&") if ref.query is not None else []
     removed = ref.remove_param(name)
-    kept = [p for p in pieces if p not in (removed.query or "").split("&")]
+    # A query whose every piece went is dropped, "?" and all.
+    left = removed.query.split("&") if removed.query is not None else []
+    gone = [p for p in pieces if p not in left]
     # Only pieces of that name went, and nothing else was rewritten.
-    assert all(u.percent_decode(p.partition("=")[0], errors="replace") == name for p in kept)
-    assert set((removed.query or "").split("&")) <= set(pieces)
+    assert all(u.percent_decode(p.partition("=")[0], errors="replace") == name for p in gone)
+    assert set(left) <= set(pieces)
