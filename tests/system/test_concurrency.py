@@ -5,7 +5,7 @@ use: each back end's matchers per rule spelling (``_api``), the grammars'
 programs and what each back end makes of them, the error-locating automata
 and their transition tables (``automata.lazy``), the set of unreserved
 characters (``_normalize``).  Each test empties those caches, then starts
-eight threads at once (a barrier) so they race to fill them, with the
+four threads at once (a barrier) so they race to fill them, with the
 interpreter switching threads as often as it can; then it compares every
 result with a single-threaded run over the same texts, in order.
 
@@ -34,17 +34,17 @@ from urigrammar.uri import _normalize
 from urigrammar.uri._api import api
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "real-urls.txt"
-THREADS = 8
+THREADS = 4
 BASE = "http://a/b/c/d;p?q"
 
 
 @pytest.fixture(scope="module")
 def corpus() -> list[str]:
-    """Half the corpus (a quarter or less on the smaller profiles): every
-    other text and every invalid one.  The races are for the cold caches,
-    early on, so more texts would add time and no race."""
+    """A sixth of the corpus (a fifth on the smaller profiles' stride, or
+    less): every sixth text and every invalid one.  The races are for the
+    cold caches, early on, so more texts would add time and no race."""
     texts = CORPUS.read_text(encoding="utf-8").splitlines()
-    step = max(2, stride())
+    step = max(6, stride())
     return [
         text
         for i, text in enumerate(texts)
@@ -55,7 +55,7 @@ def corpus() -> list[str]:
 def share(corpus: list[str], on: On) -> list[str]:
     """The part of the corpus a test run on ``on``'s back end takes: with
     two back ends, every other text (each its own half) and every invalid
-    one, so that the two runs cost what one run of the whole did (eight
+    one, so that the two runs cost what one run of the whole did (four
     threads switching every microsecond are slow)."""
     count, index = len(BACKENDS), BACKENDS.index(on.backend)
     return [
@@ -115,7 +115,7 @@ def _together(work: Callable[[int], list[Record]]) -> list[list[Record]]:
 
 
 def _interleaved(texts: Sequence[str], record: Callable[[str], Record]) -> list[Record]:
-    """``record`` of every text, thread ``i`` taking texts ``i``, ``i + 8``, ...;
+    """``record`` of every text, thread ``i`` taking texts ``i``, ``i + 4``, ...;
     the results put back in the texts' order."""
     chunks = _together(lambda i: [record(text) for text in texts[i::THREADS]])
     results: list[Record] = [()] * len(texts)
@@ -146,7 +146,7 @@ def test_threads_locate_errors_like_one_thread(on: On, corpus: list[str]) -> Non
     # Each text is damaged at its end, in its middle and not at all, and
     # checked against rules that reject much of the corpus at varied
     # offsets: the error automata are built, and their transition tables
-    # filled, by eight threads at once.
+    # filled, by four threads at once.
     def record(text: str) -> Record:
         middle = len(text) // 2
         return (
@@ -179,15 +179,15 @@ def test_threads_resolve_and_normalize_like_one_thread(corpus: list[str]) -> Non
 
 @pytest.mark.usefixtures("cold_caches")
 def test_threads_share_the_abnf_engine(corpus: list[str]) -> None:
-    # The pure-Python engine is slow, so a hundred-odd texts (a quarter of
-    # that on ``quick``): every twentieth, and every one the grammar rejects,
+    # The pure-Python engine is slow, so some eighty texts (fewer on the
+    # smaller profiles): every sixth, and every one the grammar rejects,
     # so that both the matches and the failures of the shared engine objects
     # are raced for.
     invalid = [text for text in corpus if not u.validate("URI-reference", text)]
     texts = [
         text
         for i, text in enumerate(corpus)
-        if i % 20 == 0 or not u.validate("URI-reference", text)
+        if i % 6 == 0 or not u.validate("URI-reference", text)
     ]
     assert len(invalid) == 20
     assert len(texts) > len(invalid)
