@@ -185,9 +185,7 @@ def test_threads_share_the_abnf_engine(corpus: list[str]) -> None:
     # are raced for.
     invalid = [text for text in corpus if not u.validate("URI-reference", text)]
     texts = [
-        text
-        for i, text in enumerate(corpus)
-        if i % 6 == 0 or not u.validate("URI-reference", text)
+        text for i, text in enumerate(corpus) if i % 6 == 0 or not u.validate("URI-reference", text)
     ]
     assert len(invalid) == 20
     assert len(texts) > len(invalid)
