@@ -32,6 +32,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -130,11 +131,18 @@ class NativeBuildHook(BuildHookInterface):  # type: ignore[misc]
             return
         root = Path(self.root)
         work = self._work = Path(tempfile.mkdtemp(prefix="urigrammar-build-"))
-        self._programs(root, work, version, build_data)
+        # The programs compile in a subprocess while the extension compiles
+        # here: the two take the build's time, and neither needs the other.
+        programs = self._programs(root, work, version, build_data)
         if not os.environ.get("URIGRAMMAR_NO_EXTENSION"):
             self._extension(root, work, version, build_data)
+        programs()
 
-    def _programs(self, root: Path, work: Path, version: str, build_data: dict[str, Any]) -> None:
+    def _programs(
+        self, root: Path, work: Path, version: str, build_data: dict[str, Any]
+    ) -> Callable[[], None]:
+        """Start compiling the programs; the function that waits for them
+        and puts them in the wheel."""
         # An editable install reads src/ (the files are ignored by git).
         out = (
             root / "src" / "urigrammar" / "compiled" if version == "editable" else work / "compiled"
@@ -143,26 +151,35 @@ class NativeBuildHook(BuildHookInterface):  # type: ignore[misc]
         if cache is not None and any(cache.glob("*.json")):
             # Compiled by an earlier build of these very sources.
             _include(cache, build_data)
-            return
+            return lambda: None
         # src/ ahead of what PYTHONPATH holds: pip's isolated build
         # environment reaches its packages (abnf among them) through it.
         path = os.pathsep.join(p for p in (str(root / "src"), os.environ.get("PYTHONPATH")) if p)
         env = dict(os.environ, URIGRAMMAR_PURE="1", PYTHONPATH=path)
         command = [sys.executable, "-m", "urigrammar._precompute", str(out)]
-        done = subprocess.run(
-            command, check=False, cwd=root, env=env, capture_output=True, text=True
-        )
-        if done.returncode != 0:
-            self.app.display_warning(
-                "urigrammar: the shipped grammars were not compiled ahead of time "
-                f"({done.stderr.strip().splitlines()[-1:] or done.returncode}); "
-                "urigrammar compiles them on first use"
+        # stderr to a file: a pipe nobody reads while the extension compiles
+        # could fill and stop the subprocess.
+        errors = work / "precompute.err"
+        with errors.open("w", encoding="utf-8") as sink:
+            running = subprocess.Popen(
+                command, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=sink, text=True
             )
-            return
-        if version != "editable":
-            _include(out, build_data)
-            if cache is not None:
-                _keep(out, cache)
+
+        def finish() -> None:
+            if running.wait() != 0:
+                lines = errors.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+                self.app.display_warning(
+                    "urigrammar: the shipped grammars were not compiled ahead of time "
+                    f"({lines[-1:] or running.returncode}); "
+                    "urigrammar compiles them on first use"
+                )
+                return
+            if version != "editable":
+                _include(out, build_data)
+                if cache is not None:
+                    _keep(out, cache)
+
+        return finish
 
     def _extension(self, root: Path, work: Path, version: str, build_data: dict[str, Any]) -> None:
         try:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from . import (
@@ -57,26 +58,55 @@ def _first_uses() -> None:
             profile.grammar.parse(profile.rule, "", captures=profile.captures)
 
 
-def precompute(directory: Path) -> list[Path]:
-    """Write every shipped grammar's compiled form into ``directory``."""
-    for grammar, _ in FILES:
-        for name in grammar.all_names:
-            grammar.program(name)
-    with recording() as combinations:
-        _first_uses()
-        # Built here whatever back end runs this (the wheel's hook runs the
-        # pure one, which makes no verdict DFA of its own).
-        for scheme in SCHEMES:
-            profile = SCHEMES[scheme]
-            for parts in (profile.verdict_parts(), profile.sure_parts()):
-                if parts is not None:
-                    combination(parts, COMBINATIONS)
+def _halves() -> tuple[list[str], list[str]]:
+    """The shipped grammar files in two halves of about equal text, the
+    largest first: compiling takes time in proportion to a grammar's text."""
+    sizes = {file_name: len(grammar.text()) for grammar, file_name in FILES}
+    halves: tuple[list[str], list[str]] = ([], [])
+    totals = [0, 0]
+    for name in sorted(sizes, key=sizes.__getitem__, reverse=True):
+        smaller = totals.index(min(totals))
+        halves[smaller].append(name)
+        totals[smaller] += sizes[name]
+    return halves
+
+
+def _write(directory: Path, file_names: list[str]) -> list[Path]:
+    """Compile the grammars of ``file_names`` (every rule, then the first
+    uses, which add the programs that parsing takes) and write each one's
+    artifact into ``directory``."""
+    chosen = [(grammar, name) for grammar, name in FILES if name in file_names]
+    for grammar, _ in chosen:
+        for rule in grammar.all_names:
+            grammar.program(rule)
+    _first_uses()
     directory.mkdir(parents=True, exist_ok=True)
     written = []
-    for grammar, file_name in FILES:
+    for grammar, file_name in chosen:
         path = directory / f"{file_name}.json"
         path.write_bytes(grammar.artifact())
         written.append(path)
+    return written
+
+
+def precompute(directory: Path) -> list[Path]:
+    """Write every shipped grammar's compiled form into ``directory``: half
+    the grammars in a second process, the other half and the combinations
+    here, so that a build takes both cores of a small machine."""
+    mine, theirs = _halves()
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        other = pool.submit(_write, directory, theirs)
+        written = _write(directory, mine)
+        with recording() as combinations:
+            _first_uses()
+            # Built here whatever back end runs this (the wheel's hook runs
+            # the pure one, which makes no verdict DFA of its own).
+            for scheme in SCHEMES:
+                profile = SCHEMES[scheme]
+                for parts in (profile.verdict_parts(), profile.sure_parts()):
+                    if parts is not None:
+                        combination(parts, COMBINATIONS)
+        written += other.result()
     # Every shipped profile's one-DFA verdict, as combined above.
     path = directory / _COMBINATIONS_FILE
     path.write_bytes(encode_combinations(combinations))
