@@ -59,6 +59,12 @@ URI schemes
     ``register_scheme`` adds one, and ``http_profile`` makes http and
     https profiles with other options.
 
+URL hygiene
+    ``canonicalize`` gives one key per resource: the same string for
+    every spelling ``equivalent`` calls equal, and with ``Canonicalization``
+    options (the ``CRAWL_KEY`` preset) the steps crawlers take beyond it,
+    such as dropping ``TRACKING_PARAMETERS``.
+
 The URL Standard
     ``differential`` lists where RFC 3986 and the WHATWG URL Standard read
     a text differently (the ``urigrammar[whatwg]`` extra).
@@ -91,7 +97,7 @@ Constants
 Layers, each importing only those below it: ``engine`` (any ABNF grammar)
 -> ``shipped`` (the RFCs' grammars) -> ``uri`` (the model: parse, resolve,
 normalize, build, IRIs) -> ``template`` (RFC 6570) -> ``schemes`` (the
-scheme profiles) -> ``cli``; beside ``cli``, on the public API,
+scheme profiles) -> ``hygiene`` (canonical keys) -> ``cli``; beside ``cli``, on the public API,
 ``differential`` (RFC 3986 beside the URL Standard) and the integrations.
 See ``docs/design.md`` for the why.
 """
@@ -128,6 +134,7 @@ if TYPE_CHECKING:
         clear_cache,
         load_grammar,
     )
+    from .hygiene import CRAWL_KEY, TRACKING_PARAMETERS, Canonicalization, canonicalize
     from .schemes import (
         SCHEMES,
         Profile,
@@ -204,6 +211,10 @@ _LAZY: dict[str, tuple[str, str]] = {
     "parse_tree": (".uri._api", "parse_tree"),
     "validate": (".uri._api", "validate"),
     "MAX_PORT_DIGITS": (".uri._components", "MAX_PORT_DIGITS"),
+    "CRAWL_KEY": (".hygiene", "CRAWL_KEY"),
+    "TRACKING_PARAMETERS": (".hygiene", "TRACKING_PARAMETERS"),
+    "Canonicalization": (".hygiene", "Canonicalization"),
+    "canonicalize": (".hygiene", "canonicalize"),
     "BIDI_FORMATTING": (".uri._dialect", "BIDI_FORMATTING"),
     "percent_decode": (".uri._encode", "percent_decode"),
     "percent_decode_bytes": (".uri._encode", "percent_decode_bytes"),
@@ -236,6 +247,7 @@ __all__ = [
     "ABNF_MAX_LENGTH",
     "BACKEND",
     "BIDI_FORMATTING",
+    "CRAWL_KEY",
     "ENCODE_RULES",
     "IRI_PARSE_RULES",
     "MAX_PORT_DIGITS",
@@ -249,6 +261,8 @@ __all__ = [
     "RULE_NAMES",
     "SCHEMES",
     "SCHEME_RULES",
+    "TRACKING_PARAMETERS",
+    "Canonicalization",
     "ExpansionError",
     "FieldRegex",
     "Grammar",
@@ -283,6 +297,7 @@ __all__ = [
     "build",
     "cache_dir",
     "cache_problem",
+    "canonicalize",
     "check",
     "clear_cache",
     "differential",

@@ -6,7 +6,8 @@ resolution (``_resolve``), normalization and comparison (``_normalize``),
 building (``_build``), query pairs (``_query``), paths (``_path``) and
 decoded views (``_views``); at the top ``URIReference`` and the public
 functions that build it (``_reference``).  Each module imports only modules
-below it.  The public names are re-exported by ``urigrammar``."""
+below it.  The public names are re-exported by ``urigrammar``; this
+package's own names are what the layers above read of the model."""
 
 from __future__ import annotations
 
@@ -15,21 +16,37 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ._api import validate
     from ._components import port_number
-    from ._encode import percent_encode
-    from ._normalize import Origin, decode_unreserved, lowercase_host
-    from ._reference import URIReference, parse, resolve
+    from ._encode import percent_decode, percent_encode
+    from ._normalize import Normalization, Origin, decode_unreserved, lowercase_host
+    from ._reference import (
+        IRIReference,
+        Reference,
+        URIReference,
+        normalize,
+        parse,
+        parse_iri,
+        resolve,
+        to_uri,
+    )
     from ._resolve import remove_dot_segments
 
 __all__ = [
+    "IRIReference",
+    "Normalization",
     "Origin",
+    "Reference",
     "URIReference",
     "decode_unreserved",
     "lowercase_host",
+    "normalize",
     "parse",
+    "parse_iri",
+    "percent_decode",
     "percent_encode",
     "port_number",
     "remove_dot_segments",
     "resolve",
+    "to_uri",
     "validate",
 ]
 
@@ -37,15 +54,22 @@ __all__ = [
 #: the model, by name, to the module that defines it: imported on first use
 #: (PEP 562), so ``import urigrammar.uri`` stays as cheap as it was.
 _LAZY: dict[str, str] = {
+    "IRIReference": "._reference",
+    "Normalization": "._normalize",
     "Origin": "._normalize",
+    "Reference": "._reference",
     "URIReference": "._reference",
     "decode_unreserved": "._normalize",
     "lowercase_host": "._normalize",
+    "normalize": "._reference",
     "parse": "._reference",
+    "parse_iri": "._reference",
+    "percent_decode": "._encode",
     "percent_encode": "._encode",
     "port_number": "._components",
     "remove_dot_segments": "._resolve",
     "resolve": "._reference",
+    "to_uri": "._reference",
     "validate": "._api",
 }
 

@@ -1,0 +1,34 @@
+"""The jobs users bring to URLs, on the URI model: one key per resource
+(``_canonical``: ``canonicalize``, its options ``Canonicalization``, the
+``CRAWL_KEY`` preset and the ``TRACKING_PARAMETERS`` it drops, listed with
+their sources in ``tracking-parameters.txt``).  A layer above ``schemes``,
+importing the model only through ``urigrammar.uri``; the public names are
+re-exported by ``urigrammar``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._canonical import CRAWL_KEY, TRACKING_PARAMETERS, Canonicalization, canonicalize
+
+__all__ = ["CRAWL_KEY", "TRACKING_PARAMETERS", "Canonicalization", "canonicalize"]
+
+#: Each public name to the module that defines it: imported on first use
+#: (PEP 562), so ``import urigrammar.hygiene`` reads no data file.
+_LAZY: dict[str, str] = {
+    "CRAWL_KEY": "._canonical",
+    "TRACKING_PARAMETERS": "._canonical",
+    "Canonicalization": "._canonical",
+    "canonicalize": "._canonical",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        msg = f"module {__name__!r} has no attribute {name!r}"
+        raise AttributeError(msg)
+    value = getattr(__import__(__name__ + module, fromlist=("__name__",)), name)
+    globals()[name] = value
+    return value

@@ -1,0 +1,268 @@
+"""One key per resource: ``canonicalize``.
+
+The key is the normal form of RFC 3987 section 5.3 (for a URI too: every
+URI is an IRI, section 2), mapped to a URI by section 3.1, as a string:
+the way section 5.3.2.3 aligns two IRIs to compare them ("converting both
+IRIs to URIs, ... eliminating escape differences in the resulting URIs,
+and making sure that the case of the hexadecimal characters in the
+percent-encoding is always the same (preferably uppercase)"):
+
+* the IRI normal form decodes every percent-encoded character that its
+  component admits unencoded and that is not reserved, so
+  ``http://example.com/%C3%A4`` and ``http://example.com/ä`` meet, as
+  ``equivalent`` says they should;
+* the URI mapping then encodes every non-ASCII character as UTF-8 again,
+  in uppercase hex, one spelling for each; so two references get one key
+  exactly when ``equivalent`` calls them equal, and a key is ASCII: what
+  an HTTP request line carries, and what any store, sort or join takes.
+
+Options beyond equivalence (``Canonicalization``) then work on the key's
+raw text: its query is cut at ``&`` and its pieces are dropped or sorted as
+written, so no reserved octet is ever decoded (``%2F``, ``%3B`` and ``%26``
+stay), and ``+`` stays ``+``.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from functools import cache
+from typing import Any
+
+from .._errors import URIError
+from ..uri import (
+    IRIReference,
+    Normalization,
+    Reference,
+    URIReference,
+    normalize,
+    parse_iri,
+    percent_decode,
+    to_uri,
+)
+from ._tracking import tracking_parameters
+
+__all__ = ["CRAWL_KEY", "TRACKING_PARAMETERS", "Canonicalization", "canonicalize"]
+
+#: The parameter names and globs of ``tracking-parameters.txt``: what
+#: marketing and analytics tools add to links (``utm_*``, ``gclid``,
+#: ``fbclid``, ...), each documented there with who adds it.
+TRACKING_PARAMETERS: tuple[str, ...] = tracking_parameters()
+
+
+def _names(value: object) -> tuple[str, ...]:
+    if isinstance(value, str):
+        # A str is an iterable of one-character names: surely a mistake.
+        msg = "drop_parameters takes names or globs, not one str"
+        raise TypeError(msg)
+    if not isinstance(value, Iterable):
+        msg = f"drop_parameters takes names or globs, not {type(value).__name__}"
+        raise TypeError(msg)
+    names = tuple(value)
+    for name in names:
+        if not isinstance(name, str):
+            msg = f"a parameter name or glob must be str, not {type(name).__name__}"
+            raise TypeError(msg)
+    return names
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Canonicalization:
+    """What ``canonicalize`` does beyond equivalence: one immutable,
+    hashable value (or its fields as keywords, ``canonicalize(ref,
+    drop_fragment=True)``).  With every field at its default the key
+    changes no meaning: ``equivalent(ref, canonicalize(ref))``.
+
+    Steps that keep meaning:
+
+    ``normalization``: the options of the normal form (``Normalization``:
+    RFC 3986 section 6.2.3's scheme-based steps, which drop a default or
+    empty port, are on by default; ``ipv6_canonical``; ``nfc``).
+
+    ``idna``: a reg-name that is an internationalized domain name written
+    as A-labels (``xn--bcher-kva.example`` for ``bücher.example``; the
+    ``idna`` package, UTS 46).  RFC 3987 section 5.3.3 lets scheme-based
+    normalization "consider IDN components and their conversions to
+    punycode as equivalent"; ``equivalent`` does not, so this option makes
+    keys meet that it would keep apart.  A host that is no valid IDN keeps
+    its percent-encoded UTF-8.
+
+    ``drop_fragment``: the fragment goes.  It is not part of what is
+    retrieved (RFC 3986 section 3.5: it is separated from the URI before
+    dereferencing), so the key stands for the retrieved resource.
+
+    Steps that change the URI, for keys that stand for what a server
+    almost always serves alike:
+
+    ``sort_query``: the query's ``&``-separated pieces sorted by name (the
+    text before the first ``=``, as the key writes it), stable, so pieces
+    of one name keep their order.  RFC 3986 gives the order meaning; most
+    servers give it none.
+
+    ``drop_parameters``: the pieces whose name, percent-decoded, matches
+    one of these names or shell-style globs (``fnmatch``, with its case:
+    ``utm_*``), go; ``TRACKING_PARAMETERS`` lists the common ones.  A query
+    left with no piece goes with its ``?``.
+
+    ``drop_empty_query``: an empty query goes with its ``?``
+    (``http://a/?`` becomes ``http://a/``; RFC 3987 section 5.3.3 says they
+    "cannot be assumed to be equivalent").
+
+    ``drop_www``: a reg-name's leading ``www.`` labels go (``www.www.a``
+    becomes ``a``), never its last label: another host, which most sites
+    serve alike.
+
+    >>> import urigrammar
+    >>> rules = urigrammar.Canonicalization(sort_query=True, drop_parameters=["utm_*"])
+    >>> urigrammar.canonicalize("HTTP://Example.com:80/a?b=2&utm_source=x&a=1", rules)
+    'http://example.com/a?a=1&b=2'
+    """
+
+    normalization: Normalization = field(default_factory=Normalization)
+    idna: bool = False
+    drop_fragment: bool = False
+    sort_query: bool = False
+    drop_parameters: tuple[str, ...] = ()
+    drop_empty_query: bool = False
+    drop_www: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.normalization, Normalization):
+            msg = f"normalization must be a Normalization, not {type(self.normalization).__name__}"
+            raise TypeError(msg)
+        object.__setattr__(self, "drop_parameters", _names(self.drop_parameters))
+
+    @property
+    def keeps_meaning(self) -> bool:
+        """Whether every key is ``equivalent`` to its reference: no step
+        that changes the URI, and none that drops a part, is on."""
+        return not (
+            self.idna
+            or self.drop_fragment
+            or self.sort_query
+            or self.drop_parameters
+            or self.drop_empty_query
+            or self.drop_www
+        )
+
+
+#: The key of a crawl: one per page fetched.  Hosts as A-labels, IPv6 in
+#: RFC 5952 form, no fragment, no tracking parameters, the query sorted,
+#: and no empty query.  ``www.`` stays: it names another host.
+CRAWL_KEY = Canonicalization(
+    normalization=Normalization(ipv6_canonical=True),
+    idna=True,
+    drop_fragment=True,
+    sort_query=True,
+    drop_parameters=TRACKING_PARAMETERS,
+    drop_empty_query=True,
+)
+
+_DEFAULT = Canonicalization()
+_FIELDS = frozenset(f.name for f in fields(Canonicalization))
+
+
+def _options(options: Canonicalization | None, flags: Mapping[str, Any]) -> Canonicalization:
+    if options is None:
+        options = _DEFAULT
+    elif not isinstance(options, Canonicalization):
+        msg = f"canonicalize() takes a Canonicalization as options, not {type(options).__name__}"
+        raise TypeError(msg)
+    for name in flags:
+        if name not in _FIELDS:
+            msg = f"canonicalize() got an unexpected keyword argument {name!r}"
+            raise TypeError(msg)
+    return replace(options, **flags) if flags else options
+
+
+@cache
+def _matcher(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    """One regex for every name and glob (fnmatch's own translation)."""
+    return re.compile("|".join(fnmatch.translate(p) for p in patterns))
+
+
+def _as_iri(ref: Reference | str) -> IRIReference:
+    if isinstance(ref, IRIReference):
+        return ref
+    if isinstance(ref, URIReference):
+        # Every URI is an IRI (RFC 3987 section 2): its text reads as one.
+        return parse_iri(str(ref))
+    if isinstance(ref, Reference):
+        msg = f"expected a URIReference, an IRIReference or a str, not {type(ref).__name__}"
+        raise TypeError(msg)
+    return parse_iri(ref)
+
+
+def _www_dropped(ref: IRIReference) -> IRIReference:
+    host = ref.host
+    if ref.host_kind != "ireg-name" or host is None:
+        return ref
+    rest = host
+    # Every leading "www." label, so that a key is its own key.
+    while rest.startswith("www.") and len(rest) > 4 and rest[4] != ".":
+        rest = rest[4:]
+    return ref if rest == host else ref.replace(host=rest)
+
+
+def _uri(ref: IRIReference, idna: bool) -> URIReference:
+    if idna:
+        try:
+            return to_uri(ref, idna=True)
+        except URIError:
+            pass  # no valid IDN: the host keeps its percent-encoded UTF-8
+    return to_uri(ref)
+
+
+def _query(query: str | None, options: Canonicalization) -> str | None:
+    if query is None:
+        return None
+    if options.drop_parameters or options.sort_query:
+        pieces = query.split("&")
+        if options.drop_parameters:
+            # Names decoded only to compare, as remove_param compares them:
+            # octets that are not UTF-8 match no str.
+            match = _matcher(options.drop_parameters).match
+            kept = [
+                piece
+                for piece in pieces
+                if not match(percent_decode(piece.partition("=")[0], errors="surrogateescape"))
+            ]
+            if len(kept) < len(pieces) and not any(kept):
+                return None  # nothing left but empty pieces: "?" goes too
+            pieces = kept
+        if options.sort_query:
+            pieces.sort(key=lambda piece: piece.partition("=")[0])
+        query = "&".join(pieces)
+    return None if options.drop_empty_query and not query else query
+
+
+def canonicalize(
+    ref: Reference | str, options: Canonicalization | None = None, **flags: Any
+) -> str:
+    """The key of ``ref``: the same string for every spelling that
+    ``equivalent`` calls equal, URI or IRI, and a different one for any
+    other (see the module docstring for its form); ``options`` (a
+    ``Canonicalization``, or its fields as keywords) adds the steps beyond
+    equivalence.  A string is read as an IRI-reference (``parse_iri``);
+    every URI-reference is one.  Idempotent: a key is its own key.
+
+    >>> import urigrammar
+    >>> urigrammar.canonicalize("HTTP://Example.COM:80/%7Efred/./a%c3%a4")
+    'http://example.com/~fred/a%C3%A4'
+    >>> urigrammar.canonicalize("http://example.com/~fred/aä")
+    'http://example.com/~fred/a%C3%A4'
+    >>> urigrammar.canonicalize("https://Bücher.example/?utm_source=news#top", urigrammar.CRAWL_KEY)
+    'https://xn--bcher-kva.example/'
+    """
+    chosen = _options(options, flags)
+    normal = normalize(_as_iri(ref), chosen.normalization)
+    if chosen.drop_www:
+        normal = _www_dropped(normal)
+    uri = _uri(normal, chosen.idna)
+    query = _query(uri.query, chosen)
+    fragment = None if chosen.drop_fragment else uri.fragment
+    if query == uri.query and fragment == uri.fragment:
+        return str(uri)
+    return str(uri.replace(query=query, fragment=fragment))
