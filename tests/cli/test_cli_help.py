@@ -92,6 +92,7 @@ HELP_WORDS: dict[str, tuple[str, ...]] = {
     "relativize": ("URI", "IRI"),
     "normalize": ("URI-reference", "IRI-reference"),
     "equivalent": ("URI-reference", "IRI-reference"),
+    "canonicalize": ("URI-reference", "IRI-reference", "equivalence"),
     "build": ("RFC 3986",),
     "decode": ("UTF-8",),
     "encode": ("RFC 3986", "RFC 3987", "ENCODE_RULES", "IRI forms"),

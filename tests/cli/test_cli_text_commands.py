@@ -24,6 +24,7 @@ TEXT_COMMANDS = {
     "resolve": (["http://a/b"], "g"),
     "relativize": (["http://a/b"], "http://a/c"),
     "normalize": ([], "HTTP://a/"),
+    "canonicalize": (["--crawl"], "HTTP://a/?utm_source=x"),
     "encode": (["--rule", "segment"], "a b"),
     "decode": ([], "a%20b"),
     "explain": ([], "http://a/"),

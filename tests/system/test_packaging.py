@@ -41,3 +41,8 @@ def test_wheel_installs_and_finds_its_grammar(tmp_path: Path) -> None:
     assert _run(python, "-c", code, cwd=elsewhere).split() == ["True", "True"]
     out = _run(bindir / "urigrammar", "parse", "foo://example.com:8042/over/there", cwd=elsewhere)
     assert '"authority": "example.com:8042"' in out
+    # The tracking parameters are a data file in the package, read on use.
+    out = _run(
+        bindir / "urigrammar", "canonicalize", "--crawl", "http://a/?gclid=1&b", cwd=elsewhere
+    )
+    assert out.split() == ["http://a/?b"]

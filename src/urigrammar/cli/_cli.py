@@ -30,6 +30,7 @@ from . import (
     _cmd_core,
     _cmd_diff,
     _cmd_explain,
+    _cmd_hygiene,
     _cmd_iri,
     _cmd_resolve,
     _cmd_scheme,
@@ -42,6 +43,7 @@ __all__ = ["main"]
 COMMANDS: dict[str, Command] = {
     **_cmd_core.COMMANDS,
     **_cmd_resolve.COMMANDS,
+    **_cmd_hygiene.COMMANDS,
     **_cmd_build.COMMANDS,
     **_cmd_explain.COMMANDS,
     **_cmd_iri.COMMANDS,

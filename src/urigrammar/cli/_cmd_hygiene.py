@@ -1,0 +1,104 @@
+"""``urigrammar canonicalize``: the key of each URI-reference (or
+IRI-reference), one a line, in the order of the texts (``canonicalize``).
+
+The options turn ``Canonicalization``'s steps on, one flag each, over the
+defaults or, with ``--crawl``, over ``CRAWL_KEY``; ``--drop-param`` adds
+names or globs to those dropped.  A text that fails gets its error on
+stderr and an empty output line, as the other text commands do (``_cmd``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+from typing import TextIO
+
+import urigrammar
+
+from ._batch import run_texts, texts
+from ._cmd import Command, Transform, add_text_input
+
+__all__ = ["COMMANDS"]
+
+#: Each on/off step: its flag's name, the ``Canonicalization`` field, help.
+_STEPS = (
+    ("--idna", "idna", "hosts that are internationalized domain names as A-labels"),
+    ("--drop-fragment", "drop_fragment", "drop the fragment"),
+    ("--sort-query", "sort_query", "sort the query's pieces by name, stable"),
+    ("--drop-empty-query", "drop_empty_query", "drop an empty query with its '?'"),
+    ("--drop-www", "drop_www", "drop a host's leading 'www.' label"),
+)
+
+
+def _configure(parser: argparse.ArgumentParser) -> None:
+    add_text_input(parser, "TEXT", "URI-references (or IRI-references) to canonicalize")
+    parser.add_argument(
+        "--crawl",
+        action="store_true",
+        help="start from the crawl preset (CRAWL_KEY): A-labels, RFC 5952 IPv6, no fragment, "
+        "no tracking parameters, the query sorted, no empty query",
+    )
+    for flag, field, what in _STEPS:
+        parser.add_argument(flag, dest=field, action="store_true", help=what)
+    parser.add_argument(
+        "--drop-param",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="drop the query pieces of this name or shell-style glob, such as 'utm_*' (repeatable)",
+    )
+    parser.add_argument(
+        "--drop-tracking",
+        action="store_true",
+        help="drop the tracking parameters (TRACKING_PARAMETERS: utm_*, gclid, fbclid...)",
+    )
+    parser.add_argument(
+        "--ipv6-canonical", action="store_true", help="IPv6 hosts in RFC 5952 text form"
+    )
+    parser.add_argument(
+        "--nfc", action="store_true", help="IRI text in Unicode Normalization Form C"
+    )
+
+
+def options(args: argparse.Namespace) -> urigrammar.Canonicalization:
+    """The ``Canonicalization`` the command line asks for."""
+    import dataclasses  # here: its import costs every run of the command line
+
+    start = urigrammar.CRAWL_KEY if args.crawl else urigrammar.Canonicalization()
+    chosen = {field: True for _, field, _ in _STEPS if getattr(args, field)}
+    dropped = [*start.drop_parameters, *args.drop_param]
+    if args.drop_tracking:
+        dropped += urigrammar.TRACKING_PARAMETERS
+    normal = start.normalization
+    if args.ipv6_canonical or args.nfc:
+        normal = dataclasses.replace(
+            normal,
+            ipv6_canonical=normal.ipv6_canonical or args.ipv6_canonical,
+            nfc=normal.nfc or args.nfc,
+        )
+    return dataclasses.replace(
+        start, normalization=normal, drop_parameters=tuple(dict.fromkeys(dropped)), **chosen
+    )
+
+
+def _canonical(rules: urigrammar.Canonicalization, text: str) -> str:
+    return urigrammar.canonicalize(text, rules)
+
+
+def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    work = Transform(
+        functools.partial(_canonical, options(args)), args.json, mask=args.mask_passwords
+    )
+    return run_texts(work, texts(args), out, err, args.jobs)
+
+
+COMMANDS = {
+    "canonicalize": Command(
+        "print the key of each URI-reference (or IRI-reference): one string for every "
+        "spelling of one resource, and with options the steps crawlers take beyond "
+        "equivalence, one a line",
+        _configure,
+        _run,
+        takes_texts=True,
+    ),
+}
