@@ -63,7 +63,10 @@ URL hygiene
     ``canonicalize`` gives one key per resource: the same string for
     every spelling ``equivalent`` calls equal, and with ``Canonicalization``
     options (the ``CRAWL_KEY`` preset) the steps crawlers take beyond it,
-    such as dropping ``TRACKING_PARAMETERS``.
+    such as dropping ``TRACKING_PARAMETERS``.  ``public_suffix`` and
+    ``registrable_domain`` read a host's Public Suffix List entry
+    (``public_suffix_list_version`` says which list; the
+    ``urigrammar[psl]`` extra).
 
 The URL Standard
     ``differential`` lists where RFC 3986 and the WHATWG URL Standard read
@@ -134,7 +137,15 @@ if TYPE_CHECKING:
         clear_cache,
         load_grammar,
     )
-    from .hygiene import CRAWL_KEY, TRACKING_PARAMETERS, Canonicalization, canonicalize
+    from .hygiene import (
+        CRAWL_KEY,
+        TRACKING_PARAMETERS,
+        Canonicalization,
+        canonicalize,
+        public_suffix,
+        public_suffix_list_version,
+        registrable_domain,
+    )
     from .schemes import (
         SCHEMES,
         Profile,
@@ -215,6 +226,9 @@ _LAZY: dict[str, tuple[str, str]] = {
     "TRACKING_PARAMETERS": (".hygiene", "TRACKING_PARAMETERS"),
     "Canonicalization": (".hygiene", "Canonicalization"),
     "canonicalize": (".hygiene", "canonicalize"),
+    "public_suffix": (".hygiene", "public_suffix"),
+    "public_suffix_list_version": (".hygiene", "public_suffix_list_version"),
+    "registrable_domain": (".hygiene", "registrable_domain"),
     "BIDI_FORMATTING": (".uri._dialect", "BIDI_FORMATTING"),
     "percent_decode": (".uri._encode", "percent_decode"),
     "percent_decode_bytes": (".uri._encode", "percent_decode_bytes"),
@@ -316,8 +330,11 @@ __all__ = [
     "percent_decode",
     "percent_decode_bytes",
     "percent_encode",
+    "public_suffix",
+    "public_suffix_list_version",
     "regex",
     "register_scheme",
+    "registrable_domain",
     "relativize",
     "remove_dot_segments",
     "resolve",

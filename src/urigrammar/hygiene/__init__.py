@@ -1,7 +1,9 @@
 """The jobs users bring to URLs, on the URI model: one key per resource
 (``_canonical``: ``canonicalize``, its options ``Canonicalization``, the
 ``CRAWL_KEY`` preset and the ``TRACKING_PARAMETERS`` it drops, listed with
-their sources in ``tracking-parameters.txt``).  A layer above ``schemes``,
+their sources in ``tracking-parameters.txt``), and the Public Suffix
+List's answers (``_suffix``: ``public_suffix``, ``registrable_domain``).
+A layer above ``schemes``,
 importing the model only through ``urigrammar.uri``; the public names are
 re-exported by ``urigrammar``."""
 
@@ -11,8 +13,17 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ._canonical import CRAWL_KEY, TRACKING_PARAMETERS, Canonicalization, canonicalize
+    from ._suffix import public_suffix, public_suffix_list_version, registrable_domain
 
-__all__ = ["CRAWL_KEY", "TRACKING_PARAMETERS", "Canonicalization", "canonicalize"]
+__all__ = [
+    "CRAWL_KEY",
+    "TRACKING_PARAMETERS",
+    "Canonicalization",
+    "canonicalize",
+    "public_suffix",
+    "public_suffix_list_version",
+    "registrable_domain",
+]
 
 #: Each public name to the module that defines it: imported on first use
 #: (PEP 562), so ``import urigrammar.hygiene`` reads no data file.
@@ -21,6 +32,9 @@ _LAZY: dict[str, str] = {
     "TRACKING_PARAMETERS": "._canonical",
     "Canonicalization": "._canonical",
     "canonicalize": "._canonical",
+    "public_suffix": "._suffix",
+    "public_suffix_list_version": "._suffix",
+    "registrable_domain": "._suffix",
 }
 
 

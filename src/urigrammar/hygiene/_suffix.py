@@ -1,0 +1,121 @@
+"""Public suffixes and registrable domains, from the Public Suffix List.
+
+The list is Mozilla's (https://publicsuffix.org), read by the
+``publicsuffixlist`` package (the ``urigrammar[psl]`` extra): it ships the
+list in the package, dated in its version (``1.1.2.20261023`` carries the
+list of 2026-10-23), so a lookup never touches the network, and it applies
+the list's own algorithm (wildcards, exceptions, the ``*`` rule for a
+top-level label the list lacks) to U-labels and A-labels alike.
+
+Only a host that is a reg-name (RFC 3986 section 3.2.2; an ireg-name in
+an IRI) has a public suffix: an IP literal or an IPv4 address has none.
+The host is read as ``normalize`` reads it: percent-encoded UTF-8 decoded,
+ASCII letters lowercased; one trailing dot (a fully qualified name) is
+dropped, as the list's names have none.  The answer keeps the host's
+labels as written, A-labels or U-labels.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+from functools import cache
+from typing import Any
+
+from .._errors import MissingExtraError, URIError
+from ..uri import Reference, lowercase_host, parse_iri, percent_decode, validate
+
+__all__ = ["public_suffix", "public_suffix_list_version", "registrable_domain"]
+
+_REG_NAMES = frozenset({"reg-name", "ireg-name"})
+
+
+@cache
+def _list(private: bool) -> Any:
+    """The parsed list, one per choice of sections, made on first use."""
+    try:
+        from publicsuffixlist import PublicSuffixList
+    except ImportError:
+        msg = "public suffixes need the Public Suffix List: pip install 'urigrammar[psl]'"
+        raise MissingExtraError(msg) from None
+    return PublicSuffixList(only_icann=not private)
+
+
+def public_suffix_list_version() -> str:
+    """The version of the ``publicsuffixlist`` package that answers, whose
+    last part is the date of the list it ships (``1.1.2.20261023``).
+
+    >>> import urigrammar
+    >>> urigrammar.public_suffix_list_version().count(".") >= 3
+    True
+    """
+    _list(True)
+    return importlib.metadata.version("publicsuffixlist")
+
+
+def _host(ref: Reference | str) -> str | None:
+    """The reg-name of ``ref``, as the list is asked about it; ``None``
+    when it has none."""
+    if isinstance(ref, str):
+        # A host name on its own, unless it is an IPv4 address, which the
+        # ireg-name rule admits too (section 3.2.2: first match wins).
+        if ref and validate("ireg-name", ref) and not validate("IPv4address", ref):
+            host: str | None = ref
+        else:
+            try:
+                parsed = parse_iri(ref)
+            except URIError:
+                return None
+            host = parsed.host if parsed.host_kind in _REG_NAMES else None
+    elif isinstance(ref, Reference):
+        host = ref.host if ref.host_kind in _REG_NAMES else None
+    else:
+        msg = f"expected a URIReference, an IRIReference or a str, not {type(ref).__name__}"
+        raise TypeError(msg)
+    if not host:
+        return None
+    decoded = lowercase_host(percent_decode(host, errors="surrogateescape"))
+    if not decoded.isprintable() or "%" in decoded:
+        return None  # octets that are not UTF-8, or a decoded "%": no name
+    name = decoded.removesuffix(".")
+    if not name or name.startswith(".") or name.endswith(".") or ".." in name:
+        return None  # an empty label is no domain name
+    return name
+
+
+def public_suffix(ref: Reference | str, *, private: bool = True) -> str | None:
+    """The public suffix of ``ref``'s host (a reference, a URI or IRI
+    text, or a host name on its own): the longest suffix the Public Suffix
+    List says anyone may register under, such as ``co.uk``; ``None`` for a
+    host that is no reg-name, or has no suffix.  ``private=False`` reads
+    the list's ICANN section only (``github.io`` is a private suffix).
+
+    >>> import urigrammar
+    >>> urigrammar.public_suffix("https://www.example.co.uk/a")
+    'co.uk'
+    >>> urigrammar.public_suffix("pages.github.io")
+    'github.io'
+    >>> urigrammar.public_suffix("pages.github.io", private=False)
+    'io'
+    >>> urigrammar.public_suffix("http://192.0.2.1/") is None
+    True
+    """
+    host = _host(ref)
+    return None if host is None else _list(private).publicsuffix(host)
+
+
+def registrable_domain(ref: Reference | str, *, private: bool = True) -> str | None:
+    """The registrable domain of ``ref``'s host: its public suffix and one
+    label more (``example.co.uk`` for ``www.example.co.uk``); ``None`` when
+    the host is no reg-name, or is a public suffix itself.  ``private`` as
+    for ``public_suffix``.
+
+    >>> import urigrammar
+    >>> urigrammar.registrable_domain("https://www.Example.co.uk/a")
+    'example.co.uk'
+    >>> urigrammar.registrable_domain("http://www.b%C3%BCcher.example/")
+    'bücher.example'
+    >>> urigrammar.registrable_domain("co.uk") is None
+    True
+    """
+    host = _host(ref)
+    return None if host is None else _list(private).privatesuffix(host)
