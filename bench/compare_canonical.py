@@ -1,6 +1,6 @@
 """Where w3lib, url-normalize and courlan give another key than
 ``canonicalize``, over the corpus.  Not timed (bench_canonical.py times
-them): the table in docs/guide/canonical-keys.md is read from this output.
+them): the table in docs/guide/hygiene.md is read from this output.
 
     python bench/compare_canonical.py [--examples N]
 

@@ -66,7 +66,8 @@ URL hygiene
     such as dropping ``TRACKING_PARAMETERS``.  ``public_suffix`` and
     ``registrable_domain`` read a host's Public Suffix List entry
     (``public_suffix_list_version`` says which list; the
-    ``urigrammar[psl]`` extra).
+    ``urigrammar[psl]`` extra).  ``lint`` gives the RFCs' advice on how a
+    reference is written, each a ``Finding`` (its codes: ``LINT_CODES``).
 
 The URL Standard
     ``differential`` lists where RFC 3986 and the WHATWG URL Standard read
@@ -139,9 +140,12 @@ if TYPE_CHECKING:
     )
     from .hygiene import (
         CRAWL_KEY,
+        LINT_CODES,
         TRACKING_PARAMETERS,
         Canonicalization,
+        Finding,
         canonicalize,
+        lint,
         public_suffix,
         public_suffix_list_version,
         registrable_domain,
@@ -226,6 +230,9 @@ _LAZY: dict[str, tuple[str, str]] = {
     "TRACKING_PARAMETERS": (".hygiene", "TRACKING_PARAMETERS"),
     "Canonicalization": (".hygiene", "Canonicalization"),
     "canonicalize": (".hygiene", "canonicalize"),
+    "LINT_CODES": (".hygiene", "LINT_CODES"),
+    "Finding": (".hygiene", "Finding"),
+    "lint": (".hygiene", "lint"),
     "public_suffix": (".hygiene", "public_suffix"),
     "public_suffix_list_version": (".hygiene", "public_suffix_list_version"),
     "registrable_domain": (".hygiene", "registrable_domain"),
@@ -264,6 +271,7 @@ __all__ = [
     "CRAWL_KEY",
     "ENCODE_RULES",
     "IRI_PARSE_RULES",
+    "LINT_CODES",
     "MAX_PORT_DIGITS",
     "ORIGIN_SCHEMES",
     "PARSE_RULES",
@@ -279,6 +287,7 @@ __all__ = [
     "Canonicalization",
     "ExpansionError",
     "FieldRegex",
+    "Finding",
     "Grammar",
     "GrammarError",
     "IRIReference",
@@ -320,6 +329,7 @@ __all__ = [
     "field_regex",
     "grammar_of",
     "http_profile",
+    "lint",
     "load_grammar",
     "mask_password",
     "normalize",

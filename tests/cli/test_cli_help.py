@@ -93,6 +93,7 @@ HELP_WORDS: dict[str, tuple[str, ...]] = {
     "normalize": ("URI-reference", "IRI-reference"),
     "equivalent": ("URI-reference", "IRI-reference"),
     "canonicalize": ("URI-reference", "IRI-reference", "equivalence"),
+    "lint": ("URI-reference", "IRI-reference", "RFC 3986", "RFC 9110"),
     "build": ("RFC 3986",),
     "decode": ("UTF-8",),
     "encode": ("RFC 3986", "RFC 3987", "ENCODE_RULES", "IRI forms"),

@@ -25,6 +25,7 @@ TEXT_COMMANDS = {
     "relativize": (["http://a/b"], "http://a/c"),
     "normalize": ([], "HTTP://a/"),
     "canonicalize": (["--crawl"], "HTTP://a/?utm_source=x"),
+    "lint": (["--json"], "https://a/"),  # a clean text prints nothing but in JSON
     "encode": (["--rule", "segment"], "a b"),
     "decode": ([], "a%20b"),
     "explain": ([], "http://a/"),

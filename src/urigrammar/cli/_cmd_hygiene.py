@@ -1,10 +1,16 @@
 """``urigrammar canonicalize``: the key of each URI-reference (or
 IRI-reference), one a line, in the order of the texts (``canonicalize``).
+``urigrammar lint``: the RFCs' advice on each text (``lint``).
 
-The options turn ``Canonicalization``'s steps on, one flag each, over the
-defaults or, with ``--crawl``, over ``CRAWL_KEY``; ``--drop-param`` adds
-names or globs to those dropped.  A text that fails gets its error on
-stderr and an empty output line, as the other text commands do (``_cmd``).
+canonicalize's options turn ``Canonicalization``'s steps on, one flag
+each, over the defaults or, with ``--crawl``, over ``CRAWL_KEY``;
+``--drop-param`` adds names or globs to those dropped.  A text that fails
+gets its error on stderr and an empty output line, as the other text
+commands do (``_cmd``).
+
+lint prints a line for each finding, the text (its password masked, always:
+a finding may be about it) then the finding, and nothing for a text with
+none; its exit status is 1 when any text has a finding or is invalid.
 """
 
 from __future__ import annotations
@@ -14,9 +20,18 @@ import functools
 from typing import TextIO
 
 import urigrammar
+from urigrammar import UrigrammarError
 
 from ._batch import run_texts, texts
-from ._cmd import Command, Transform, add_text_input
+from ._cmd import (
+    Command,
+    Outcome,
+    Transform,
+    Verdict,
+    add_text_input,
+    json_line,
+    verdict_of,
+)
 
 __all__ = ["COMMANDS"]
 
@@ -92,6 +107,39 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return run_texts(work, texts(args), out, err, args.jobs)
 
 
+def _lint_one(as_json: bool, text: str) -> Outcome:
+    shown = urigrammar.mask_password(text)
+    try:
+        findings = urigrammar.lint(text)
+    except UrigrammarError as exc:
+        if as_json:
+            return Outcome(verdict_of(exc), json_line(shown, {"findings": None}, exc))
+        return Outcome(verdict_of(exc), None, str(exc))
+    verdict: Verdict = "invalid" if findings else "valid"
+    if as_json:
+        records = [
+            {
+                "code": f.code,
+                "severity": f.severity,
+                "section": f.section,
+                "offset": f.offset,
+                "length": f.length,
+                "message": f.message,
+            }
+            for f in findings
+        ]
+        return Outcome(verdict, json_line(shown, {"findings": records}))
+    return Outcome(verdict, "\n".join(f"{shown}\t{f}" for f in findings) or None)
+
+
+def _configure_lint(parser: argparse.ArgumentParser) -> None:
+    add_text_input(parser, "TEXT", "URI-references (or IRI-references) to lint", mask_flag=False)
+
+
+def _run_lint(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    return run_texts(functools.partial(_lint_one, args.json), texts(args), out, err, args.jobs)
+
+
 COMMANDS = {
     "canonicalize": Command(
         "print the key of each URI-reference (or IRI-reference): one string for every "
@@ -99,6 +147,13 @@ COMMANDS = {
         "equivalence, one a line",
         _configure,
         _run,
+        takes_texts=True,
+    ),
+    "lint": Command(
+        "print the advice RFC 3986, RFC 3987, RFC 5952 and RFC 9110 give about how each "
+        "URI-reference (or IRI-reference) is written, a line a finding: exit 1 when any",
+        _configure_lint,
+        _run_lint,
         takes_texts=True,
     ),
 }

@@ -2,7 +2,8 @@
 (``_canonical``: ``canonicalize``, its options ``Canonicalization``, the
 ``CRAWL_KEY`` preset and the ``TRACKING_PARAMETERS`` it drops, listed with
 their sources in ``tracking-parameters.txt``), and the Public Suffix
-List's answers (``_suffix``: ``public_suffix``, ``registrable_domain``).
+List's answers (``_suffix``: ``public_suffix``, ``registrable_domain``),
+and the RFCs' advice on how a URI is written (``_lint``: ``lint``).
 A layer above ``schemes``,
 importing the model only through ``urigrammar.uri``; the public names are
 re-exported by ``urigrammar``."""
@@ -13,13 +14,17 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ._canonical import CRAWL_KEY, TRACKING_PARAMETERS, Canonicalization, canonicalize
+    from ._lint import LINT_CODES, Finding, lint
     from ._suffix import public_suffix, public_suffix_list_version, registrable_domain
 
 __all__ = [
     "CRAWL_KEY",
+    "LINT_CODES",
     "TRACKING_PARAMETERS",
     "Canonicalization",
+    "Finding",
     "canonicalize",
+    "lint",
     "public_suffix",
     "public_suffix_list_version",
     "registrable_domain",
@@ -32,6 +37,9 @@ _LAZY: dict[str, str] = {
     "TRACKING_PARAMETERS": "._canonical",
     "Canonicalization": "._canonical",
     "canonicalize": "._canonical",
+    "LINT_CODES": "._lint",
+    "Finding": "._lint",
+    "lint": "._lint",
     "public_suffix": "._suffix",
     "public_suffix_list_version": "._suffix",
     "registrable_domain": "._suffix",

@@ -15,9 +15,16 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ._api import validate
-    from ._components import port_number
+    from ._components import layout, port_number
     from ._encode import percent_decode, percent_encode
-    from ._normalize import Normalization, Origin, decode_unreserved, lowercase_host
+    from ._normalize import (
+        SCHEME_RULES,
+        Normalization,
+        Origin,
+        canonical_ipv6,
+        decode_unreserved,
+        lowercase_host,
+    )
     from ._reference import (
         IRIReference,
         Reference,
@@ -31,12 +38,15 @@ if TYPE_CHECKING:
     from ._resolve import remove_dot_segments
 
 __all__ = [
+    "SCHEME_RULES",
     "IRIReference",
     "Normalization",
     "Origin",
     "Reference",
     "URIReference",
+    "canonical_ipv6",
     "decode_unreserved",
+    "layout",
     "lowercase_host",
     "normalize",
     "parse",
@@ -54,12 +64,15 @@ __all__ = [
 #: the model, by name, to the module that defines it: imported on first use
 #: (PEP 562), so ``import urigrammar.uri`` stays as cheap as it was.
 _LAZY: dict[str, str] = {
+    "SCHEME_RULES": "._normalize",
     "IRIReference": "._reference",
     "Normalization": "._normalize",
     "Origin": "._normalize",
     "Reference": "._reference",
     "URIReference": "._reference",
+    "canonical_ipv6": "._normalize",
     "decode_unreserved": "._normalize",
+    "layout": "._components",
     "lowercase_host": "._normalize",
     "normalize": "._reference",
     "parse": "._reference",
