@@ -19,9 +19,10 @@ PAGES = sorted([ROOT / "README.md", *DOCS.rglob("*.md")])
 
 # The languages Sybil runs (tests/_examples.py, conftest.py), and those that
 # show data rather than do something: a grammar file's text, a diagram, an
-# output format.  A block in any other language would go unrun.
+# output format, a data file of the package included as it is.  A block in
+# any other language would go unrun.
 RUN = {"python", "console"}
-SHOWN = {"text", "abnf", "json", "{toctree}", "{eval-rst}"}
+SHOWN = {"text", "abnf", "json", "{toctree}", "{eval-rst}", "{literalinclude}"}
 FENCE = re.compile(r"^(```+|~~~+)(\S*)", re.MULTILINE)
 
 
