@@ -1,5 +1,6 @@
 """Where w3lib, url-normalize and courlan give another key than
-``canonicalize``, over the corpus.  Not timed (bench_canonical.py times
+``canonicalize``, and the surt package another SURT than ``surt``, over the
+corpus.  Not timed (bench_canonical.py times
 them): the table in docs/guide/hygiene.md is read from this output.
 
     python bench/compare_canonical.py [--examples N]
@@ -16,6 +17,10 @@ left is how each reads the RFCs.  A difference is one of:
 * ``not a URI``: the peer's key is no URI-reference (RFC 3986 section 4.1);
 * ``refused``: the text is no IRI-reference, so there is no key; the peer
   gives one anyway (or raises: ``peer error``).
+
+For SURTs: ``same``; ``archive steps``, where the surt package's SURT is
+ours put through the archives' own steps (everything lowercased, a path's
+trailing slash dropped, the query's pieces sorted whole); ``other``.
 """
 
 from __future__ import annotations
@@ -116,6 +121,53 @@ def main() -> None:
                 print(f"            text:   {text[:110]}")
                 print(f"            {name}: {str(theirs)[:110]}")
                 print(f"            ours:   {str(ours)[:110]}")
+    compare_surt(texts, args.examples)
+
+
+def _archive_steps(ours: str) -> str:
+    """``ours`` as the surt package's canonicalizer would leave it."""
+    ours = ours.lower()
+    head, mark, query = ours.partition("?")
+    if head.endswith("/") and not head.endswith(")/"):
+        head = head[:-1]
+    if mark:
+        query = "&".join(sorted(query.split("&")))
+    return head + mark + query if query or not mark else head
+
+
+def compare_surt(texts: list[str], shown: int) -> None:
+    import surt
+
+    counts: Counter[str] = Counter()
+    examples: defaultdict[str, list[tuple[str, str, str]]] = defaultdict(list)
+    for text in texts:
+        try:
+            ours = u.surt(text)
+        except u.URIError:
+            counts["refused"] += 1
+            continue
+        try:
+            theirs = surt.surt(text)
+        except Exception:  # the peer raises assorted errors
+            counts["peer error"] += 1
+            continue
+        found = (
+            "same"
+            if theirs == ours
+            else "archive steps"
+            if theirs == _archive_steps(ours)
+            else "other"
+        )
+        counts[found] += 1
+        if found != "same" and len(examples[found]) < shown:
+            examples[found].append((text, theirs, ours))
+    print(f"\nsurt {importlib.metadata.version('surt')}")
+    for found, count in counts.most_common():
+        print(f"  {count:6,}  {found}")
+        for text, theirs, ours in examples[found]:
+            print(f"            text:   {text[:110]}")
+            print(f"            surt:   {theirs[:110]}")
+            print(f"            ours:   {ours[:110]}")
 
 
 if __name__ == "__main__":

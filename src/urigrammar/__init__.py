@@ -68,6 +68,8 @@ URL hygiene
     (``public_suffix_list_version`` says which list; the
     ``urigrammar[psl]`` extra).  ``lint`` gives the RFCs' advice on how a
     reference is written, each a ``Finding`` (its codes: ``LINT_CODES``).
+    ``surt`` gives a key in the web archives' sort-friendly form, of the
+    ``SURT_KEY`` canonicalization by default.
 
 The URL Standard
     ``differential`` lists where RFC 3986 and the WHATWG URL Standard read
@@ -141,6 +143,7 @@ if TYPE_CHECKING:
     from .hygiene import (
         CRAWL_KEY,
         LINT_CODES,
+        SURT_KEY,
         TRACKING_PARAMETERS,
         Canonicalization,
         Finding,
@@ -149,6 +152,7 @@ if TYPE_CHECKING:
         public_suffix,
         public_suffix_list_version,
         registrable_domain,
+        surt,
     )
     from .schemes import (
         SCHEMES,
@@ -233,6 +237,8 @@ _LAZY: dict[str, tuple[str, str]] = {
     "LINT_CODES": (".hygiene", "LINT_CODES"),
     "Finding": (".hygiene", "Finding"),
     "lint": (".hygiene", "lint"),
+    "SURT_KEY": (".hygiene", "SURT_KEY"),
+    "surt": (".hygiene", "surt"),
     "public_suffix": (".hygiene", "public_suffix"),
     "public_suffix_list_version": (".hygiene", "public_suffix_list_version"),
     "registrable_domain": (".hygiene", "registrable_domain"),
@@ -283,6 +289,7 @@ __all__ = [
     "RULE_NAMES",
     "SCHEMES",
     "SCHEME_RULES",
+    "SURT_KEY",
     "TRACKING_PARAMETERS",
     "Canonicalization",
     "ExpansionError",
@@ -349,6 +356,7 @@ __all__ = [
     "remove_dot_segments",
     "resolve",
     "rule_source",
+    "surt",
     "to_iri",
     "to_uri",
     "validate",

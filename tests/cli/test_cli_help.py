@@ -94,6 +94,8 @@ HELP_WORDS: dict[str, tuple[str, ...]] = {
     "equivalent": ("URI-reference", "IRI-reference"),
     "canonicalize": ("URI-reference", "IRI-reference", "equivalence"),
     "lint": ("URI-reference", "IRI-reference", "RFC 3986", "RFC 9110"),
+    "surt": ("URI-reference", "IRI-reference", "SURT", "reversed"),
+    "domain": ("Public Suffix List", "urigrammar[psl]", "host name"),
     "build": ("RFC 3986",),
     "decode": ("UTF-8",),
     "encode": ("RFC 3986", "RFC 3987", "ENCODE_RULES", "IRI forms"),

@@ -26,6 +26,7 @@ TEXT_COMMANDS = {
     "normalize": ([], "HTTP://a/"),
     "canonicalize": (["--crawl"], "HTTP://a/?utm_source=x"),
     "lint": (["--json"], "https://a/"),  # a clean text prints nothing but in JSON
+    "surt": ([], "http://a/"),
     "encode": (["--rule", "segment"], "a b"),
     "decode": ([], "a%20b"),
     "explain": ([], "http://a/"),
@@ -39,6 +40,10 @@ TEXT_COMMANDS = {
 WHATWG = importlib.util.find_spec("can_ada") is not None
 if WHATWG:
     TEXT_COMMANDS["diff"] = ([], "http://a/")
+# domain needs the urigrammar[psl] extra, as diff needs whatwg.
+PSL = importlib.util.find_spec("publicsuffixlist") is not None
+if PSL:
+    TEXT_COMMANDS["domain"] = ([], "http://www.example.com/")
 
 
 def test_resolve_option_after_references(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -125,5 +130,5 @@ def test_parse_prints_a_line_per_text(texts: list[str]) -> None:
 
 
 def test_every_text_command_is_tested() -> None:
-    untested = set() if WHATWG else {"diff"}
+    untested = (set() if WHATWG else {"diff"}) | (set() if PSL else {"domain"})
     assert {name for name, c in COMMANDS.items() if c.takes_texts} == set(TEXT_COMMANDS) | untested

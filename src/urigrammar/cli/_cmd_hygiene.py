@@ -1,5 +1,8 @@
 """``urigrammar canonicalize``: the key of each URI-reference (or
 IRI-reference), one a line, in the order of the texts (``canonicalize``).
+``urigrammar surt``: the SURT of each (``surt``), one a line.
+``urigrammar domain``: the registrable domain of each (``registrable_domain``),
+or its public suffix, one a line, empty for none.
 ``urigrammar lint``: the RFCs' advice on each text (``lint``).
 
 canonicalize's options turn ``Canonicalization``'s steps on, one flag
@@ -24,6 +27,7 @@ from urigrammar import UrigrammarError
 
 from ._batch import run_texts, texts
 from ._cmd import (
+    EXIT_USAGE,
     Command,
     Outcome,
     Transform,
@@ -107,6 +111,67 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return run_texts(work, texts(args), out, err, args.jobs)
 
 
+def _configure_surt(parser: argparse.ArgumentParser) -> None:
+    _configure(parser)
+    parser.add_argument(
+        "--with-scheme", action="store_true", help="write 'scheme://(' before the host"
+    )
+    parser.add_argument(
+        "--trailing-comma", action="store_true", help="a ',' after the host's last label"
+    )
+
+
+def _surt_one(
+    rules: urigrammar.Canonicalization | None, with_scheme: bool, comma: bool, text: str
+) -> str:
+    return urigrammar.surt(text, rules, with_scheme=with_scheme, trailing_comma=comma)
+
+
+def _surt_options(args: argparse.Namespace) -> urigrammar.Canonicalization | None:
+    """The command line's ``Canonicalization``, or ``None`` (``SURT_KEY``)
+    when it names none: ``--crawl`` or a step flag starts from the
+    defaults, as canonicalize does."""
+    flags = [args.crawl, args.drop_tracking, args.drop_param, args.ipv6_canonical, args.nfc]
+    if not any(flags) and not any(getattr(args, field) for _, field, _ in _STEPS):
+        return None
+    return options(args)
+
+
+def _run_surt(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    compute = functools.partial(
+        _surt_one, _surt_options(args), args.with_scheme, args.trailing_comma
+    )
+    work = Transform(compute, args.json, mask=args.mask_passwords)
+    return run_texts(work, texts(args), out, err, args.jobs)
+
+
+def _domain_one(suffix: bool, private: bool, text: str) -> str:
+    find = urigrammar.public_suffix if suffix else urigrammar.registrable_domain
+    return find(text, private=private) or ""
+
+
+def _configure_domain(parser: argparse.ArgumentParser) -> None:
+    add_text_input(parser, "TEXT", "URI-references, IRI-references or host names")
+    parser.add_argument(
+        "--suffix", action="store_true", help="the public suffix instead of the registrable domain"
+    )
+    parser.add_argument(
+        "--icann", action="store_true", help="the Public Suffix List's ICANN section only"
+    )
+
+
+def _run_domain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    try:
+        urigrammar.public_suffix_list_version()
+    except urigrammar.MissingExtraError as exc:
+        # Once, before any text: every text would fail alike.
+        print(exc, file=err)
+        return EXIT_USAGE
+    compute = functools.partial(_domain_one, args.suffix, not args.icann)
+    work = Transform(compute, args.json, mask=args.mask_passwords)
+    return run_texts(work, texts(args), out, err, args.jobs)
+
+
 def _lint_one(as_json: bool, text: str) -> Outcome:
     shown = urigrammar.mask_password(text)
     try:
@@ -147,6 +212,21 @@ COMMANDS = {
         "equivalence, one a line",
         _configure,
         _run,
+        takes_texts=True,
+    ),
+    "surt": Command(
+        "print the SURT of each URI-reference (or IRI-reference), the web archives' "
+        "sort-friendly key: its host's labels reversed, then its path and query, one a line",
+        _configure_surt,
+        _run_surt,
+        takes_texts=True,
+    ),
+    "domain": Command(
+        "print the registrable domain of each URI-reference (or IRI-reference, or host name) "
+        "from the Public Suffix List, or its public suffix, one a line (empty for none; "
+        "needs urigrammar[psl])",
+        _configure_domain,
+        _run_domain,
         takes_texts=True,
     ),
     "lint": Command(

@@ -3,7 +3,8 @@
 ``CRAWL_KEY`` preset and the ``TRACKING_PARAMETERS`` it drops, listed with
 their sources in ``tracking-parameters.txt``), and the Public Suffix
 List's answers (``_suffix``: ``public_suffix``, ``registrable_domain``),
-and the RFCs' advice on how a URI is written (``_lint``: ``lint``).
+the RFCs' advice on how a URI is written (``_lint``: ``lint``), and the
+web archives' sort-friendly form of a key (``_surt``: ``surt``).
 A layer above ``schemes``,
 importing the model only through ``urigrammar.uri``; the public names are
 re-exported by ``urigrammar``."""
@@ -16,10 +17,12 @@ if TYPE_CHECKING:
     from ._canonical import CRAWL_KEY, TRACKING_PARAMETERS, Canonicalization, canonicalize
     from ._lint import LINT_CODES, Finding, lint
     from ._suffix import public_suffix, public_suffix_list_version, registrable_domain
+    from ._surt import SURT_KEY, surt
 
 __all__ = [
     "CRAWL_KEY",
     "LINT_CODES",
+    "SURT_KEY",
     "TRACKING_PARAMETERS",
     "Canonicalization",
     "Finding",
@@ -28,6 +31,7 @@ __all__ = [
     "public_suffix",
     "public_suffix_list_version",
     "registrable_domain",
+    "surt",
 ]
 
 #: Each public name to the module that defines it: imported on first use
@@ -43,6 +47,8 @@ _LAZY: dict[str, str] = {
     "public_suffix": "._suffix",
     "public_suffix_list_version": "._suffix",
     "registrable_domain": "._suffix",
+    "SURT_KEY": "._surt",
+    "surt": "._surt",
 }
 
 
