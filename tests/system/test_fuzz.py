@@ -321,6 +321,32 @@ def test_normalize_any_text(text: str, scheme_based: bool, ipv6_canonical: bool)
         assert u.equivalent(text, text, **options)
 
 
+_HYGIENE_OPTIONS = st.sampled_from(
+    [None, u.CRAWL_KEY, u.SURT_KEY, u.Canonicalization(drop_www=True, drop_parameters=("*",))]
+)
+
+
+@given(texts, _HYGIENE_OPTIONS)
+def test_canonicalize_surt_and_lint_any_text(text: str, rules: u.Canonicalization | None) -> None:
+    key = outcome(u.canonicalize, text, rules, allowed=(u.URISyntaxError,))
+    if isinstance(key, str):
+        assert u.canonicalize(key, rules) == key
+        assert u.validate("URI-reference", key)
+    found = outcome(u.surt, text, rules, allowed=(u.URISyntaxError,))
+    assert isinstance(found, (str, u.URISyntaxError))
+    findings = outcome(u.lint, text, allowed=(u.URISyntaxError,))
+    if isinstance(findings, tuple):
+        assert all(0 <= f.offset <= f.offset + f.length <= len(text) for f in findings)
+
+
+@given(texts)
+def test_registrable_domain_any_text(text: str) -> None:
+    pytest.importorskip("publicsuffixlist")
+    for find in (u.registrable_domain, u.public_suffix):
+        answer = outcome(find, text, allowed=())
+        assert answer is None or isinstance(answer, str)
+
+
 @given(texts, texts)
 def test_equivalent_any_texts(a: str, b: str) -> None:
     same = outcome(u.equivalent, a, b, allowed=(u.URISyntaxError,))
@@ -393,6 +419,8 @@ def test_megabyte_texts(on: On, text: str) -> None:
     outcome(u.normalize, text, allowed=(u.URISyntaxError,))
     outcome(u.resolve, "http://a/b/c", text, allowed=(u.URISyntaxError,))
     outcome(u.percent_decode, text, allowed=(u.UrigrammarError,))
+    outcome(u.canonicalize, text, u.CRAWL_KEY, allowed=(u.URISyntaxError,))
+    outcome(u.lint, text, allowed=(u.URISyntaxError,))
 
 
 # --- Arguments that are not text ---------------------------------------------
@@ -424,6 +452,10 @@ _NOT_TEXT: dict[str, Callable[[Any], object]] = {
     "equivalent(a, x)": lambda x: u.equivalent("a", x),
     "percent_decode(x)": u.percent_decode,
     "percent_decode_bytes(x)": u.percent_decode_bytes,
+    "canonicalize(x)": u.canonicalize,
+    "surt(x)": u.surt,
+    "lint(x)": u.lint,
+    "registrable_domain(x)": u.registrable_domain,
 }
 
 
@@ -453,6 +485,9 @@ _OPTIONS = {
         max_size=2,
     ),
     "validate": st.lists(st.just(["--method", "abnf"]), max_size=1),
+    "canonicalize": st.lists(st.sampled_from((["--crawl"], ["--drop-www"], ["--sort-query"]))),
+    "surt": st.lists(st.sampled_from((["--with-scheme"], ["--trailing-comma"])), max_size=2),
+    "lint": st.lists(st.just(["--json"]), max_size=1),
     "resolve": st.lists(st.just(["--non-strict"]), max_size=1),
     "normalize": st.lists(st.sampled_from((["--syntax-only"], ["--ipv6-canonical"])), max_size=2),
     "decode": st.lists(
