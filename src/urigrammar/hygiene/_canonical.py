@@ -35,10 +35,9 @@ from .._errors import URIError
 from ..uri import (
     IRIReference,
     Normalization,
-    Reference,
     URIReference,
+    as_iri,
     normalize,
-    parse_iri,
     percent_decode,
     to_uri,
 )
@@ -183,18 +182,6 @@ def _matcher(patterns: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(fnmatch.translate(p) for p in patterns))
 
 
-def _as_iri(ref: Reference | str) -> IRIReference:
-    if isinstance(ref, IRIReference):
-        return ref
-    if isinstance(ref, URIReference):
-        # Every URI is an IRI (RFC 3987 section 2): its text reads as one.
-        return parse_iri(str(ref))
-    if isinstance(ref, Reference):
-        msg = f"expected a URIReference, an IRIReference or a str, not {type(ref).__name__}"
-        raise TypeError(msg)
-    return parse_iri(ref)
-
-
 def _www_dropped(ref: IRIReference) -> IRIReference:
     host = ref.host
     if ref.host_kind != "ireg-name" or host is None:
@@ -239,7 +226,9 @@ def _query(query: str | None, options: Canonicalization) -> str | None:
 
 
 def canonicalize(
-    ref: Reference | str, options: Canonicalization | None = None, **flags: Any
+    ref: URIReference | IRIReference | str,
+    options: Canonicalization | None = None,
+    **flags: Any,
 ) -> str:
     """The key of ``ref``: the same string for every spelling that
     ``equivalent`` calls equal, URI or IRI, and a different one for any
@@ -257,7 +246,7 @@ def canonicalize(
     'https://xn--bcher-kva.example/'
     """
     chosen = _options(options, flags)
-    normal = normalize(_as_iri(ref), chosen.normalization)
+    normal = normalize(as_iri(ref), chosen.normalization)
     if chosen.drop_www:
         normal = _www_dropped(normal)
     uri = _uri(normal, chosen.idna)

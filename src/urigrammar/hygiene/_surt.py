@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..uri import Reference, parse
+from ..uri import IRIReference, URIReference, parse
 from ._canonical import CRAWL_KEY, Canonicalization, canonicalize
 
 __all__ = ["SURT_KEY", "surt"]
@@ -30,7 +30,7 @@ SURT_KEY = dataclasses.replace(CRAWL_KEY, drop_www=True)
 
 
 def surt(
-    ref: Reference | str,
+    ref: URIReference | IRIReference | str,
     options: Canonicalization | None = None,
     *,
     with_scheme: bool = False,

@@ -383,7 +383,9 @@ def _read_back(cls: type[_R], text: str) -> _R:
     return parser_for(cls, screen=False)(text)
 
 
-def _iri(ref: IRIReference | URIReference | str, allow_bidi: bool) -> IRIReference:
+def as_iri(ref: IRIReference | URIReference | str, allow_bidi: bool = False) -> IRIReference:
+    """``ref`` as an ``IRIReference``: a URI read again as the IRI it is,
+    a string read with ``parse_iri``."""
     if isinstance(ref, IRIReference):
         return ref
     if isinstance(ref, URIReference):
@@ -410,7 +412,7 @@ def to_uri(
     >>> str(urigrammar.to_uri("https://example.com/日本"))
     'https://example.com/%E6%97%A5%E6%9C%AC'
     """
-    return _convert.to_uri(_iri(iri, allow_bidi), uri_cls=URIReference, idna=idna)
+    return _convert.to_uri(as_iri(iri, allow_bidi), uri_cls=URIReference, idna=idna)
 
 
 def to_iri(uri: URIReference | str, *, idna: bool = False) -> IRIReference:
