@@ -1,5 +1,6 @@
 """Per-URL time of ``canonicalize`` beside the peers that make crawl keys,
-on the real-URL corpus, in this process.
+and of ``registrable_domain`` beside tldextract, on the real-URL corpus,
+in this process.
 
     python bench/bench_canonical.py [--repeats N]
 
@@ -9,7 +10,10 @@ and with ``CRAWL_KEY``, and ``normalize`` for scale; then w3lib's
 ``url_normalize`` where installed (each on the same strings; a peer's
 errors are ignored, so each pays for the same inputs).  The table gives
 median µs per URL and each row's ratio to ``canonicalize(s, CRAWL_KEY)``.
-What each peer gives instead: compare_canonical.py.
+What each peer gives instead: compare_canonical.py.  Then
+``registrable_domain(s)`` beside tldextract (its bundled list, no network)
+and ``urllib.parse.urlsplit`` with publicsuffixlist, with the ratios to
+tldextract.
 """
 
 from __future__ import annotations
@@ -59,6 +63,41 @@ def main() -> None:
     print(f"\n{'call':40} {'µs/URL':>8} {'vs crawl key':>13}")
     for name, seconds in rows:
         print(f"{name:40} {seconds * 1e6:8.2f} {seconds / unit:12.2f}x")
+    domains = _domains()
+    if domains:
+        rows = [(name, per_item(run, urls, args.repeats)) for name, run in domains.items()]
+        unit = rows[-1][1]
+        print(f"\n{'call':40} {'µs/URL':>8} {'vs tldextract':>14}")
+        for name, seconds in rows:
+            print(f"{name:40} {seconds * 1e6:8.2f} {seconds / unit:13.2f}x")
+
+
+def _domains() -> dict[str, Callable[[str], object]]:
+    """The registrable-domain calls, tldextract last; none when it or
+    publicsuffixlist is missing."""
+    if not (
+        importlib.util.find_spec("tldextract") and importlib.util.find_spec("publicsuffixlist")
+    ):
+        return {}
+    import urllib.parse
+
+    import publicsuffixlist
+    import tldextract
+
+    psl = publicsuffixlist.PublicSuffixList()
+    extract = tldextract.TLDExtract(suffix_list_urls=())
+
+    def with_urlsplit(text: str) -> object:
+        host = urllib.parse.urlsplit(text).hostname
+        return None if host is None else psl.privatesuffix(host)
+
+    return {
+        "urigrammar.registrable_domain(s)": urigrammar.registrable_domain,
+        "urlsplit + publicsuffixlist": quietly(with_urlsplit),
+        "tldextract(s).top_domain_under_public_suffix": quietly(
+            lambda s: extract(s).top_domain_under_public_suffix
+        ),
+    }
 
 
 if __name__ == "__main__":
