@@ -32,7 +32,7 @@ CASES = {
     "not-nfc": ("http://a/e\u0301", (9, 2), "http://a/\u00e9"),
     "http-userinfo": ("https://u@a/", (8, 2), "https://a/"),
     "http-empty-host": ("http:///a", (7, 0), "http://a/a"),
-    "http-empty-path": ("http://a", (8, 0), "http://a/"),
+    "empty-path": ("wss://a?x", (7, 0), "wss://a/?x"),
 }
 
 #: The codes whose advice normalization takes (with ``ipv6_canonical``).
@@ -45,7 +45,7 @@ NORMALIZED = {
     "default-port",
     "dot-segments",
     "ipv6-text-form",
-    "http-empty-path",
+    "empty-path",
 }
 
 
@@ -67,6 +67,34 @@ def test_dot_segments_may_start_a_relative_path() -> None:
     assert not u.lint("../../a/b")
     assert [f.offset for f in u.lint("./a/../b")] == [4]
     assert [f.code for f in u.lint("/a/./b")] == ["dot-segments"]
+    # Without an authority, "/.//" is how a path that starts "//" is written.
+    assert not u.lint("x:/.//a")
+    assert [f.offset for f in u.lint("x:/.//./a")] == [6]
+
+
+def test_an_empty_path_is_advice_where_the_scheme_says_so() -> None:
+    for scheme in ("http", "https", "ws", "wss", "ftp"):
+        assert [f.code for f in u.lint(f"{scheme}://a")] == ["empty-path"]
+    assert not u.lint("foo://a")
+
+
+def test_no_message_quotes_the_userinfo() -> None:
+    text = "ftp://user:%71%7A%6b%6a%c3%a9@a/"  # the password "qzkjé"
+    findings = u.lint(text)
+    assert {f.code for f in findings} >= {"percent-encoded-unreserved", "percent-encoding-case"}
+    for finding in findings:
+        # Neither the decoded password, nor a character of it, nor its hex.
+        assert "qzkj" not in finding.message
+        assert "%" not in finding.message
+        assert not finding.message.endswith((" q", " z", " k", " j", "\u00e9"))
+
+
+def test_a_long_non_ascii_label_is_counted_without_encoding_it() -> None:
+    label = "".join(chr(0x4E00 + i % 20000) for i in range(100_000))
+    findings = u.lint(f"http://{label}.com/")
+    assert [f.code for f in findings] == ["dns-label-length", "dns-name-length"]
+    assert [f.code for f in u.lint("http://" + "ä" * 59 + ".com/")] == ["dns-label-length"]
+    assert not u.lint("http://" + "ä" * 40 + ".com/")
 
 
 def test_ipv4_hosts_and_ascii_iris_take_no_case_advice() -> None:

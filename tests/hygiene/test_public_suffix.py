@@ -73,6 +73,21 @@ def test_no_reg_name_no_answer(text: str) -> None:
     assert u.registrable_domain(text) is None
 
 
+def test_an_address_in_any_spelling_has_no_suffix() -> None:
+    for text in ("http://%31.2.3.4/", "http://1.2.3.4./", "1.2.3.4."):
+        assert u.public_suffix(text) is None
+        assert u.registrable_domain(text) is None
+
+
+def test_format_characters_and_percent_signs_are_the_lists_business() -> None:
+    psl = publicsuffixlist.PublicSuffixList()
+    for host in ("می‌خواهم.ir", "a­.com", "a%b.com"):
+        assert u.public_suffix(host.replace("%", "%25")) == psl.publicsuffix(host)
+        assert u.registrable_domain(f"http://{host.replace('%', '%25')}/") == (
+            psl.privatesuffix(host)
+        )
+
+
 def test_the_host_is_read_as_normalize_reads_it() -> None:
     assert u.registrable_domain("http://WWW.B%C3%BCcher.CO.UK./") == "bücher.co.uk"
     assert u.registrable_domain(u.parse_iri("http://www.Bücher.co.uk/")) == "bücher.co.uk"

@@ -452,6 +452,16 @@ def test_nfc_writes_what_a_component_does_not_admit_as_triplets(iri: str, normal
     assert u.equivalent(u.parse_iri(iri), normal, nfc=True)
 
 
+@pytest.mark.parametrize(
+    "text", ["http://a/%3A\u0301", "http://a/?%2f\u0301", "http://a/#%3D\u0308"]
+)
+def test_nfc_composes_no_hex_digit_of_a_percent_encoding(text: str) -> None:
+    # "%3A" + U+0301 would compose into "%3" and "\u00c1": another text.
+    normal = u.normalize(u.parse_iri(text), nfc=True)
+    assert str(normal) == text.replace("%2f", "%2F")
+    assert not u.equivalent(text, "http://a/%253%C3%81", nfc=True)
+
+
 # --- building and encoding with the i-rules -----------------------------------------
 
 

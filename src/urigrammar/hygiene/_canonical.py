@@ -102,8 +102,9 @@ class Canonicalization:
 
     ``drop_parameters``: the pieces whose name, percent-decoded, matches
     one of these names or shell-style globs (``fnmatch``, with its case:
-    ``utm_*``), go; ``TRACKING_PARAMETERS`` lists the common ones.  A query
-    left with no piece goes with its ``?``.
+    ``utm_*``; ``glob.escape`` makes a name with ``*``, ``?`` or ``[`` a
+    plain one), go; ``TRACKING_PARAMETERS`` lists the common ones.  A
+    query left empty goes with its ``?``, as ``remove_param`` does.
 
     ``drop_empty_query``: an empty query goes with its ``?``
     (``http://a/?`` becomes ``http://a/``; RFC 3987 section 5.3.3 says they
@@ -182,15 +183,19 @@ def _matcher(patterns: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(fnmatch.translate(p) for p in patterns))
 
 
-def _www_dropped(ref: IRIReference) -> IRIReference:
+def _www_dropped(ref: URIReference) -> URIReference:
+    """``ref`` without its host's leading ``www.`` labels.  Taken of the
+    URI, after the IDNA mapping, which can make ``www.`` of other
+    characters (fullwidth letters), so that a key is its own key."""
     host = ref.host
-    if ref.host_kind != "ireg-name" or host is None:
+    if ref.host_kind != "reg-name" or host is None:
         return ref
-    rest = host
-    # Every leading "www." label, so that a key is its own key.
-    while rest.startswith("www.") and len(rest) > 4 and rest[4] != ".":
-        rest = rest[4:]
-    return ref if rest == host else ref.replace(host=rest)
+    # Every leading "www." label, counted rather than cut off one by one
+    # (each cut copies the rest).
+    at = 0
+    while host.startswith("www.", at) and len(host) > at + 4 and host[at + 4] != ".":
+        at += 4
+    return ref if at == 0 else ref.replace(host=host[at:])
 
 
 def _uri(ref: IRIReference, idna: bool) -> URIReference:
@@ -216,8 +221,8 @@ def _query(query: str | None, options: Canonicalization) -> str | None:
                 for piece in pieces
                 if not match(percent_decode(piece.partition("=")[0], errors="surrogateescape"))
             ]
-            if len(kept) < len(pieces) and not any(kept):
-                return None  # nothing left but empty pieces: "?" goes too
+            if len(kept) < len(pieces) and not "&".join(kept):
+                return None  # a query left empty goes with its "?", as remove_param does
             pieces = kept
         if options.sort_query:
             pieces.sort(key=lambda piece: piece.partition("=")[0])
@@ -247,9 +252,9 @@ def canonicalize(
     """
     chosen = _options(options, flags)
     normal = normalize(as_iri(ref), chosen.normalization)
-    if chosen.drop_www:
-        normal = _www_dropped(normal)
     uri = _uri(normal, chosen.idna)
+    if chosen.drop_www:
+        uri = _www_dropped(uri)
     query = _query(uri.query, chosen)
     fragment = None if chosen.drop_fragment else uri.fragment
     if query == uri.query and fragment == uri.fragment:

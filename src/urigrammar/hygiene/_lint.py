@@ -55,7 +55,7 @@ LINT_CODES: dict[str, tuple[Severity, str]] = {
     "not-nfc": ("advice", "RFC 3987 section 5.3.2.2"),
     "http-userinfo": ("error", "RFC 9110 section 4.2.4"),
     "http-empty-host": ("error", "RFC 9110 section 4.2.1"),
-    "http-empty-path": ("advice", "RFC 9110 section 4.2.3"),
+    "empty-path": ("advice", "RFC 3986 section 6.2.3"),
 }
 
 _HTTP = frozenset({"http", "https"})
@@ -108,24 +108,19 @@ def _spans(ref: Reference) -> tuple[int, ...]:
     )[2]
 
 
-def _percent(text: str, start: int) -> Iterator[Finding]:
+def _percent(text: str, start: int, *, secret: bool = False) -> Iterator[Finding]:
+    """The percent-encoding findings of a component; a ``secret`` one (a
+    userinfo, which may hold a password) gets messages that quote none of
+    it."""
     for match in _TRIPLET.finditer(text):
         at, hexes = start + match.start(), match.group(1)
         if hexes != hexes.upper():
-            yield _finding(
-                "percent-encoding-case",
-                at,
-                3,
-                f"hex digits in uppercase: %{hexes.upper()}",
-            )
+            shown = "" if secret else f": %{hexes.upper()}"
+            yield _finding("percent-encoding-case", at, 3, f"hex digits in uppercase{shown}")
         char = chr(int(hexes, 16))
         if char in _UNRESERVED:
-            yield _finding(
-                "percent-encoded-unreserved",
-                at,
-                3,
-                f"unreserved: write {char}",
-            )
+            shown = "the character itself" if secret else char
+            yield _finding("percent-encoded-unreserved", at, 3, f"unreserved: write {shown}")
 
 
 def _host(ref: Reference, start: int) -> Iterator[Finding]:
@@ -147,39 +142,45 @@ def _host(ref: Reference, start: int) -> Iterator[Finding]:
             )
     if not kind.endswith("reg-name") or not host:
         return
-    name = percent_decode(host, errors="surrogateescape").removesuffix(".")
-    if len(_ascii(name)) > 255:
+    labels = host.removesuffix(".").split(".")
+    lengths = [_octets(percent_decode(label, errors="surrogateescape")) for label in labels]
+    # Each label and the dot after it (section 3.2.2 counts the name's
+    # characters; DNS its octets, RFC 1034 section 3.1).
+    if sum(lengths) + len(lengths) - 1 > 255:
         yield _finding("dns-name-length", start, len(host), "a DNS name of at most 255 octets")
     at = start
-    for label in host.split("."):
-        decoded = percent_decode(label, errors="surrogateescape")
-        if len(_ascii(decoded)) > 63:
+    for label, length in zip(labels, lengths, strict=True):
+        if length > 63:
             yield _finding("dns-label-length", at, len(label), "DNS labels of at most 63 octets")
         at += len(label) + 1
 
 
-def _ascii(label: str) -> str:
-    """A name's length as DNS carries it: non-ASCII labels as A-labels
-    (Punycode, without the IDNA mapping: the length is what counts)."""
-    if label.isascii():
-        return label
+def _octets(label: str) -> int:
+    """A label's length as DNS carries it: a non-ASCII label as an A-label
+    (Punycode, without the IDNA mapping: the length is what counts).  A
+    label of more than 59 characters is longer than 63 either way (an
+    A-label has ``xn--`` and at least one character for each of the
+    label's): it is counted so, since Python's Punycode takes time that
+    grows with the square of the label."""
+    if label.isascii() or len(label) > 59:
+        return len(label) + (0 if label.isascii() else 4)
     try:
-        return ".".join(
-            part if part.isascii() else "xn--" + part.lower().encode("punycode").decode("ascii")
-            for part in label.split(".")
-        )
+        return len("xn--" + label.lower().encode("punycode").decode("ascii"))
     except UnicodeError:
-        return label  # a lone surrogate: undecodable octets, no DNS name
+        return len(label)  # a lone surrogate: undecodable octets, no DNS name
 
 
 def _dot_segments(ref: Reference, start: int) -> Iterator[Finding]:
     segments = ref.path.split("/")
     relative_path = ref.scheme is None and ref.host is None and not ref.path.startswith("/")
     leading = relative_path
+    # Without an authority, a path that starts "//" must be written "/.//"
+    # (section 3.3; the normal form keeps it): that "." is needed.
+    needed = 1 if ref.host is None and ref.path.startswith("/.//") else -1
     at = start
-    for segment in segments:
+    for index, segment in enumerate(segments):
         if segment in (".", ".."):
-            if not leading:
+            if not leading and index != needed:
                 yield _finding(
                     "dot-segments",
                     at,
@@ -194,6 +195,8 @@ def _dot_segments(ref: Reference, start: int) -> Iterator[Finding]:
 def _findings(ref: Reference, text: str) -> Iterator[Finding]:
     spans = _spans(ref)
     scheme = ref.scheme
+    lower = (scheme or "").lower()
+    rule = SCHEME_RULES.get(lower)
     if scheme is not None and scheme != scheme.lower():
         yield _finding("scheme-case", 0, len(scheme), f"the scheme in lowercase: {scheme.lower()}")
     if ref.userinfo is not None:
@@ -207,7 +210,7 @@ def _findings(ref: Reference, text: str) -> Iterator[Finding]:
                 len(ref.userinfo) - colon - 1,
                 "a password in the userinfo is deprecated, and shown to whoever sees the URI",
             )
-        yield from _percent(ref.userinfo, start)
+        yield from _percent(ref.userinfo, start, secret=True)
     if ref.host is not None:
         yield from _host(ref, spans[_HOST])
         if ref.host_kind is not None and ref.host_kind.endswith("reg-name"):
@@ -218,7 +221,6 @@ def _findings(ref: Reference, text: str) -> Iterator[Finding]:
         if not port:
             yield _finding("empty-port", colon, 1, "no ':' when the port is empty")
         else:
-            rule = SCHEME_RULES.get((scheme or "").lower())
             digits = port.lstrip("0") or "0"
             if (
                 rule is not None
@@ -238,7 +240,14 @@ def _findings(ref: Reference, text: str) -> Iterator[Finding]:
         yield from _percent(ref.query, spans[_QUERY])
     if ref.fragment is not None:
         yield from _percent(ref.fragment, spans[_FRAGMENT])
-    if (scheme or "").lower() in _HTTP:
+    if rule is not None and rule.empty_path_is_root and ref.host is not None and not ref.path:
+        yield _finding(
+            "empty-path",
+            path_start,
+            0,
+            f"an empty path under an authority is '/' for {lower}",
+        )
+    if lower in _HTTP:
         if ref.userinfo is not None:
             yield _finding(
                 "http-userinfo",
@@ -253,13 +262,7 @@ def _findings(ref: Reference, text: str) -> Iterator[Finding]:
                 0,
                 "a sender must not write an http or https URI with an empty host",
             )
-        elif ref.host is not None and not ref.path:
-            yield _finding(
-                "http-empty-path",
-                path_start,
-                0,
-                "the normal form of an empty http path is '/'",
-            )
+
     if not text.isascii() and not unicodedata.is_normalized("NFC", text):
         composed = unicodedata.normalize("NFC", text)
         at = next(

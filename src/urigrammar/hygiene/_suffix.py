@@ -10,8 +10,9 @@ top-level label the list lacks) to U-labels and A-labels alike.
 Only a host that is a reg-name (RFC 3986 section 3.2.2; an ireg-name in
 an IRI) has a public suffix: an IP literal or an IPv4 address has none.
 The host is read as ``normalize`` reads it: percent-encoded UTF-8 decoded,
-ASCII letters lowercased; one trailing dot (a fully qualified name) is
-dropped, as the list's names have none.  The answer keeps the host's
+ASCII letters lowercased (so ``%31.2.3.4`` is the address it spells, with
+no suffix); one trailing dot (a fully qualified name) is dropped, as the
+list's names have none.  The answer keeps the host's
 labels as written, A-labels or U-labels.
 """
 
@@ -74,11 +75,13 @@ def _host(ref: Reference | str) -> str | None:
     if not host:
         return None
     decoded = lowercase_host(percent_decode(host, errors="surrogateescape"))
-    if not decoded.isprintable() or "%" in decoded:
-        return None  # octets that are not UTF-8, or a decoded "%": no name
+    if any("\ud800" <= char <= "\udfff" for char in decoded):
+        return None  # octets that are not UTF-8 spell no name
     name = decoded.removesuffix(".")
     if not name or name.startswith(".") or name.endswith(".") or ".." in name:
         return None  # an empty label is no domain name
+    if validate("IPv4address", name):
+        return None  # an address, once decoded (section 3.2.2: "%31.2.3.4")
     return name
 
 

@@ -264,6 +264,20 @@ def _percent_normalized(text: str | None) -> str | None:
     return uppercase_percent_encodings(decode_unreserved(text))
 
 
+def _composed(text: str) -> str:
+    """``text`` in NFC between its percent-encodings: the hex digit of a
+    ``%3A`` is no letter, and must not compose with a combining mark after
+    it (``%3A`` + U+0301 would become ``%3`` and an accented ``Á``)."""
+    parts = _PERCENT_ENCODED_SPLIT.split(text)
+    return "".join(
+        part if index % 2 else unicodedata.normalize("NFC", part)
+        for index, part in enumerate(parts)
+    )
+
+
+_PERCENT_ENCODED_SPLIT = re.compile(r"(%[0-9A-Fa-f]{2})")
+
+
 # A-Z to a-z and nothing else: str.lower() would also change non-ASCII
 # letters, which RFC 3987 section 5.3.2.1 leaves alone.
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
@@ -355,7 +369,7 @@ def normalize(ref: RefT | str, options: Normalization | None = None, *, cls: typ
         # RFC 3987 section 5.3.2.2: NFC only when asked for.
         if not nfc:
             return decoded
-        composed = unicodedata.normalize("NFC", decoded)
+        composed = _composed(decoded)
         if composed == decoded:
             return composed
         # NFC can turn a character the component admits into one it does
