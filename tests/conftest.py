@@ -17,8 +17,8 @@ settings.register_profile(
 )
 settings.register_profile("ci", max_examples=300, deadline=None)
 settings.register_profile("dev", max_examples=20, deadline=None)
-# tox's whole-suite env (`suite`): half the default count, so that the
-# whole of tox stays within four minutes on two cores (tox.ini).
+# tox's whole-suite env (`suite`): half the default count, to keep the
+# whole of tox near the four minutes it is given on two cores (tox.ini).
 settings.register_profile(
     "suite", max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
