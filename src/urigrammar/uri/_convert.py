@@ -35,8 +35,12 @@ __all__ = ["to_iri", "to_uri"]
 
 
 def _encoded(text: str | None, rule: str) -> str | None:
+    # An ASCII component of an IRI is one of the URI's already: RFC 3987
+    # section 2.2 adds only non-ASCII characters to RFC 3986's rules.
+    if text is None or text.isascii():
+        return text
     # keep_escapes: a "%" in a parsed component always starts a triplet.
-    return None if text is None else encode_except(text, admitted(rule), keep_escapes=True)
+    return encode_except(text, admitted(rule), keep_escapes=True)
 
 
 def _idna_host(host: str) -> str:
@@ -60,7 +64,9 @@ def to_uri(iri: Components, *, uri_cls: type[RefT], idna: bool = False) -> RefT:
         else:
             host = _encoded(host, dialect.rule("reg-name"))
     segment = dialect.rule("segment")
-    path = "/".join(_encoded(part, segment) or "" for part in iri.path.split("/"))
+    path = iri.path
+    if not path.isascii():
+        path = "/".join(_encoded(part, segment) or "" for part in path.split("/"))
     userinfo = _encoded(iri.userinfo, dialect.rule("userinfo"))
     authority = compose_authority(userinfo, host, iri.port_text)
     text = recompose(

@@ -45,6 +45,22 @@ def _bidi() -> re.Pattern[str]:
     return re.compile("[" + "".join(sorted(BIDI_FORMATTING)) + "]")
 
 
+@functools.cache
+def _parse_rules(dialect: Dialect) -> tuple[str, ...]:
+    # Asked at every parse: named once per dialect.
+    rules = ("URI-reference", "URI", "absolute-URI", "relative-ref")
+    return tuple(dialect.renamed(name) for name in rules)
+
+
+@functools.cache
+def _counterpart(dialect: Dialect, name: str) -> str:
+    # Asked about a handful of names, for every component of every
+    # reference that is normalized or mapped: a lookup, once.  The two
+    # dialects and RFC 3986's rule names bound the cache.
+    renamed = dialect.renamed(name)
+    return renamed if dialect.grammar.find(renamed) is not None else name
+
+
 class Dialect(NamedTuple):
     """A grammar and the rule names a reference class uses in it."""
 
@@ -63,17 +79,14 @@ class Dialect(NamedTuple):
         """This grammar's counterpart of RFC 3986's rule ``name``: the
         renamed rule when the grammar defines it (the section changed the
         rule), ``name`` itself otherwise (``port``: a rule restated as is)."""
-        renamed = self.renamed(name)
-        return renamed if self.grammar.find(renamed) is not None else name
+        return _counterpart(self, name)
 
     @property
     def parse_rules(self) -> tuple[str, ...]:
         """The rules ``parse`` takes: RFC 3986 sections 4.1 to 4.3, renamed.
         Section 2.2 changes all four, so no grammar is read to name them
         (``import urigrammar`` reads none); a test checks each exists."""
-        return tuple(
-            self.renamed(name) for name in ("URI-reference", "URI", "absolute-URI", "relative-ref")
-        )
+        return _parse_rules(self)
 
     def forbidden(self, text: str) -> int:
         """The offset of the first character this dialect refuses although

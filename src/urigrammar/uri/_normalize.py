@@ -384,7 +384,12 @@ def normalize(ref: RefT | str, options: Normalization | None = None, *, cls: typ
         host = lowercase_host(decode_unreserved(host))
         if options.ipv6_canonical and r.host_kind == "IPv6address":
             host = canonical_ipv6(host)
-    path = "/".join(percent(segment, "segment") or "" for segment in r.path.split("/"))
+    if nfc and dialect.word != "URI":
+        # NFC's triplets are written per segment: "/" is no isegment's.
+        path = "/".join(percent(segment, "segment") or "" for segment in r.path.split("/"))
+    else:
+        # Decoding never makes a "/" (it is reserved): the path at once.
+        path = percent(r.path, "segment") or ""
     if r.scheme is not None or path.startswith("/"):
         path = remove_dot_segments(path)
     result = evolve(

@@ -132,6 +132,8 @@ def remove_dot_segments(path: str) -> str:
         msg = f"path must be str, not {type(path).__name__}"
         raise TypeError(msg)
     path = text_of(path)  # a str subclass: its own characters
+    if not path.startswith(".") and "/." not in path:
+        return path  # a dot segment starts the path or follows a "/"
     output: list[str] = []
     i, end = 0, len(path)
     while i < end:
