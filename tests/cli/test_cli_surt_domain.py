@@ -6,8 +6,10 @@ hygiene/test_public_suffix.py."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib.util
 import io
+import json
 import sys
 
 import pytest
@@ -39,14 +41,22 @@ def test_surt_prints_each_texts_surt() -> None:
 @pytest.mark.parametrize(
     ("argv", "keywords", "rules"),
     [
-        (("--with-scheme",), {"with_scheme": True}, None),
-        (("--trailing-comma",), {"trailing_comma": True}, None),
-        (("--drop-fragment",), {}, u.Canonicalization(drop_fragment=True)),
-        (("--crawl",), {}, u.CRAWL_KEY),
+        (("--with-scheme",), {"with_scheme": True}, u.SURT_KEY),
+        (("--trailing-comma",), {"trailing_comma": True}, u.SURT_KEY),
+        (("--crawl",), {}, u.SURT_KEY),
+        (
+            ("--drop-param", "b", "--nfc"),
+            {},
+            dataclasses.replace(
+                u.SURT_KEY,
+                drop_parameters=(*u.TRACKING_PARAMETERS, "b"),
+                normalization=u.Normalization(ipv6_canonical=True, nfc=True),
+            ),
+        ),
     ],
 )
-def test_surt_options(
-    argv: tuple[str, ...], keywords: dict[str, bool], rules: u.Canonicalization | None
+def test_surt_flags_add_to_the_surt_key(
+    argv: tuple[str, ...], keywords: dict[str, bool], rules: u.Canonicalization
 ) -> None:
     out = run("surt", *argv, *TEXTS)[1]
     assert out.splitlines() == [u.surt(text, rules, **keywords) for text in TEXTS]
@@ -64,6 +74,23 @@ def test_domain_prints_each_registrable_domain_or_suffix() -> None:
     assert run("domain", *texts)[1].splitlines() == ["example.co.uk", "", "pages.github.io"]
     assert run("domain", "--suffix", *texts)[1].splitlines() == ["co.uk", "", "github.io"]
     assert run("domain", "--icann", *texts)[1].splitlines() == ["example.co.uk", "", "github.io"]
+
+
+@pytest.mark.skipif(not PSL, reason="needs publicsuffixlist: tox -e integrations runs it")
+def test_domain_json_says_null_for_none_and_masks_passwords() -> None:
+    status, out, _ = run("domain", "--json", "https://u:secret@www.example.co.uk/", "http://[::1]/")
+    assert status == 0
+    first, second = map(json.loads, out.splitlines())
+    assert first == {
+        "text": "https://u:****@www.example.co.uk/",
+        "valid": True,
+        "registrable_domain": "example.co.uk",
+        "error": None,
+    }
+    assert second["registrable_domain"] is None
+    assert json.loads(run("domain", "--json", "--suffix", "a.example.com")[1])["public_suffix"] == (
+        "com"
+    )
 
 
 def test_domain_without_the_list_says_so_once(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,7 +2,8 @@
 IRI-reference), one a line, in the order of the texts (``canonicalize``).
 ``urigrammar surt``: the SURT of each (``surt``), one a line.
 ``urigrammar domain``: the registrable domain of each (``registrable_domain``),
-or its public suffix, one a line, empty for none.
+or its public suffix, one a line, empty for none (``null`` in JSON), the
+text's password masked in JSON, always.
 ``urigrammar lint``: the RFCs' advice on each text (``lint``).
 
 canonicalize's options turn ``Canonicalization``'s steps on, one flag
@@ -79,11 +80,15 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def options(args: argparse.Namespace) -> urigrammar.Canonicalization:
-    """The ``Canonicalization`` the command line asks for."""
+def options(
+    args: argparse.Namespace, start: urigrammar.Canonicalization | None = None
+) -> urigrammar.Canonicalization:
+    """The ``Canonicalization`` the command line asks for: its steps over
+    ``start``, or over ``CRAWL_KEY`` (``--crawl``) or the defaults."""
     import dataclasses  # here: its import costs every run of the command line
 
-    start = urigrammar.CRAWL_KEY if args.crawl else urigrammar.Canonicalization()
+    if start is None:
+        start = urigrammar.CRAWL_KEY if args.crawl else urigrammar.Canonicalization()
     chosen = {field: True for _, field, _ in _STEPS if getattr(args, field)}
     dropped = [*start.drop_parameters, *args.drop_param]
     if args.drop_tracking:
@@ -121,37 +126,35 @@ def _configure_surt(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _surt_one(
-    rules: urigrammar.Canonicalization | None, with_scheme: bool, comma: bool, text: str
-) -> str:
+def _surt_one(rules: urigrammar.Canonicalization, with_scheme: bool, comma: bool, text: str) -> str:
     return urigrammar.surt(text, rules, with_scheme=with_scheme, trailing_comma=comma)
 
 
-def _surt_options(args: argparse.Namespace) -> urigrammar.Canonicalization | None:
-    """The command line's ``Canonicalization``, or ``None`` (``SURT_KEY``)
-    when it names none: ``--crawl`` or a step flag starts from the
-    defaults, as canonicalize does."""
-    flags = [args.crawl, args.drop_tracking, args.drop_param, args.ipv6_canonical, args.nfc]
-    if not any(flags) and not any(getattr(args, field) for _, field, _ in _STEPS):
-        return None
-    return options(args)
-
-
 def _run_surt(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    compute = functools.partial(
-        _surt_one, _surt_options(args), args.with_scheme, args.trailing_comma
-    )
+    # The step flags add to SURT_KEY, which --crawl's steps are part of.
+    rules = options(args, urigrammar.SURT_KEY)
+    compute = functools.partial(_surt_one, rules, args.with_scheme, args.trailing_comma)
     work = Transform(compute, args.json, mask=args.mask_passwords)
     return run_texts(work, texts(args), out, err, args.jobs)
 
 
-def _domain_one(suffix: bool, private: bool, text: str) -> str:
+def _domain_one(suffix: bool, private: bool, as_json: bool, text: str) -> Outcome:
     find = urigrammar.public_suffix if suffix else urigrammar.registrable_domain
-    return find(text, private=private) or ""
+    field = "public_suffix" if suffix else "registrable_domain"
+    shown = urigrammar.mask_password(text)
+    try:
+        found = find(text, private=private)
+    except UrigrammarError as exc:  # a text of more than the engines take
+        if as_json:
+            return Outcome(verdict_of(exc), json_line(shown, {field: None}, exc))
+        return Outcome(verdict_of(exc), "", str(exc))
+    if as_json:
+        return Outcome("valid", json_line(shown, {field: found}))
+    return Outcome("valid", found or "")
 
 
 def _configure_domain(parser: argparse.ArgumentParser) -> None:
-    add_text_input(parser, "TEXT", "URI-references, IRI-references or host names")
+    add_text_input(parser, "TEXT", "URI-references, IRI-references or host names", mask_flag=False)
     parser.add_argument(
         "--suffix", action="store_true", help="the public suffix instead of the registrable domain"
     )
@@ -167,8 +170,7 @@ def _run_domain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         # Once, before any text: every text would fail alike.
         print(exc, file=err)
         return EXIT_USAGE
-    compute = functools.partial(_domain_one, args.suffix, not args.icann)
-    work = Transform(compute, args.json, mask=args.mask_passwords)
+    work = functools.partial(_domain_one, args.suffix, not args.icann, args.json)
     return run_texts(work, texts(args), out, err, args.jobs)
 
 
