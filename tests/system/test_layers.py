@@ -74,7 +74,7 @@ GRAPH = _graph()
 #: root of the error hierarchy and the version, which import nothing of
 #: urigrammar.
 BASE = "urigrammar._errors"
-BASES = (BASE, "urigrammar._version")
+BASES = (BASE, "urigrammar._version", "urigrammar._lazy")
 
 #: The layers, lowest first.
 LAYERS = ("engine", "shipped", "uri", "template", "schemes", "hygiene", "cli")

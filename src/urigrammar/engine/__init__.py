@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .._lazy import lazy_names
+
 if TYPE_CHECKING:
     from .automata.product import difference, intersection
     from .automata.tables import Tables
@@ -188,16 +190,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        msg = f"module {__name__!r} has no attribute {name!r}"
-        raise AttributeError(msg)
-    # The lazy import itself (PEP 562); __import__ with a fromlist returns
-    # the named module, and spares the import of importlib.
-    value = getattr(__import__(__name__ + module, fromlist=("__name__",)), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _LAZY, globals())
 
 
 def __dir__() -> list[str]:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .._lazy import lazy_names
+
 if TYPE_CHECKING:
     from ._canonical import CRAWL_KEY, TRACKING_PARAMETERS, Canonicalization, canonicalize
     from ._lint import LINT_CODES, Finding, lint
@@ -52,11 +54,4 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        msg = f"module {__name__!r} has no attribute {name!r}"
-        raise AttributeError(msg)
-    value = getattr(__import__(__name__ + module, fromlist=("__name__",)), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _LAZY, globals())
