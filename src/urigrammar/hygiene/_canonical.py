@@ -38,7 +38,7 @@ from ..uri import (
     URIReference,
     as_iri,
     normalize,
-    percent_decode,
+    parameter_name,
     to_uri,
 )
 from ._tracking import tracking_parameters
@@ -213,14 +213,9 @@ def _query(query: str | None, options: Canonicalization) -> str | None:
     if options.drop_parameters or options.sort_query:
         pieces = query.split("&")
         if options.drop_parameters:
-            # Names decoded only to compare, as remove_param compares them:
-            # octets that are not UTF-8 match no str.
+            # Each name read as remove_param reads it.
             match = _matcher(options.drop_parameters).match
-            kept = [
-                piece
-                for piece in pieces
-                if not match(percent_decode(piece.partition("=")[0], errors="surrogateescape"))
-            ]
+            kept = [piece for piece in pieces if not match(parameter_name(piece))]
             if len(kept) < len(pieces) and not "&".join(kept):
                 return None  # a query left empty goes with its "?", as remove_param does
             pieces = kept

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
         decode_unreserved,
         lowercase_host,
     )
+    from ._query import parameter_name
     from ._reference import (
         IRIReference,
         Reference,
@@ -53,6 +54,7 @@ __all__ = [
     "layout",
     "lowercase_host",
     "normalize",
+    "parameter_name",
     "parse",
     "parse_iri",
     "percent_decode",
@@ -81,6 +83,7 @@ _LAZY: dict[str, str] = {
     "lowercase_host": "._normalize",
     "normalize": "._reference",
     "parse": "._reference",
+    "parameter_name": "._query",
     "parse_iri": "._reference",
     "percent_decode": "._encode",
     "percent_encode": "._encode",

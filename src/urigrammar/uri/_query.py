@@ -25,6 +25,7 @@ __all__ = [
     "add_param",
     "get_param",
     "get_params",
+    "parameter_name",
     "query_pairs",
     "remove_param",
     "set_param",
@@ -137,9 +138,10 @@ def with_query_pairs(
 # --- One query parameter ---------------------------------------------------------
 
 
-def _name_of(piece: str, *, form: bool) -> str:
-    # Decoded only to compare: octets that are not UTF-8 cannot equal a
-    # str name, and must not raise when another name is asked for.
+def parameter_name(piece: str, *, form: bool = False) -> str:
+    """The name of a query piece (the text before its first ``=``),
+    decoded to compare with a ``str``: octets that are not UTF-8 become
+    lone surrogates, which equal no name and never raise."""
     name = piece.partition("=")[0]
     if form:
         name = name.replace("+", " ")
@@ -170,7 +172,7 @@ def get_params(
     values: list[str] = []
     start = 0
     for piece in _pieces(ref):
-        if piece and _name_of(piece, form=form) == name:
+        if piece and parameter_name(piece, form=form) == name:
             key, _, value = piece.partition("=")
             at = start + len(key) + 1
             values.append(_decoded(query, at, value, form=form, errors=errors))
@@ -218,7 +220,7 @@ def set_param(ref: RefT, name: str, value: str, *, form: bool = False) -> RefT:
     pieces: list[str] = []
     found = False
     for piece in _pieces(ref):
-        if _name_of(piece, form=form) != name:
+        if parameter_name(piece, form=form) != name:
             pieces.append(piece)
         elif not found:
             pieces.append(f"{piece.partition('=')[0]}={encoded}")
@@ -233,7 +235,7 @@ def remove_param(ref: RefT, name: str, *, form: bool = False) -> RefT:
     pieces stay as written, and a query left empty goes with its ``?``."""
     name = _name(name)
     pieces = _pieces(ref)
-    kept = [piece for piece in pieces if _name_of(piece, form=form) != name]
+    kept = [piece for piece in pieces if parameter_name(piece, form=form) != name]
     if len(kept) == len(pieces):
         return ref
     query = "&".join(kept)
