@@ -95,6 +95,20 @@ def kind(text: str, theirs: str | None, rules: u.Canonicalization) -> tuple[str,
     return f"meaning: {_where(u.canonicalize(theirs, rules), ours)}", ours
 
 
+Examples = defaultdict[str, list[tuple[str, str | None, str | None]]]
+
+
+def _report(peer: str, counts: Counter[str], examples: Examples) -> None:
+    """Each kind's count, most common first, with its examples."""
+    print(f"\n{peer} {importlib.metadata.version(peer)}")
+    for found, count in counts.most_common():
+        print(f"  {count:6,}  {found}")
+        for text, theirs, ours in examples[found]:
+            print(f"            text:   {text[:110]}")
+            print(f"            {peer}: {str(theirs)[:110]}")
+            print(f"            ours:   {str(ours)[:110]}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=2, help="examples shown per kind")
@@ -102,9 +116,8 @@ def main() -> None:
     texts = corpus()
     print(f"{len(texts):,} URLs")
     for name, (function, rules) in peers().items():
-        version = importlib.metadata.version(name)
         counts: Counter[str] = Counter()
-        examples: defaultdict[str, list[tuple[str, str | None, str | None]]] = defaultdict(list)
+        examples: Examples = defaultdict(list)
         for text in texts:
             try:
                 theirs: str | None = function(text)
@@ -114,13 +127,7 @@ def main() -> None:
             counts[found] += 1
             if found != "same" and len(examples[found]) < args.examples:
                 examples[found].append((text, theirs, ours))
-        print(f"\n{name} {version}")
-        for found, count in counts.most_common():
-            print(f"  {count:6,}  {found}")
-            for text, theirs, ours in examples[found]:
-                print(f"            text:   {text[:110]}")
-                print(f"            {name}: {str(theirs)[:110]}")
-                print(f"            ours:   {str(ours)[:110]}")
+        _report(name, counts, examples)
     compare_surt(texts, args.examples)
 
 
@@ -139,7 +146,7 @@ def compare_surt(texts: list[str], shown: int) -> None:
     import surt
 
     counts: Counter[str] = Counter()
-    examples: defaultdict[str, list[tuple[str, str, str]]] = defaultdict(list)
+    examples: Examples = defaultdict(list)
     for text in texts:
         try:
             ours = u.surt(text)
@@ -161,13 +168,7 @@ def compare_surt(texts: list[str], shown: int) -> None:
         counts[found] += 1
         if found != "same" and len(examples[found]) < shown:
             examples[found].append((text, theirs, ours))
-    print(f"\nsurt {importlib.metadata.version('surt')}")
-    for found, count in counts.most_common():
-        print(f"  {count:6,}  {found}")
-        for text, theirs, ours in examples[found]:
-            print(f"            text:   {text[:110]}")
-            print(f"            surt:   {theirs[:110]}")
-            print(f"            ours:   {ours[:110]}")
+    _report("surt", counts, examples)
 
 
 if __name__ == "__main__":
