@@ -13,7 +13,12 @@ this module is imported::
 (null in, null out); ``parse(rule)`` the ``reference`` struct of
 ``parse_array`` (null where the text does not parse), and
 ``error_offset(rule)`` where such a text stops matching, in code points.
-Each takes ``backend=`` as those functions do.  The batches go to the C
+The URL function family of ``urigrammar.arrow`` is there too, by the
+row functions' names: ``host``, ``component``, ``registrable_domain``,
+``public_suffix``, ``parameter``, ``parameter_names``, ``canonicalize``,
+``surt`` and ``lint`` (its codes); these need pyarrow as well
+(``urigrammar[arrow]``), and the suffixes the Public Suffix List
+(``urigrammar[psl]``).  Each takes ``backend=`` as those functions do.  The batches go to the C
 extension through the Arrow PyCapsule interface, without a copy and with
 no Python object per row.  Needs polars
 (``pip install 'urigrammar[polars]'``).
@@ -29,6 +34,10 @@ except ImportError:  # pragma: no cover - the extra is missing
     msg = "urigrammar.polars needs polars, which is not installed: pip install 'urigrammar[polars]'"
     raise MissingExtraError(msg) from None
 
+from collections.abc import Callable
+from typing import Any
+
+from . import Canonicalization, arrow
 from .arrow import PARSED_FIELDS, parse_array, validate_array
 from .engine import Backend
 
@@ -57,12 +66,130 @@ def _error_offset(series: pl.Series, rule: str, backend: Backend | None) -> pl.S
     return _parsed(series, rule, backend)["error_offset"].alias(series.name)
 
 
+#: A function of ``urigrammar.arrow``'s URL family, its arguments bound.
+Family = Callable[[pl.Series], Any]
+
+_LIST = pl.List(pl.String)
+
+
+def _family(series: pl.Series, function: Family) -> pl.Series:
+    return pl.Series(series.name, function(series)).alias(series.name)
+
+
+class _Family:
+    """The URL function family, each method a ``Family`` and its type;
+    ``URIExpr`` maps them over batches, ``URISeries`` applies them."""
+
+    def _apply(self, function: Family, dtype: Any) -> Any:
+        raise NotImplementedError
+
+    def host(self, rule: str = "IRI-reference", *, backend: Backend | None = None) -> Any:
+        """Each host as ``normalize`` writes it (``arrow.host_array``)."""
+        return self._apply(lambda s: arrow.host_array(s, rule, backend=backend), pl.String)
+
+    def component(
+        self, component: str, rule: str = "IRI-reference", *, backend: Backend | None = None
+    ) -> Any:
+        """One component as written (``arrow.component_array``)."""
+        return self._apply(
+            lambda s: arrow.component_array(s, component, rule, backend=backend), pl.String
+        )
+
+    def registrable_domain(
+        self, rule: str = "IRI-reference", *, private: bool = True, backend: Backend | None = None
+    ) -> Any:
+        """Each host's registrable domain (``arrow.registrable_domain_array``)."""
+        return self._apply(
+            lambda s: arrow.registrable_domain_array(s, rule, private=private, backend=backend),
+            pl.String,
+        )
+
+    def public_suffix(
+        self, rule: str = "IRI-reference", *, private: bool = True, backend: Backend | None = None
+    ) -> Any:
+        """Each host's public suffix (``arrow.public_suffix_array``)."""
+        return self._apply(
+            lambda s: arrow.public_suffix_array(s, rule, private=private, backend=backend),
+            pl.String,
+        )
+
+    def parameter(
+        self,
+        name: str,
+        rule: str = "IRI-reference",
+        *,
+        errors: str = "replace",
+        backend: Backend | None = None,
+    ) -> Any:
+        """The first decoded value of a query parameter (``arrow.parameter_array``)."""
+        return self._apply(
+            lambda s: arrow.parameter_array(s, name, rule, errors=errors, backend=backend),
+            pl.String,
+        )
+
+    def parameter_names(
+        self,
+        rule: str = "IRI-reference",
+        *,
+        errors: str = "replace",
+        backend: Backend | None = None,
+    ) -> Any:
+        """The query's decoded names (``arrow.parameter_names_array``)."""
+        return self._apply(
+            lambda s: arrow.parameter_names_array(s, rule, errors=errors, backend=backend), _LIST
+        )
+
+    def canonicalize(
+        self,
+        options: Canonicalization | None = None,
+        rule: str = "IRI-reference",
+        *,
+        backend: Backend | None = None,
+    ) -> Any:
+        """Each canonical key (``arrow.canonicalize_array``)."""
+        return self._apply(
+            lambda s: arrow.canonicalize_array(s, options, rule, backend=backend), pl.String
+        )
+
+    def surt(
+        self,
+        options: Canonicalization | None = None,
+        rule: str = "IRI-reference",
+        *,
+        with_scheme: bool = False,
+        trailing_comma: bool = False,
+        backend: Backend | None = None,
+    ) -> Any:
+        """Each SURT (``arrow.surt_array``)."""
+        return self._apply(
+            lambda s: arrow.surt_array(
+                s,
+                options,
+                rule,
+                with_scheme=with_scheme,
+                trailing_comma=trailing_comma,
+                backend=backend,
+            ),
+            pl.String,
+        )
+
+    def lint(self, rule: str = "IRI-reference", *, backend: Backend | None = None) -> Any:
+        """The codes of each row's lint findings (``arrow.lint_array``)."""
+        return self._apply(lambda s: arrow.lint_array(s, rule, backend=backend), _LIST)
+
+
 @pl.api.register_expr_namespace("uri")
-class URIExpr:
-    """``pl.col(...).uri``: strict RFC 3986 / RFC 3987 validation and parsing."""
+class URIExpr(_Family):
+    """``pl.col(...).uri``: strict RFC 3986 / RFC 3987 validation and
+    parsing, and the URL function family."""
 
     def __init__(self, expr: pl.Expr) -> None:
         self._expr = expr
+
+    def _apply(self, function: Family, dtype: Any) -> pl.Expr:
+        return self._expr.map_batches(
+            lambda s: _family(s, function), return_dtype=dtype, is_elementwise=True
+        )
 
     def is_valid(self, rule: str = "URI-reference", *, backend: Backend | None = None) -> pl.Expr:
         """Whether each text matches ``rule`` (any rule of the shipped grammars)."""
@@ -86,11 +213,14 @@ class URIExpr:
 
 
 @pl.api.register_series_namespace("uri")
-class URISeries:
+class URISeries(_Family):
     """``series.uri``: the same as the expressions', on a Series."""
 
     def __init__(self, series: pl.Series) -> None:
         self._series = series
+
+    def _apply(self, function: Family, dtype: Any) -> pl.Series:
+        return _family(self._series, function).cast(dtype)
 
     def is_valid(self, rule: str = "URI-reference", *, backend: Backend | None = None) -> pl.Series:
         """Whether each text matches ``rule``."""

@@ -3,6 +3,8 @@ gives, row by row, what ``validate`` and ``parse`` give, on both back ends."""
 
 from __future__ import annotations
 
+import importlib.util
+
 import pytest
 from _oracle import parsed, validated
 
@@ -55,3 +57,41 @@ def test_in_a_group_by(backend: Backend) -> None:
         .sort("k")
     )
     assert got.to_dict(as_series=False) == {"k": [1, 2], "u": [1, 1]}
+
+
+#: Each method of the URL function family, its arguments, and the
+#: ``urigrammar.arrow`` function it must agree with.
+FAMILY = [
+    ("host", (), "host_array", ()),
+    ("component", ("query",), "component_array", ("query",)),
+    ("parameter", ("c",), "parameter_array", ("c",)),
+    ("parameter_names", (), "parameter_names_array", ()),
+    ("canonicalize", (), "canonicalize_array", ()),
+    ("surt", (), "surt_array", ()),
+    ("lint", (), "lint_array", ()),
+]
+if importlib.util.find_spec("publicsuffixlist") is not None:
+    FAMILY += [
+        ("registrable_domain", (), "registrable_domain_array", ()),
+        ("public_suffix", (), "public_suffix_array", ()),
+    ]
+
+
+@pytest.mark.parametrize(("method", "args", "function", "arrow_args"), FAMILY)
+def test_the_url_family_agrees_with_urigrammar_arrow(
+    backend: Backend, method: str, args: tuple[str, ...], function: str, arrow_args: tuple[str, ...]
+) -> None:
+    pa = pytest.importorskip("pyarrow")
+    import urigrammar.arrow
+
+    texts = [*TEXTS, "HTTP://WWW.Example.co.uk:80/a/./b?c=%41&utm_source=x#f"]
+    expected = pa.array(
+        getattr(urigrammar.arrow, function)(pa.array(texts), *arrow_args, backend=backend)
+    ).to_pylist()
+    series = pl.Series("u", texts)
+    made = getattr(series.uri, method)(*args, backend=backend)
+    assert made.name == "u"
+    assert made.to_list() == expected
+    frame = pl.DataFrame({"u": texts}).lazy()
+    out = frame.select(getattr(pl.col("u").uri, method)(*args, backend=backend)).collect()
+    assert out["u"].to_list() == expected

@@ -23,14 +23,31 @@ Importing this module imports neither pyarrow nor polars.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from .. import Canonicalization
 from ..engine import Backend, Grammar, array_stream, column_array, column_stream, default_backend
-from ..uri._columns import PARSED_FIELDS, parse_plan, validate_plan
-from . import _cstream, _pure
+from ..uri._columns import PARSED_FIELDS, ParsePlan, parse_plan, validate_plan
+from . import _cstream, _family, _pure
 from ._result import ArrowColumn, ArrowStream
 
-__all__ = ["PARSED_FIELDS", "ArrowColumn", "ArrowStream", "parse_array", "validate_array"]
+__all__ = [
+    "PARSED_FIELDS",
+    "ArrowColumn",
+    "ArrowStream",
+    "canonicalize_array",
+    "component_array",
+    "host_array",
+    "lint_array",
+    "parameter_array",
+    "parameter_names_array",
+    "parse_array",
+    "public_suffix_array",
+    "registrable_domain_array",
+    "surt_array",
+    "validate_array",
+]
 
 ArrowData = ArrowColumn | ArrowStream
 
@@ -69,6 +86,30 @@ def _through_pyarrow(why: str, column: object, run: Any) -> ArrowData:
         return _cstream.export(made.type, (run(pa, _pure.strings(pa, b)) for b in batches))
 
     return ArrowStream(make)
+
+
+def _parsed(pa: Any, chunk: Any, plan: ParsePlan) -> Any:
+    """``parse_array``'s struct for one chunk, as a pyarrow array."""
+    if plan.job is not None:
+        return pa.array(_native(plan.job, chunk))
+    return _pure.parse_chunk(pa, chunk, PARSED_FIELDS, plan.row, plan.viable)
+
+
+#: A function of the family on one chunk: pyarrow, the chunk's strings,
+#: their parse (``parse_array``'s struct) and the row parser.
+Compute = Callable[[Any, Any, Any, Callable[[str], Any]], Any]
+
+
+def _by_chunk(
+    name: str, column: object, rule: str, backend: Backend | None, compute: Compute
+) -> ArrowData:
+    _is_column(column)
+    plan = parse_plan(rule, backend or default_backend())
+    return _through_pyarrow(
+        name,
+        column,
+        lambda pa, chunk: compute(pa, chunk, _parsed(pa, chunk, plan), plan.read),
+    )
 
 
 def validate_array(
@@ -127,3 +168,175 @@ def parse_array(
         column,
         lambda pa, chunk: _pure.parse_chunk(pa, chunk, PARSED_FIELDS, plan.row, plan.viable),
     )
+
+
+# The URL function family: each row's answer is the row function's for
+# the reference the row parses to under ``rule`` (``parse_iri`` for an IRI
+# rule, ``parse`` for a URI rule), a null for a null row or one that does
+# not parse.  They need pyarrow (``pip install 'urigrammar[arrow]'``); the
+# components are read by ``parse_array``, in C on the native back end.
+
+
+def component_array(
+    column: object,
+    component: str,
+    rule: str = "IRI-reference",
+    *,
+    backend: Backend | None = None,
+) -> ArrowData:
+    """One component of each row as written (``scheme``, ``userinfo``,
+    ``host``, ``port`` as its digits, ``path``, ``query`` or
+    ``fragment``): a null where it is absent or the row does not parse,
+    ``""`` where it is there and empty."""
+    if component not in PARSED_FIELDS:
+        msg = f"component must be one of {', '.join(PARSED_FIELDS)}, not {component!r}"
+        raise ValueError(msg)
+    return _by_chunk(
+        "component_array",
+        column,
+        rule,
+        backend,
+        lambda pa, chunk, parsed, _read: _family.component_chunk(pa, chunk, parsed, component),
+    )
+
+
+def host_array(
+    column: object, rule: str = "IRI-reference", *, backend: Backend | None = None
+) -> ArrowData:
+    """Each row's host as ``normalize`` writes it (``normalize(ref).host``):
+    lowercase, percent-encodings normalized (an IRI's decoded where they
+    spell UTF-8)."""
+    return _by_chunk("host_array", column, rule, backend, _family.host_chunk)
+
+
+def registrable_domain_array(
+    column: object,
+    rule: str = "IRI-reference",
+    *,
+    private: bool = True,
+    backend: Backend | None = None,
+) -> ArrowData:
+    """``registrable_domain(ref, private=private)`` of each row: null for
+    a host that is no reg-name, or is a public suffix itself.  Needs the
+    Public Suffix List (``urigrammar[psl]``)."""
+    return _by_chunk(
+        "registrable_domain_array",
+        column,
+        rule,
+        backend,
+        lambda pa, chunk, parsed, _read: _family.suffix_chunk(
+            pa, chunk, parsed, registrable=True, private=private
+        ),
+    )
+
+
+def public_suffix_array(
+    column: object,
+    rule: str = "IRI-reference",
+    *,
+    private: bool = True,
+    backend: Backend | None = None,
+) -> ArrowData:
+    """``public_suffix(ref, private=private)`` of each row.  Needs the
+    Public Suffix List (``urigrammar[psl]``)."""
+    return _by_chunk(
+        "public_suffix_array",
+        column,
+        rule,
+        backend,
+        lambda pa, chunk, parsed, _read: _family.suffix_chunk(
+            pa, chunk, parsed, registrable=False, private=private
+        ),
+    )
+
+
+def parameter_array(
+    column: object,
+    name: str,
+    rule: str = "IRI-reference",
+    *,
+    errors: str = "replace",
+    backend: Backend | None = None,
+) -> ArrowData:
+    """``ref.get_param(name, errors=errors)``: the first value of the query
+    parameter ``name``, percent-decoded (octets that are not UTF-8
+    replaced, by default), null where there is none."""
+    return _by_chunk(
+        "parameter_array",
+        column,
+        rule,
+        backend,
+        lambda pa, chunk, parsed, read: _family.parameter_chunk(
+            pa, chunk, parsed, read, name, errors
+        ),
+    )
+
+
+def parameter_names_array(
+    column: object,
+    rule: str = "IRI-reference",
+    *,
+    errors: str = "replace",
+    backend: Backend | None = None,
+) -> ArrowData:
+    """The names of each row's query pieces, decoded, in order and with
+    repeats (``[name for name, _ in ref.query_pairs(errors=errors)]``), as
+    a list column; an empty list where there is no query."""
+    return _by_chunk(
+        "parameter_names_array",
+        column,
+        rule,
+        backend,
+        lambda pa, chunk, parsed, read: _family.parameter_names_chunk(
+            pa, chunk, parsed, read, errors
+        ),
+    )
+
+
+def canonicalize_array(
+    column: object,
+    options: Canonicalization | None = None,
+    rule: str = "IRI-reference",
+    *,
+    backend: Backend | None = None,
+) -> ArrowData:
+    """``canonicalize(ref, options)`` of each row: one key per resource
+    (``CRAWL_KEY`` for a crawl's).  The key is the row function's, run a
+    row at a time: see docs/performance.md for its cost."""
+    chosen = options if options is not None else Canonicalization()
+    return _by_chunk(
+        "canonicalize_array",
+        column,
+        rule,
+        backend,
+        lambda pa, chunk, parsed, read: _family.canonical_chunk(pa, chunk, parsed, read, chosen),
+    )
+
+
+def surt_array(
+    column: object,
+    options: Canonicalization | None = None,
+    rule: str = "IRI-reference",
+    *,
+    with_scheme: bool = False,
+    trailing_comma: bool = False,
+    backend: Backend | None = None,
+) -> ArrowData:
+    """``surt(ref, options, with_scheme=..., trailing_comma=...)`` of each
+    row (``SURT_KEY`` when ``options`` is ``None``)."""
+    flags = {"with_scheme": with_scheme, "trailing_comma": trailing_comma}
+    return _by_chunk(
+        "surt_array",
+        column,
+        rule,
+        backend,
+        lambda pa, chunk, parsed, read: _family.surt_chunk(pa, chunk, parsed, read, options, flags),
+    )
+
+
+def lint_array(
+    column: object, rule: str = "IRI-reference", *, backend: Backend | None = None
+) -> ArrowData:
+    """The codes of ``lint(ref)``'s findings for each row, in the text's
+    order (``LINT_CODES`` says what each means), as a list column."""
+    return _by_chunk("lint_array", column, rule, backend, _family.lint_chunk)

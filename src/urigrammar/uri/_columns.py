@@ -25,7 +25,7 @@ from ..shipped import shipped_rule
 from ._api import api
 from ._components import FIELDS
 from ._dialect import BIDI_FORMATTING, IRI, URI, Dialect
-from ._reference import IRIReference, URIReference
+from ._reference import IRIReference, Reference, URIReference
 from ._visitor import CAPTURES, LEAVES, plan
 
 __all__ = ["PARSED_FIELDS", "ParsePlan", "ValidatePlan", "parse_plan", "validate_plan"]
@@ -51,13 +51,15 @@ class ValidatePlan(NamedTuple):
 
 class ParsePlan(NamedTuple):
     """The canonical rule name, the C job (or ``None``), the row parse,
-    and the end of the longest viable prefix of a text (for a row whose
-    UTF-8 turns ill-formed: the text before that)."""
+    the end of the longest viable prefix of a text (for a row whose
+    UTF-8 turns ill-formed: the text before that), and the reference a
+    text parses to (``URISyntaxError`` where it does not)."""
 
     rule: str
     job: ColumnJob | None
     row: Callable[[str], Parsed]
     viable: Callable[[str], int]
+    read: Callable[[str], Reference]
 
 
 def validate_plan(rule: str, backend: Backend, grammar: Grammar | None = None) -> ValidatePlan:
@@ -126,4 +128,4 @@ def parse_plan(rule: str, backend: Backend) -> ParsePlan:
     def viable(text: str) -> int:
         return grammar.viable_prefix(name, text, backend=backend)
 
-    return ParsePlan(name, job, row, viable)
+    return ParsePlan(name, job, row, viable, lambda text: parse(text, name))

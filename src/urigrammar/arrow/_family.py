@@ -1,0 +1,153 @@
+"""The URL function family over columns: for each row, what a row
+function of the library gives for the reference that row parses to
+(``parse`` for a URI rule, ``parse_iri`` for an IRI rule), and a null for
+a null row or one that does not parse.
+
+Each function reads a chunk (a pyarrow array of strings) and returns an
+array of its length.  The components come from ``parse_array``, which the
+native back end runs in C with no Python object per row; what depends on
+the components only (a host's case, its registrable domain) is computed
+once per distinct value or by pyarrow's compute kernels; what depends on
+the whole reference (a canonical key, a SURT, lint) goes through the row
+function, one row at a time, for the rows that parse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .. import (
+    Canonicalization,
+    Reference,
+    canonicalize,
+    lint,
+    public_suffix,
+    registrable_domain,
+    surt,
+)
+from ..uri._columns import PARSED_FIELDS
+
+__all__ = [
+    "canonical_chunk",
+    "component_chunk",
+    "host_chunk",
+    "lint_chunk",
+    "parameter_chunk",
+    "parameter_names_chunk",
+    "suffix_chunk",
+    "surt_chunk",
+]
+
+Module = Any
+
+
+def _references(pa: Module, chunk: Any, parsed: Any, read: Callable[[str], Reference]) -> Any:
+    """Each row's reference, or ``None`` for a row that does not parse
+    (the parse struct's ``reference`` is null there)."""
+    pc = pa.compute
+    valid = pc.is_valid(pc.struct_field(parsed, [0])).to_pylist()
+    texts = chunk.to_pylist()
+    return [read(text) if ok else None for text, ok in zip(texts, valid, strict=True)]
+
+
+def component_chunk(pa: Module, chunk: Any, parsed: Any, name: str) -> Any:
+    """The component ``name`` (one of ``PARSED_FIELDS``) as written:
+    ``parse_array``'s field."""
+    return pa.compute.struct_field(parsed, [0, PARSED_FIELDS.index(name)])
+
+
+def host_chunk(pa: Module, chunk: Any, parsed: Any, read: Callable[[str], Reference]) -> Any:
+    """The host as ``normalize`` writes it (RFC 3986 section 6.2.2, RFC
+    3987 section 5.3.2): case and percent-encodings normalized.  A host of
+    ASCII without ``%`` only changes case, which pyarrow's ``ascii_lower``
+    does for the whole chunk; the others go through ``normalize``."""
+    pc = pa.compute
+    host = component_chunk(pa, chunk, parsed, "host")
+    lowered = pc.ascii_lower(host)
+    other = pc.fill_null(
+        pc.or_(pc.invert(pc.string_is_ascii(host)), pc.match_substring(host, "%")), False
+    )
+    if not pc.any(other).as_py():
+        return lowered
+    texts = pc.filter(chunk, other).to_pylist()
+    normal = [read(text).normalize().host for text in texts]
+    return pc.replace_with_mask(lowered, other, pa.array(normal, lowered.type))
+
+
+def suffix_chunk(pa: Module, chunk: Any, parsed: Any, *, registrable: bool, private: bool) -> Any:
+    """``registrable_domain`` (or ``public_suffix``) of each row's host,
+    asked once per distinct host as written: the answer depends on the
+    host alone."""
+    pc = pa.compute
+    host = component_chunk(pa, chunk, parsed, "host")
+    answer = registrable_domain if registrable else public_suffix
+    encoded = pc.dictionary_encode(host)
+    names = [
+        None if h is None else answer(h, private=private) for h in encoded.dictionary.to_pylist()
+    ]
+    return pc.take(pa.array(names, host.type), encoded.indices)
+
+
+def parameter_chunk(
+    pa: Module, chunk: Any, parsed: Any, read: Callable[[str], Reference], name: str, errors: str
+) -> Any:
+    """``get_param(reference, name, errors=errors)``: the first decoded
+    value of the query parameter ``name``, null where it has none."""
+    kind = component_chunk(pa, chunk, parsed, "query").type
+    values = [
+        None if ref is None else ref.get_param(name, errors=errors)
+        for ref in _references(pa, chunk, parsed, read)
+    ]
+    return pa.array(values, kind)
+
+
+def parameter_names_chunk(
+    pa: Module, chunk: Any, parsed: Any, read: Callable[[str], Reference], errors: str
+) -> Any:
+    """The decoded names of the query's pieces, in order and with repeats,
+    as ``query_pairs(reference, errors=errors)`` reads them."""
+    kind = component_chunk(pa, chunk, parsed, "query").type
+    names = [
+        None if ref is None else [pair[0] for pair in ref.query_pairs(errors=errors)]
+        for ref in _references(pa, chunk, parsed, read)
+    ]
+    return pa.array(names, pa.list_(kind))
+
+
+def canonical_chunk(
+    pa: Module, chunk: Any, parsed: Any, read: Callable[[str], Reference], options: Canonicalization
+) -> Any:
+    """``canonicalize(reference, options)`` of each row that parses."""
+    kind = component_chunk(pa, chunk, parsed, "host").type
+    keys = [
+        None if ref is None else canonicalize(ref, options)
+        for ref in _references(pa, chunk, parsed, read)
+    ]
+    return pa.array(keys, kind)
+
+
+def surt_chunk(
+    pa: Module,
+    chunk: Any,
+    parsed: Any,
+    read: Callable[[str], Reference],
+    options: Canonicalization | None,
+    flags: dict[str, bool],
+) -> Any:
+    """``surt(reference, options, **flags)`` of each row that parses."""
+    kind = component_chunk(pa, chunk, parsed, "host").type
+    keys = [
+        None if ref is None else surt(ref, options, **flags)
+        for ref in _references(pa, chunk, parsed, read)
+    ]
+    return pa.array(keys, kind)
+
+
+def lint_chunk(pa: Module, chunk: Any, parsed: Any, read: Callable[[str], Reference]) -> Any:
+    """The codes of ``lint(reference)``'s findings, in the text's order."""
+    codes: list[Sequence[str] | None] = [
+        None if ref is None else [finding.code for finding in lint(ref)]
+        for ref in _references(pa, chunk, parsed, read)
+    ]
+    return pa.array(codes, pa.list_(pa.string()))
