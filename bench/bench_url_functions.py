@@ -15,13 +15,20 @@ ratio to ClickHouse's:
 - ``canonicalize_array(CRAWL_KEY)`` on a hundredth of the rows (it runs
   the row function a row at a time), beside the issue's 0.5 µs target.
 
+Then, in child processes, a stream of 250,000, 1,000,000 and 3,000,000
+rows in batches of 65,536 through ``host_array`` and
+``registrable_domain_array``, each batch made when it is pulled: how much
+resident memory grew, beside the size of one batch.
+
 Where the two read a URL differently: compare_clickhouse.py.  Needs
-pyarrow, publicsuffixlist and chdb.
+pyarrow, publicsuffixlist, chdb and nanoarrow.
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -30,6 +37,7 @@ import pyarrow as pa
 
 import urigrammar
 from _common import corpus
+from bench_columns import rss
 from urigrammar import arrow
 
 #: The issue's targets: the ratio to ClickHouse, and µs per row.
@@ -55,11 +63,53 @@ def fastest(runs: dict[str, Callable[[], object]], rows: int, repeats: int) -> d
     return best
 
 
+def stream_child(rows: int, batch: int) -> None:
+    """Pull a stream of ``rows`` rows through host_array and
+    registrable_domain_array, batch by batch; print the most resident
+    memory grew (bytes) and one batch's size."""
+    import nanoarrow
+
+    lines = corpus()
+
+    def batches() -> Any:
+        for start in range(0, rows, batch):
+            texts = [lines[i % len(lines)] for i in range(start, min(rows, start + batch))]
+            yield pa.record_batch({"u": pa.array(texts)})
+
+    schema = pa.schema({"u": pa.string()})
+    size = next(batches()).nbytes
+    base = rss()
+    grew = 0
+    for make in (arrow.host_array, arrow.registrable_domain_array):
+        reader = pa.RecordBatchReader.from_batches(schema, batches())
+        # nanoarrow reads a stream of arrays a batch at a time (pyarrow
+        # reads one whole, or only a stream of structs a batch at a time).
+        for _batch in nanoarrow.ArrayStream(make(reader)):
+            grew = max(grew, rss() - base)
+    print(f"{grew} {size}")
+
+
+def memory(batch: int) -> None:
+    for rows in (250_000, 1_000_000, 3_000_000):
+        command = [sys.executable, __file__, "--stream-child", str(rows), "--batch", str(batch)]
+        done = subprocess.run(command, capture_output=True, text=True, check=True)
+        grew, size = map(int, done.stdout.split())
+        print(
+            f"a stream of {rows:,} rows: resident memory grew at most {grew / 2**20:.1f} MB "
+            f"(one batch of {batch:,} rows: {size / 2**20:.1f} MB)"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--batch", type=int, default=65_536)
+    ap.add_argument("--stream-child", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.stream_child:
+        stream_child(args.stream_child, args.batch)
+        return
 
     lines = corpus()
     texts = (lines * (args.rows // len(lines) + 1))[: args.rows]
@@ -112,6 +162,7 @@ def main() -> None:
         f"canonicalize_array(CRAWL_KEY) on {len(few):,} rows: {best['key']:.3f} µs/row "
         f"(target {CANONICAL_TARGET})"
     )
+    memory(args.batch)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,9 @@
 """Whole Arrow columns of texts validated and parsed: ``validate_array``
-and ``parse_array``.
+and ``parse_array``; and the URL function family over them (``host_array``,
+``component_array``, ``registrable_domain_array``, ``public_suffix_array``,
+``parameter_array``, ``parameter_names_array``, ``canonicalize_array``,
+``surt_array``, ``lint_array``: each row the row function's answer, a
+null where the row does not parse; they need pyarrow).
 
 A column is anything that offers the Arrow PyCapsule interface
 (``__arrow_c_array__`` or ``__arrow_c_stream__``): a pyarrow array or
@@ -209,6 +213,21 @@ def host_array(
     return _by_chunk("host_array", column, rule, backend, _family.host_chunk)
 
 
+def _suffixes(
+    name: str,
+    column: object,
+    rule: str,
+    backend: Backend | None,
+    *,
+    registrable: bool,
+    private: bool,
+) -> ArrowData:
+    def compute(pa: Any, chunk: Any, parsed: Any, _read: Callable[[str], Any]) -> Any:
+        return _family.suffix_chunk(pa, chunk, parsed, registrable=registrable, private=private)
+
+    return _by_chunk(name, column, rule, backend, compute)
+
+
 def registrable_domain_array(
     column: object,
     rule: str = "IRI-reference",
@@ -219,14 +238,8 @@ def registrable_domain_array(
     """``registrable_domain(ref, private=private)`` of each row: null for
     a host that is no reg-name, or is a public suffix itself.  Needs the
     Public Suffix List (``urigrammar[psl]``)."""
-    return _by_chunk(
-        "registrable_domain_array",
-        column,
-        rule,
-        backend,
-        lambda pa, chunk, parsed, _read: _family.suffix_chunk(
-            pa, chunk, parsed, registrable=True, private=private
-        ),
+    return _suffixes(
+        "registrable_domain_array", column, rule, backend, registrable=True, private=private
     )
 
 
@@ -239,14 +252,8 @@ def public_suffix_array(
 ) -> ArrowData:
     """``public_suffix(ref, private=private)`` of each row.  Needs the
     Public Suffix List (``urigrammar[psl]``)."""
-    return _by_chunk(
-        "public_suffix_array",
-        column,
-        rule,
-        backend,
-        lambda pa, chunk, parsed, _read: _family.suffix_chunk(
-            pa, chunk, parsed, registrable=False, private=private
-        ),
+    return _suffixes(
+        "public_suffix_array", column, rule, backend, registrable=False, private=private
     )
 
 
