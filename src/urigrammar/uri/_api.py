@@ -157,6 +157,9 @@ class Api:
         self.backend = backend
         self._validate_table: dict[str, Callable[[str], object | None]] = {}
         self._parsers: dict[tuple[type[Components], bool], Parser[Components]] = {}
+        # Each class's parse function, screening, keyed by the class alone:
+        # parse_as's usual call, from the library's own operations.
+        self._screened: dict[type[Components], Parser[Components]] = {}
         self.validate = front(backend, self._validate_table, self._new_validate())
 
     def __repr__(self) -> str:
@@ -232,6 +235,13 @@ class Api:
     ) -> RefT:
         """``text`` parsed into a ``cls`` (``parser_for(cls)``, called once),
         by default as the class's reference rule (URI-reference, IRI-reference)."""
+        if rule is None and method == "automata":
+            # The text alone: the C entry runs that call itself, where a
+            # keyword would take the Python function.
+            parse = self._screened.get(cls)
+            if parse is None:
+                parse = self._screened.setdefault(cls, self.parser_for(cls))
+            return cast("RefT", parse(text))
         return self.parser_for(cls)(text, rule or cls.dialect.parse_rules[0], method=method)
 
     def _new_parser(self, cls: type[RefT], screen: bool) -> Parser[RefT]:

@@ -134,17 +134,16 @@ def recompose(
     """Section 5.3, with undefined and empty components kept apart.  The
     parts are written as they are: ``path_clash`` says whether the text
     reads back as the same parts."""
-    parts: list[str] = []
+    # Formatted, not joined from a list: this runs once per resolve and
+    # per normalize, and most references have only some of the parts.
+    text = path if authority is None else f"//{authority}{path}"
     if scheme is not None:
-        parts += (scheme, ":")
-    if authority is not None:
-        parts += ("//", authority)
-    parts.append(path)
+        text = f"{scheme}:{text}"
     if query is not None:
-        parts += ("?", query)
+        text = f"{text}?{query}"
     if fragment is not None:
-        parts += ("#", fragment)
-    return "".join(parts)
+        text = f"{text}#{fragment}"
+    return text
 
 
 def path_clash(path: str, *, has_authority: bool, has_scheme: bool) -> tuple[str, int] | None:

@@ -43,14 +43,23 @@ import ipaddress
 import re
 import string
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, NamedTuple, TypedDict
 
 from ._api import parse_as, validate
-from ._components import Components, RefT, evolve, port_number, significant_digits
+from ._components import (
+    Components,
+    RefT,
+    compose_authority,
+    evolve,
+    port_number,
+    recompose,
+    significant_digits,
+)
+from ._dialect import Dialect
 from ._encode import admitted, decode_where, encode_except
 from ._resolve import as_reference, remove_dot_segments, same_class, unambiguous_path
 
@@ -100,6 +109,9 @@ SCHEME_RULES: dict[str, SchemeRule] = {
     "wss": SchemeRule(443, empty_path_is_root=True),  # RFC 6455 section 3
     "ftp": SchemeRule(21, empty_path_is_root=True),  # RFC 1738 section 3.2
 }
+
+#: The rule of a scheme the registry does not name: nothing to change.
+_NO_RULE = SchemeRule()
 
 
 class _FrozenRules(Mapping[str, SchemeRule]):
@@ -243,12 +255,16 @@ def _unreserved() -> frozenset[str]:
 
 def uppercase_percent_encodings(text: str) -> str:
     """Section 6.2.2.1: ``%3a`` becomes ``%3A``."""
+    if "%" not in text:
+        return text
     return _PERCENT_ENCODED.sub(lambda m: m.group().upper(), text)
 
 
 def decode_unreserved(text: str) -> str:
     """Section 6.2.2.2: ``%7E`` becomes ``~``; an encoded reserved or
     non-ASCII octet is left as it is."""
+    if "%" not in text:
+        return text
     unreserved = _unreserved()
 
     def decoded(match: re.Match[str]) -> str:
@@ -259,8 +275,8 @@ def decode_unreserved(text: str) -> str:
 
 
 def _percent_normalized(text: str | None) -> str | None:
-    if text is None:
-        return None
+    if text is None or "%" not in text:
+        return text
     return uppercase_percent_encodings(decode_unreserved(text))
 
 
@@ -288,7 +304,8 @@ def lowercase_host(host: str) -> str:
     its percent-encodings in uppercase.  Applies to every kind of host; in
     an IRI, non-ASCII letters keep their case (RFC 3987 section 5.3.2.1:
     only US-ASCII is case-insensitive there)."""
-    return uppercase_percent_encodings(host.translate(_ASCII_LOWER))
+    lowered = host.lower() if host.isascii() else host.translate(_ASCII_LOWER)
+    return uppercase_percent_encodings(lowered)
 
 
 @cache
@@ -327,20 +344,32 @@ def normalize_by_scheme(ref: RefT, schemes: Mapping[str, SchemeRule] | None = No
     lowercase: drop an empty port or the scheme's default port, write the
     port without leading zeros, and give an empty path under an authority
     ``/`` when the scheme's rule says so."""
+    port_text, path = _by_scheme(ref.scheme, ref.host, ref.port_text, ref.path, schemes)
+    if port_text == ref.port_text and path == ref.path:
+        return ref
+    return evolve(ref, port_text=port_text, path=path)
+
+
+def _by_scheme(
+    scheme: str | None,
+    host: str | None,
+    port_text: str | None,
+    path: str,
+    schemes: Mapping[str, SchemeRule] | None,
+) -> tuple[str | None, str]:
+    """``normalize_by_scheme`` on the components it changes: the port
+    and the path."""
     rules = SCHEME_RULES if schemes is None else schemes
-    rule = rules.get(ref.scheme or "", SchemeRule())
-    if ref.port_text is not None:
+    rule = rules.get(scheme or "", _NO_RULE)
+    if port_text is not None:
         # Compared as digit strings: a port may have millions of digits, and
         # converting those to int is quadratic (and refused past 4300).
-        digits = significant_digits(ref.port_text) if ref.port_text else ""
+        digits = significant_digits(port_text) if port_text else ""
         default = None if rule.default_port is None else str(rule.default_port)
-        if not digits or digits == default:
-            ref = evolve(ref, port_text=None)
-        else:
-            ref = evolve(ref, port_text=digits)
-    if ref.host is not None and not ref.path and rule.empty_path_is_root:
-        ref = evolve(ref, path="/")
-    return ref
+        port_text = None if not digits or digits == default else digits
+    if host is not None and not path and rule.empty_path_is_root:
+        path = "/"
+    return port_text, path
 
 
 def normalize(ref: RefT | str, options: Normalization | None = None, *, cls: type[RefT]) -> RefT:
@@ -355,15 +384,57 @@ def normalize(ref: RefT | str, options: Normalization | None = None, *, cls: typ
     otherwise left as is."""
     if options is None:
         options = _DEFAULT
-    nfc = options.nfc
     r = as_reference(ref, cls)
     dialect = r.dialect
+    if dialect.word == "URI":
+        percent: Callable[[str | None, str], str | None] = _uri_percent
+    else:
+        percent = _iri_percent(dialect, options.nfc)
+    host = r.host
+    if host is not None:
+        if r.host_kind == dialect.rule("reg-name"):
+            host = percent(host, "reg-name") or ""
+        host = lowercase_host(decode_unreserved(host))
+        if options.ipv6_canonical and r.host_kind == "IPv6address":
+            host = canonical_ipv6(host)
+    if options.nfc and dialect.word != "URI":
+        # NFC's triplets are written per segment: "/" is no isegment's.
+        path = "/".join(percent(segment, "segment") or "" for segment in r.path.split("/"))
+    else:
+        # Decoding never makes a "/" (it is reserved): the path at once.
+        path = percent(r.path, "segment") or ""
+    scheme = r.scheme
+    if scheme is not None:
+        scheme = scheme.lower()
+        path = remove_dot_segments(path)
+    elif path.startswith("/"):
+        path = remove_dot_segments(path)
+    port_text = r.port_text
+    if options.scheme_based:
+        port_text, path = _by_scheme(scheme, host, port_text, path, options.schemes)
+    path = unambiguous_path(path, has_authority=host is not None, has_scheme=scheme is not None)
+    authority = compose_authority(percent(r.userinfo, "userinfo"), host, port_text)
+    query = percent(r.query, "query")
+    text = recompose(scheme, authority, path, query, percent(r.fragment, "fragment"))
+    # Decoding can change which rule the host matches (section 3.2.2:
+    # "%31.2.3.4" is a reg-name, "1.2.3.4" an IPv4address), so the
+    # reference is read again from the grammar rather than carried over.
+    return parse_as(type(r), text)
+
+
+def _uri_percent(text: str | None, _part: str) -> str | None:
+    """A URI component's percent-encodings normalized (section 6.2.2)."""
+    return _percent_normalized(text)
+
+
+def _iri_percent(dialect: Dialect, nfc: bool) -> Callable[[str | None, str], str | None]:
+    """An IRI component's percent-encodings of characters it admits
+    decoded, the rest normalized (RFC 3987 section 5.3.2.3), then in NFC
+    when ``nfc`` (section 5.3.2.2): ``(text, the part's rule) -> text``."""
 
     def percent(text: str | None, part: str) -> str | None:
         if text is None:
             return None
-        if dialect.word == "URI":
-            return _percent_normalized(text)
         rule = dialect.rule(part)
         decoded = decode_admitted(text, rule)
         # RFC 3987 section 5.3.2.2: NFC only when asked for.
@@ -377,44 +448,7 @@ def normalize(ref: RefT | str, options: Normalization | None = None, *, cls: typ
         # as an IRI writes it.
         return encode_except(composed, admitted(rule), keep_escapes=True)
 
-    host = r.host
-    if host is not None:
-        if r.host_kind == dialect.rule("reg-name"):
-            host = percent(host, "reg-name") or ""
-        host = lowercase_host(decode_unreserved(host))
-        if options.ipv6_canonical and r.host_kind == "IPv6address":
-            host = canonical_ipv6(host)
-    if nfc and dialect.word != "URI":
-        # NFC's triplets are written per segment: "/" is no isegment's.
-        path = "/".join(percent(segment, "segment") or "" for segment in r.path.split("/"))
-    else:
-        # Decoding never makes a "/" (it is reserved): the path at once.
-        path = percent(r.path, "segment") or ""
-    if r.scheme is not None or path.startswith("/"):
-        path = remove_dot_segments(path)
-    result = evolve(
-        r,
-        scheme=None if r.scheme is None else r.scheme.lower(),
-        userinfo=percent(r.userinfo, "userinfo"),
-        host=host,
-        path=path,
-        query=percent(r.query, "query"),
-        fragment=percent(r.fragment, "fragment"),
-    )
-    if options.scheme_based:
-        result = normalize_by_scheme(result, options.schemes)
-    final = evolve(
-        result,
-        path=unambiguous_path(
-            result.path,
-            has_authority=result.host is not None,
-            has_scheme=result.scheme is not None,
-        ),
-    )
-    # Decoding can change which rule the host matches (section 3.2.2:
-    # "%31.2.3.4" is a reg-name, "1.2.3.4" an IPv4address), so the kind is
-    # read again from the grammar rather than carried over.
-    return parse_as(type(r), str(final))
+    return percent
 
 
 def equivalent(
