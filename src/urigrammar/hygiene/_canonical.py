@@ -39,6 +39,7 @@ from ..uri import (
     as_iri,
     normalize,
     parameter_name,
+    recompose,
     to_uri,
 )
 from ._tracking import tracking_parameters
@@ -254,4 +255,6 @@ def canonicalize(
     fragment = None if chosen.drop_fragment else uri.fragment
     if query == uri.query and fragment == uri.fragment:
         return str(uri)
-    return str(uri.replace(query=query, fragment=fragment))
+    # The query's pieces are the URI's own, and the path is unchanged:
+    # the parts recompose into a URI with these parts (section 5.3).
+    return recompose(uri.scheme, uri.authority, uri.path, query, fragment)

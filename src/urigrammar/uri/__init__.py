@@ -17,7 +17,7 @@ from .._lazy import lazy_names
 
 if TYPE_CHECKING:
     from ._api import validate
-    from ._components import layout, port_number
+    from ._components import layout, port_number, recompose
     from ._encode import percent_decode, percent_encode
     from ._normalize import (
         SCHEME_RULES,
@@ -60,6 +60,7 @@ __all__ = [
     "percent_decode",
     "percent_encode",
     "port_number",
+    "recompose",
     "remove_dot_segments",
     "resolve",
     "to_uri",
@@ -88,6 +89,7 @@ _LAZY: dict[str, str] = {
     "percent_decode": "._encode",
     "percent_encode": "._encode",
     "port_number": "._components",
+    "recompose": "._components",
     "remove_dot_segments": "._resolve",
     "resolve": "._reference",
     "to_uri": "._reference",

@@ -56,6 +56,11 @@ def _idna_host(host: str) -> str:
 
 def to_uri(iri: Components, *, uri_cls: type[RefT], idna: bool = False) -> RefT:
     """The URI of ``iri`` (RFC 3987 section 3.1), a ``uri_cls``."""
+    text = str(iri)
+    if text.isascii():
+        # RFC 3987 section 2.2 adds only non-ASCII characters to RFC 3986's
+        # rules: an ASCII IRI is its own URI, component for component.
+        return parser_for(uri_cls)(text)
     dialect = uri_cls.dialect
     host = iri.host
     if host is not None and iri.host_kind == type(iri).dialect.rule("reg-name"):

@@ -433,8 +433,8 @@ def _iri_percent(dialect: Dialect, nfc: bool) -> Callable[[str | None, str], str
     when ``nfc`` (section 5.3.2.2): ``(text, the part's rule) -> text``."""
 
     def percent(text: str | None, part: str) -> str | None:
-        if text is None:
-            return None
+        if text is None or (not nfc and "%" not in text):
+            return text
         rule = dialect.rule(part)
         decoded = decode_admitted(text, rule)
         # RFC 3987 section 5.3.2.2: NFC only when asked for.
