@@ -19,7 +19,7 @@ labels as written, A-labels or U-labels.
 from __future__ import annotations
 
 import importlib.metadata
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from .._errors import MissingExtraError, URIError
@@ -72,17 +72,36 @@ def _host(ref: Reference | str) -> str | None:
     else:
         msg = f"expected a URIReference, an IRIReference or a str, not {type(ref).__name__}"
         raise TypeError(msg)
-    if not host:
-        return None
-    decoded = lowercase_host(percent_decode(host, errors="surrogateescape"))
-    if any("\ud800" <= char <= "\udfff" for char in decoded):
-        return None  # octets that are not UTF-8 spell no name
+    return _name(host) if host else None
+
+
+@lru_cache(maxsize=1 << 16)
+def _name(host: str) -> str | None:
+    """The name a reg-name spells, as the list is asked about it, or
+    ``None``; remembered, as ``_answer`` is."""
+    if "%" in host:
+        decoded = lowercase_host(percent_decode(host, errors="surrogateescape"))
+        if any("\ud800" <= char <= "\udfff" for char in decoded):
+            return None  # octets that are not UTF-8 spell no name
+    else:
+        decoded = lowercase_host(host)
     name = decoded.removesuffix(".")
     if not name or name.startswith(".") or name.endswith(".") or ".." in name:
         return None  # an empty label is no domain name
     if validate("IPv4address", name):
         return None  # an address, once decoded (section 3.2.2: "%31.2.3.4")
     return name
+
+
+@lru_cache(maxsize=1 << 16)
+def _answer(name: str, private: bool, registrable: bool) -> str | None:
+    """The list's answer for a host name, remembered: a crawl or a log
+    asks about a few hosts many times, and each lookup walks the name's
+    labels in Python.  Bounded, and safe from several threads."""
+    found: str | None = (
+        _list(private).privatesuffix(name) if registrable else _list(private).publicsuffix(name)
+    )
+    return found
 
 
 def public_suffix(ref: Reference | str, *, private: bool = True) -> str | None:
@@ -103,7 +122,7 @@ def public_suffix(ref: Reference | str, *, private: bool = True) -> str | None:
     True
     """
     host = _host(ref)
-    return None if host is None else _list(private).publicsuffix(host)
+    return None if host is None else _answer(host, private, False)
 
 
 def registrable_domain(ref: Reference | str, *, private: bool = True) -> str | None:
@@ -121,4 +140,4 @@ def registrable_domain(ref: Reference | str, *, private: bool = True) -> str | N
     True
     """
     host = _host(ref)
-    return None if host is None else _list(private).privatesuffix(host)
+    return None if host is None else _answer(host, private, True)
