@@ -50,6 +50,7 @@ SOURCE_FILES = (
     "entry.c",
     "arrow.c",
     "columns.c",
+    "normal.c",
     "module.c",
 )
 NAME = "urigrammar.engine.backend._native"

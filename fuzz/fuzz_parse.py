@@ -5,7 +5,8 @@ It checks the fuzz invariant of ``tests/system/test_fuzz.py``: on any ``str``,
 ``relativize``, ``equivalent`` and ``percent_decode`` return normally or
 raise a ``URIError`` subclass.  Any other exception, or a broken promise
 (``str(parse(t)) != t``, an error offset outside the text, the two methods
-disagreeing), is a crash: atheris prints the input and saves it as
+disagreeing, the C normalization writing another text than the Python
+one), is a crash: atheris prints the input and saves it as
 ``crash-<sha1>``.  See ``fuzz/README.md``; not part of CI.
 
     python fuzz/fuzz_parse.py -atheris_runs=100000
@@ -19,6 +20,8 @@ import atheris
 
 with atheris.instrument_imports():
     import urigrammar as u
+    from urigrammar.uri._api import normalizer
+    from urigrammar.uri._normalize import native_text, normal_text
 
 RULES = u.RULE_NAMES
 BASE = "http://a/b/c/d;p?q"
@@ -99,6 +102,18 @@ def check_references(text: str, other: str) -> None:
             raise AssertionError(f"{result!r} does not read back from {str(result)!r}")
 
 
+def check_normal(text: str) -> None:
+    """The native back end's normal text (C) is the pure one's (Python)."""
+    try:
+        ref = u.parse(text)
+    except u.URISyntaxError:
+        return
+    for options in (u.Normalization(), u.Normalization(scheme_based=False)):
+        made = native_text(ref, options, normalizer())
+        if made is not None and made != normal_text(ref, options):
+            raise AssertionError(f"C normalizes {text!r} to {made!r}")
+
+
 def test_one_input(data: bytes) -> None:
     fdp = atheris.FuzzedDataProvider(data)
     rule = RULES[fdp.ConsumeIntInRange(0, len(RULES) - 1)]
@@ -106,6 +121,7 @@ def test_one_input(data: bytes) -> None:
     text = text_from(fdp)
     check_rule(rule, text)
     check_parse(text)
+    check_normal(text)
     check_references(text, other)
 
 

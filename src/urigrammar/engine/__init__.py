@@ -46,6 +46,7 @@ if TYPE_CHECKING:
         column_job,
         column_stream,
     )
+    from .backend.normal import NormalizeUri, uri_normalizer
     from .backend.plan import Plan
     from .base.later import later
     from .base.value import exact, text_of
@@ -112,6 +113,8 @@ _LAZY: dict[str, str] = {
     "Field": ".result.record",
     "Record": ".result.record",
     "record_types": ".result.record",
+    "NormalizeUri": ".backend.normal",
+    "uri_normalizer": ".backend.normal",
     "untracked": ".result.record",
     "later": ".base.later",
     "END": ".syntax.analysis",
@@ -145,6 +148,7 @@ __all__ = [
     "Expr",
     "Field",
     "Grammar",
+    "NormalizeUri",
     "PackageStore",
     "Part",
     "Plan",
@@ -186,6 +190,7 @@ __all__ = [
     "tables_predicate",
     "text_of",
     "untracked",
+    "uri_normalizer",
     "within",
 ]
 

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, cast
 
 from .._errors import URIError
-from ..engine import Backend, default_backend, front, text_of
+from ..engine import Backend, NormalizeUri, default_backend, front, text_of, uri_normalizer
 from ..shipped import shipped_rule
 from ._components import Components, RefT
 from ._dialect import URI, Dialect, bidi_error
@@ -43,6 +43,7 @@ __all__ = [
     "TreeNode",
     "api",
     "check",
+    "normalizer",
     "parse_as",
     "parse_tree",
     "parser_for",
@@ -160,6 +161,9 @@ class Api:
         # Each class's parse function, screening, keyed by the class alone:
         # parse_as's usual call, from the library's own operations.
         self._screened: dict[type[Components], Parser[Components]] = {}
+        #: RFC 3986's normalization of a record's text in C, or ``None``
+        #: where it runs in Python (uri._normalize).
+        self.normalize_uri: NormalizeUri | None = uri_normalizer(backend)
         self.validate = front(backend, self._validate_table, self._new_validate())
 
     def __repr__(self) -> str:
@@ -363,6 +367,11 @@ def check(rule: str, text: str, *, method: Method = "automata") -> None:
 def parser_for(cls: type[RefT], *, screen: bool = True) -> Parser[RefT]:
     """``Api.parser_for`` on the default back end."""
     return _DEFAULT.parser_for(cls, screen=screen)
+
+
+def normalizer() -> NormalizeUri | None:
+    """``Api.normalize_uri`` on the default back end."""
+    return _DEFAULT.normalize_uri
 
 
 def parse_as(

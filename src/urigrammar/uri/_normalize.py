@@ -49,8 +49,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, NamedTuple, TypedDict
 
-from ._api import parse_as, validate
+from ..engine import NormalizeUri
+from ._api import normalizer, parse_as, validate
 from ._components import (
+    FIELDS,
     Components,
     RefT,
     compose_authority,
@@ -385,6 +387,55 @@ def normalize(ref: RefT | str, options: Normalization | None = None, *, cls: typ
     if options is None:
         options = _DEFAULT
     r = as_reference(ref, cls)
+    # Decoding can change which rule the host matches (section 3.2.2:
+    # "%31.2.3.4" is a reg-name, "1.2.3.4" an IPv4address), so the
+    # reference is read again from the grammar rather than carried over.
+    return parse_as(type(r), native_text(r, options, normalizer()) or normal_text(r, options))
+
+
+#: The slots of a reference's record that hold its scheme, userinfo, host,
+#: port, path, query and fragment, as the C normalization takes them.
+_SLOTS = tuple(
+    FIELDS.index(field)
+    for field in ("scheme", "userinfo", "host", "port_text", "path", "query", "fragment")
+)
+
+
+@cache
+def _decoded_octets() -> bytes:
+    """For each ASCII octet, whether a percent-encoding of it is decoded
+    (section 6.2.2.2: the ``unreserved`` characters, asked of the grammar)."""
+    unreserved = _unreserved()
+    return bytes(chr(octet) in unreserved for octet in range(128))
+
+
+def native_text(
+    r: Components, options: Normalization, normalize_uri: NormalizeUri | None
+) -> str | None:
+    """``normal_text`` by ``normalize_uri`` (a back end's C normalization,
+    or ``None`` on the pure one), for a URI whose record the native back
+    end made and whose text is ASCII; ``None`` where Python must do it."""
+    if normalize_uri is None or r.dialect.word != "URI":
+        return None
+    if options.ipv6_canonical and r.host_kind == "IPv6address":
+        return None  # RFC 5952's form: ipaddress writes it
+    rule = _NO_RULE
+    if options.scheme_based:
+        rules = SCHEME_RULES if options.schemes is None else options.schemes
+        rule = rules.get((r.scheme or "").lower(), _NO_RULE)
+    return normalize_uri(
+        r,
+        _SLOTS,
+        _decoded_octets(),
+        rule.default_port,
+        rule.empty_path_is_root,
+        options.scheme_based,
+    )
+
+
+def normal_text(r: Components, options: Normalization) -> str:
+    """The text of ``r``'s normal form under ``options``, in Python: the
+    pure back end's way, and any text C leaves to it."""
     dialect = r.dialect
     if dialect.word == "URI":
         percent: Callable[[str | None, str], str | None] = _uri_percent
@@ -415,11 +466,7 @@ def normalize(ref: RefT | str, options: Normalization | None = None, *, cls: typ
     path = unambiguous_path(path, has_authority=host is not None, has_scheme=scheme is not None)
     authority = compose_authority(percent(r.userinfo, "userinfo"), host, port_text)
     query = percent(r.query, "query")
-    text = recompose(scheme, authority, path, query, percent(r.fragment, "fragment"))
-    # Decoding can change which rule the host matches (section 3.2.2:
-    # "%31.2.3.4" is a reg-name, "1.2.3.4" an IPv4address), so the
-    # reference is read again from the grammar rather than carried over.
-    return parse_as(type(r), text)
+    return recompose(scheme, authority, path, query, percent(r.fragment, "fragment"))
 
 
 def _uri_percent(text: str | None, _part: str) -> str | None:

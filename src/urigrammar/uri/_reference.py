@@ -448,8 +448,9 @@ def _class_for(*refs: Reference | str) -> type[Reference]:
     when any of them is one, or is a string that is an IRI-reference and no
     URI-reference; ``URIReference`` otherwise.  The one rule of every
     function here that takes a ``str | Reference``."""
-    if any(isinstance(r, IRIReference) or _is_iri_only(r) for r in refs):
-        return IRIReference
+    for r in refs:  # a loop, not any(): this runs once per normalize
+        if isinstance(r, IRIReference) or _is_iri_only(r):
+            return IRIReference
     return URIReference
 
 

@@ -28,7 +28,8 @@ add_type(PyObject *module, PyType_Spec *spec, const char *name, PyObject **kept)
 }
 
 /* The module's first exec slot: the Runner, Tagger, Record and Field
-   types, the first three kept in the module state as well. */
+   types, the first three kept in the module state as well, and the
+   functions of normal.c (those of columns.c are the module's methods). */
 static int
 native_exec(PyObject *module)
 {
@@ -36,7 +37,8 @@ native_exec(PyObject *module)
     if (add_type(module, &Runner_spec, "Runner", &st->runner_type) < 0 ||
         add_type(module, &Tagger_spec, "Tagger", &st->tagger_type) < 0 ||
         add_type(module, &Record_spec, "Record", &st->record_type) < 0 ||
-        add_type(module, &Field_spec, "Field", NULL) < 0) {
+        add_type(module, &Field_spec, "Field", NULL) < 0 ||
+        PyModule_AddFunctions(module, normal_methods) < 0) {
         return -1;
     }
     return 0;

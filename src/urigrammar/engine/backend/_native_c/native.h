@@ -4,7 +4,8 @@
  * by name.
  *
  * The tables come from engine/automata (their bytes: tables.py); nothing
- * here knows any grammar, rule or delimiter.  One concept a file:
+ * here knows any grammar or rule, and only normal.c knows delimiters:
+ * those of RFC 3986's components, whose normalization it writes.  One concept a file:
  *
  *   classmap.h     the class of each code point, and reading a text (a str
  *                  or a row of UTF-8) a chunk at a time;
@@ -22,6 +23,8 @@
  *   arrow.h/.c     the Arrow C data interface: reading a string column,
  *                  building arrays, schemas and streams;
  *   columns.c      a Runner or a Tagger over each row of a string column;
+ *   normal.c       RFC 3986's normalization (section 6) of a record's
+ *                  text, each component's slot named by the caller;
  *   module.c       the module: its state, and the types' creation.
  *
  * This header declares what the files share; all the rest of each file is
@@ -115,6 +118,17 @@ record_make(PyTypeObject *cls, allocfunc alloc, PyObject *text, Py_ssize_t lengt
    cycle); 0 with TypeError set when not. */
 NATIVE_SHARED int
 record_consts_allowed(PyObject *cls, PyObject *consts);
+
+/* The text of obj, a record of record_type (borrowed), with the spans of
+   its slots slots[0 .. n) in spans[0 .. 2n), two numbers a slot as the
+   record keeps them; NULL, with no exception set, when obj is no such
+   record or has no such slot. */
+NATIVE_SHARED PyObject *
+record_spans(PyObject *obj, PyObject *record_type, const Py_ssize_t *slots, Py_ssize_t n,
+             Py_ssize_t *spans);
+
+/* The module's function that normalizes a reference's text (normal.c). */
+NATIVE_SHARED extern PyMethodDef normal_methods[];
 
 /* 1 when cls's instances hold nothing beyond a Record's (no __dict__, no
    __weakref__, no slot), 0 when they do, -1 with an exception set. */

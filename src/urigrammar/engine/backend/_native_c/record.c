@@ -97,6 +97,24 @@ spans_valid(const Py_ssize_t *spans, Py_ssize_t nslots, Py_ssize_t length, Py_ss
     return 1;
 }
 
+NATIVE_SHARED PyObject *
+record_spans(PyObject *obj, PyObject *record_type, const Py_ssize_t *slots, Py_ssize_t n,
+             Py_ssize_t *spans)
+{
+    if (!PyObject_TypeCheck(obj, (PyTypeObject *)record_type)) {
+        return NULL;
+    }
+    const Record *r = (const Record *)obj;
+    Py_ssize_t nslots = record_nslots(r);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (slots[k] < 0 || slots[k] >= nslots) {
+            return NULL;
+        }
+        record_span(r, slots[k], &spans[2 * k], &spans[2 * k + 1]);
+    }
+    return r->text;
+}
+
 NATIVE_SHARED int
 record_plain(PyObject *cls)
 {

@@ -1,0 +1,159 @@
+"""``normalize`` on each back end: the native one writes a URI's normal
+text in C from the parse's offsets (``engine/backend/_native_c/normal.c``),
+the pure one in Python (``uri._normalize.normal_text``), which is the
+oracle here.  Every text C writes must be the Python one, for every
+option; C leaves to Python only what it does not read (non-ASCII text,
+records it did not make, RFC 5952's IPv6 form)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from urigrammar import IRIReference, Normalization, SchemeRule, URIReference
+from urigrammar.engine import BACKENDS, Backend
+from urigrammar.strategies import from_rule
+from urigrammar.uri._api import api
+from urigrammar.uri._normalize import SCHEME_RULES, native_text, normal_text
+
+#: Pieces that exercise each step: case, every kind of percent-encoding,
+#: dot segments (section 5.2.4's five cases), ports with leading zeros.
+_PIECES = st.sampled_from(
+    [
+        "/",
+        ".",
+        "..",
+        "./",
+        "../",
+        "/.",
+        "/..",
+        "%7e",
+        "%7E",
+        "%2f",
+        "%2E",
+        "%41",
+        "%e2%82",
+        "a",
+        "B",
+        ":",
+    ]
+)
+_PATHS = st.lists(_PIECES, max_size=12).map("".join)
+_SCHEMES = st.sampled_from(["http", "HTTPS", "ftp", "Ex", "ws"])
+_PORTS = st.sampled_from(["", "0", "80", "0080", "443", "00443", "21", "8080", "000"])
+
+
+@st.composite
+def _assembled(draw: st.DrawFn) -> str:
+    """A reference assembled from the pieces above, which the grammar may
+    refuse (those are skipped)."""
+    text = ""
+    if draw(st.booleans()):
+        text += draw(_SCHEMES) + ":"
+    if draw(st.booleans()):
+        text += (
+            "//"
+            + draw(st.sampled_from(["", "u%3a@", "U:P@"]))
+            + draw(st.sampled_from(["Ex%41mple.COM", "[::A]", "1.2.3.4", "", "h%2e"]))
+        )
+        if draw(st.booleans()):
+            text += ":" + draw(_PORTS)
+        path = draw(_PATHS)
+        text += path if path.startswith("/") or not path else "/" + path
+    else:
+        text += draw(_PATHS)
+    if draw(st.booleans()):
+        text += "?" + draw(_PATHS)
+    if draw(st.booleans()):
+        text += "#" + draw(_PATHS)
+    return text
+
+
+_OPTIONS = st.builds(
+    Normalization,
+    scheme_based=st.booleans(),
+    ipv6_canonical=st.booleans(),
+    schemes=st.sampled_from([None, {**SCHEME_RULES, "ex": SchemeRule(0, empty_path_is_root=True)}]),
+)
+
+
+def _check(backend: Backend, text: str, options: Normalization) -> None:
+    functions = api(backend)
+    try:
+        ref = functions.parser_for(URIReference)(text)
+    except ValueError:
+        return
+    made = native_text(ref, options, functions.normalize_uri)
+    if functions.normalize_uri is None:
+        assert made is None  # the pure back end: Python only
+        return
+    wanted = normal_text(ref, options)
+    if options.ipv6_canonical and ref.host_kind == "IPv6address":
+        assert made is None
+    else:
+        assert made == wanted, text
+
+
+# The back ends as a parameter of their own (the `backend` fixture is
+# function-scoped, which Hypothesis refuses beside @given).
+@pytest.mark.parametrize("chosen", BACKENDS, ids=lambda b: b.name)
+@given(st.one_of(from_rule("URI-reference"), _assembled()), _OPTIONS)
+@example("HTTP://User%3a@WWW.Ex%41mple.COM:0080/a/./b/../%7e%2f?q=%7a%3B#F%2d", Normalization())
+@example("foo:bar/./../..//baz", Normalization())
+@example("//a:/", Normalization())
+@example("a/b/../../..//c:d", Normalization())
+@example("x:/..//y", Normalization())
+@example("Ex://h:0", Normalization(schemes={"ex": SchemeRule(0, empty_path_is_root=True)}))
+def test_the_c_text_is_the_python_text(chosen: Backend, text: str, options: Normalization) -> None:
+    _check(chosen, text, options)
+
+
+@pytest.mark.parametrize("size", [100, 2100, 70_000])
+def test_long_texts_past_the_stack_buffer(backend: Backend, size: int) -> None:
+    # The C way writes a text of under about 2 KB on the stack, a longer
+    # one on the heap: both, and a path whose dot segments take it back.
+    segments = "/a/./b/../%7e" * (size // 13)
+    for text in (
+        f"HTTP://Ex%41mple.com:0080{segments}?%7a#%2d",
+        f"x:{segments}{'/..' * (size // 3)}",
+        "//h" + "/." * (size // 2),
+    ):
+        _check(backend, text, Normalization())
+        _check(backend, text, dataclasses.replace(Normalization(), scheme_based=False))
+
+
+def test_what_c_leaves_to_python(backend: Backend) -> None:
+    functions = api(backend)
+    if functions.normalize_uri is None:
+        pytest.skip("the pure back end has no C normalization")
+    parse = functions.parser_for(URIReference)
+    # Not ASCII: only an IRI's text is, and an IRI is normalized in Python.
+    iri = functions.parser_for(IRIReference)("http://ä.example/")
+    assert native_text(iri, Normalization(), functions.normalize_uri) is None
+    # RFC 5952's IPv6 form is ipaddress's.
+    v6 = parse("http://[0:0::1]/")
+    assert native_text(v6, Normalization(ipv6_canonical=True), functions.normalize_uri) is None
+    assert native_text(v6, Normalization(), functions.normalize_uri) == "http://[0:0::1]/"
+    # A value that is no record of the C back end.
+    assert (
+        functions.normalize_uri("http://a/", (0, 1, 2, 7, 3, 4, 5), bytes(128), None, True, True)
+        is None
+    )
+
+
+def test_bad_arguments_are_refused(backend: Backend) -> None:
+    normalize_uri = api(backend).normalize_uri
+    if normalize_uri is None:
+        pytest.skip("the pure back end has no C normalization")
+    ref = api(backend).parser_for(URIReference)("http://a/")
+    with pytest.raises(ValueError, match="7 slots"):
+        normalize_uri(ref, (0, 1), bytes(128), None, True, True)
+    with pytest.raises(ValueError, match="128 octets"):
+        normalize_uri(ref, (0, 1, 2, 7, 3, 4, 5), bytes(5), None, True, True)
+    with pytest.raises(ValueError, match="not negative"):
+        normalize_uri(ref, (0, 1, 2, 7, 3, 4, 5), bytes(128), -1, True, True)
+    # A slot past the record's is no component: Python's way.
+    assert normalize_uri(ref, (0, 1, 2, 70, 3, 4, 5), bytes(128), None, True, True) is None
