@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import glob
 import json
+import re
 import string
 from collections import Counter
 from pathlib import Path
@@ -298,3 +299,37 @@ def test_sorting_only_reorders_by_name_and_keeps_each_names_order(on: On, text: 
             p for p in after if p.partition("=")[0] == name
         ]
     assert u.parse(plain).replace(query=None) == u.parse(ordered).replace(query=None)
+
+
+@given(
+    st.one_of(from_rule("URI-reference"), from_rule("URI")),
+    st.sampled_from(
+        [
+            u.Canonicalization(),
+            u.CRAWL_KEY,
+            u.Canonicalization(normalization=u.Normalization(scheme_based=False), idna=True),
+        ]
+    ),
+)
+@example("HTTP://WWW.Ex%41mple.COM:0080/a/./b/../%7e%2f?q=%7a%3B#F%2d", u.CRAWL_KEY)
+@example("http://h/%e2%82%ac", u.CRAWL_KEY)
+@example("http://b%C3%BCcher.example/%65%CC%81", u.CRAWL_KEY)  # IDNA and NFC: the IRI way
+def test_the_ascii_way_gives_the_iri_ways_key(text: str, options: u.Canonicalization) -> None:
+    # An ASCII text with no percent-encoded octet past ASCII takes RFC
+    # 3986's normalization alone; the IRI way (section 5.3, then 3.1) must
+    # give the same URI, for the text and for its reference.
+    from urigrammar.hygiene._canonical import by_ascii, by_iri
+
+    for ref in (text, u.parse(text)):
+        shorter = by_ascii(ref, options.normalization)
+        if shorter is None:
+            assert re.search(r"%[89A-Fa-f]", text)
+            continue
+        assert shorter == by_iri(ref, options)
+
+
+def test_the_ascii_way_leaves_the_rest_to_the_iri_way() -> None:
+    from urigrammar.hygiene._canonical import by_ascii
+
+    for text in ("http://ä.example/", "http://h/%C3%A4", "http://h/%8f", "ht tp://x"):
+        assert by_ascii(text, u.Normalization()) is None

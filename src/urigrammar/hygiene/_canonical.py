@@ -16,6 +16,12 @@ percent-encoding is always the same (preferably uppercase)"):
   exactly when ``equivalent`` calls them equal, and a key is ASCII: what
   an HTTP request line carries, and what any store, sort or join takes.
 
+An ASCII reference with no percent-encoded octet past ASCII has the same
+key by a shorter way: nothing in it is decoded into a non-ASCII character,
+so its IRI normal form mapped to a URI is its URI normal form (RFC 3987
+section 2.2 adds only non-ASCII characters to RFC 3986's rules), which the
+native back end writes in C.
+
 Options beyond equivalence (``Canonicalization``) then work on the key's
 raw text: its query is cut at ``&`` and its pieces are dropped or sorted as
 written, so no reserved octet is ever decoded (``%2F``, ``%3B`` and ``%26``
@@ -26,7 +32,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from typing import Any
@@ -39,8 +45,10 @@ from ..uri import (
     as_iri,
     normalize,
     parameter_name,
+    parse,
     recompose,
     to_uri,
+    validate,
 )
 from ._tracking import tracking_parameters
 
@@ -179,9 +187,18 @@ def _options(options: Canonicalization | None, flags: Mapping[str, Any]) -> Cano
 
 
 @cache
-def _matcher(patterns: tuple[str, ...]) -> re.Pattern[str]:
-    """One regex for every name and glob (fnmatch's own translation)."""
-    return re.compile("|".join(fnmatch.translate(p) for p in patterns))
+def _matcher(patterns: tuple[str, ...]) -> tuple[frozenset[str], Callable[[str], object] | None]:
+    """The exact names of ``patterns``, and one regex's match for the globs
+    (fnmatch's own translation), or ``None`` without one.  Most names a
+    crawl drops are exact: a set finds them in one lookup, where an
+    alternation of them all is tried branch by branch."""
+    exact = frozenset(p for p in patterns if not _GLOB.search(p))
+    globs = [fnmatch.translate(p) for p in patterns if _GLOB.search(p)]
+    return exact, re.compile("|".join(globs)).match if globs else None
+
+
+#: What makes a pattern a glob (fnmatch: ``*``, ``?``, ``[seq]``).
+_GLOB = re.compile(r"[*?\[]")
 
 
 def _www_dropped(ref: URIReference) -> URIReference:
@@ -197,6 +214,33 @@ def _www_dropped(ref: URIReference) -> URIReference:
     while host.startswith("www.", at) and len(host) > at + 4 and host[at + 4] != ".":
         at += 4
     return ref if at == 0 else ref.replace(host=host[at:])
+
+
+#: A percent-encoded octet past ASCII: decoded, it may spell a character
+#: the IRI normal form writes unencoded (then NFC, IDNA).
+_OCTET_PAST_ASCII = re.compile(r"%[89A-Fa-f]")
+
+
+def by_ascii(
+    ref: URIReference | IRIReference | str, normalization: Normalization
+) -> URIReference | None:
+    """The key's URI by RFC 3986's normalization alone, for a reference
+    whose text is ASCII with no percent-encoded octet past ASCII (see the
+    module docstring); ``None`` for any other."""
+    text = ref if isinstance(ref, str) else str(ref)
+    if not text.isascii() or _OCTET_PAST_ASCII.search(text):
+        return None
+    if isinstance(ref, URIReference):
+        return normalize(ref, normalization)
+    if not validate("URI-reference", text):
+        return None  # the IRI way says what is wrong with it
+    return normalize(parse(text), normalization)
+
+
+def by_iri(ref: URIReference | IRIReference | str, options: Canonicalization) -> URIReference:
+    """The key's URI by RFC 3987 section 5.3: the IRI normal form, mapped to
+    a URI (with IDNA's A-labels when ``options.idna``)."""
+    return _uri(normalize(as_iri(ref), options.normalization), options.idna)
 
 
 def _uri(ref: IRIReference, idna: bool) -> URIReference:
@@ -215,8 +259,12 @@ def _query(query: str | None, options: Canonicalization) -> str | None:
         pieces = query.split("&")
         if options.drop_parameters:
             # Each name read as remove_param reads it.
-            match = _matcher(options.drop_parameters).match
-            kept = [piece for piece in pieces if not match(parameter_name(piece))]
+            exact, glob = _matcher(options.drop_parameters)
+            kept = []
+            for piece in pieces:
+                name = parameter_name(piece)
+                if name not in exact and (glob is None or glob(name) is None):
+                    kept.append(piece)
             if len(kept) < len(pieces) and not "&".join(kept):
                 return None  # a query left empty goes with its "?", as remove_param does
             pieces = kept
@@ -247,8 +295,7 @@ def canonicalize(
     'https://xn--bcher-kva.example/'
     """
     chosen = _options(options, flags)
-    normal = normalize(as_iri(ref), chosen.normalization)
-    uri = _uri(normal, chosen.idna)
+    uri = by_ascii(ref, chosen.normalization) or by_iri(ref, chosen)
     if chosen.drop_www:
         uri = _www_dropped(uri)
     query = _query(uri.query, chosen)

@@ -145,6 +145,8 @@ def parameter_name(piece: str, *, form: bool = False) -> str:
     name = piece.partition("=")[0]
     if form:
         name = name.replace("+", " ")
+    if "%" not in name:
+        return name  # nothing to decode
     return percent_decode(name, errors="surrogateescape")
 
 
