@@ -203,11 +203,7 @@ class Schemes:
             return value
         scheme = value.scheme if is_reference_type(type(value)) else _scheme_of(text)
         if scheme is None or scheme.lower() not in self.names:
-            allowed = ", ".join(self.names)
-            found = "no scheme" if scheme is None else f"scheme {scheme!r}"
-            message = f"the scheme must be one of {allowed}, not {found} (RFC 3986 section 3.1)"
-            context = {"rule": "scheme", "offset": 0, "schemes": allowed, "message": message}
-            raise PydanticCustomError("uri_scheme", "{message}", context)
+            raise _scheme_error(self.names, scheme, text)
         return value
 
     def __get_pydantic_core_schema__(
@@ -292,10 +288,22 @@ character is refused (section 4.1).  JSON Schema format ``iri``."""
 # --- URIs of one scheme, as its profile reads them (urigrammar.SCHEMES) ------
 
 
-def _scheme_error(names: tuple[str, ...], scheme: str | None) -> Exception:
+def _scheme_error(names: tuple[str, ...], scheme: str | None, text: str) -> Exception:
+    """The error of a text whose scheme is not one of ``names``, saying
+    what the text has instead: another scheme, or none, and then why."""
     allowed = ", ".join(names)
-    found = "no scheme" if scheme is None else f"scheme {scheme!r}"
-    message = f"the scheme must be one of {allowed}, not {found} (RFC 3986 section 3.1)"
+    if scheme is not None:
+        message = f"the scheme must be one of {allowed}, not {scheme!r} (RFC 3986 section 3.1)"
+    elif text[:1].isspace():
+        message = (
+            f"a URI whose scheme is one of {allowed} was expected, and the text starts "
+            "with white space, which no URI does (RFC 3986 sections 2 and 3.1)"
+        )
+    else:
+        message = (
+            f"a URI whose scheme is one of {allowed} was expected, and the text has no "
+            'scheme (RFC 3986 section 3.1: a URI starts with its scheme and ":")'
+        )
     context = {"rule": "scheme", "offset": 0, "schemes": allowed, "message": message}
     return PydanticCustomError("uri_scheme", "{message}", context)
 
@@ -339,7 +347,7 @@ class _SchemeMarker:
             )
         scheme = _scheme_of(value)
         if scheme is None or scheme.lower() not in self.names:
-            raise _scheme_error(self.names, scheme)
+            raise _scheme_error(self.names, scheme, value)
         try:
             parsed: urigrammar.SchemeURI = self._profile(scheme.lower()).parse(value)
         except KeyError:

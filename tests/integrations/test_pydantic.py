@@ -19,7 +19,14 @@ pydantic = pytest.importorskip("pydantic")
 
 import urigrammar as u  # noqa: E402
 from urigrammar import Normalization, SchemeRule, parse_iri  # noqa: E402
-from urigrammar.pydantic import AbsoluteIRI, AbsoluteURI, Normalize, Rule, Schemes  # noqa: E402
+from urigrammar.pydantic import (  # noqa: E402
+    AbsoluteIRI,
+    AbsoluteURI,
+    HttpURI,
+    Normalize,
+    Rule,
+    Schemes,
+)
 from urigrammar.strategies import from_rule  # noqa: E402
 from urigrammar.uri._reference import normalize  # noqa: E402
 
@@ -275,7 +282,7 @@ def test_schemes() -> None:
     adapter = TypeAdapter(Annotated[str, Rule("URI"), Schemes("https", "WSS")])
     assert adapter.validate_python("HTTPS://a/") == "HTTPS://a/"
     assert adapter.validate_python("wss://a/") == "wss://a/"
-    for text, found in [("http://a/", "scheme 'http'"), ("ftp:x", "scheme 'ftp'")]:
+    for text, found in [("http://a/", "not 'http'"), ("ftp:x", "not 'ftp'")]:
         with pytest.raises(ValidationError) as caught:
             adapter.validate_python(text)
         error = caught.value.errors()[0]
@@ -285,13 +292,34 @@ def test_schemes() -> None:
     refs = TypeAdapter(Annotated[u.URIReference, Schemes("urn")])
     assert refs.validate_python("URN:isbn:1").scheme == "URN"
     for text in ["/a:b", "//h:1/", "?a:b", "#a:b", ""]:
-        with pytest.raises(ValidationError, match="not no scheme"):
+        with pytest.raises(ValidationError, match="the text has no scheme"):
             refs.validate_python(text)
     # A str field reads the scheme the same way for relative references.
     relative = TypeAdapter(Annotated[str, Rule("URI-reference"), Schemes("a")])
     for text in ["/a:b", "//a:1/", "?a:b", "#a:b"]:
-        with pytest.raises(ValidationError, match="not no scheme"):
+        with pytest.raises(ValidationError, match="the text has no scheme"):
             relative.validate_python(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("example.com/a", "the text has no scheme"),
+        (" https://example.com/", "starts with white space"),
+        ("\thttps://example.com/", "starts with white space"),
+        ("ftp://example.com/", "not 'ftp'"),
+    ],
+)
+def test_a_scheme_error_says_what_the_text_has(text: str, says: str) -> None:
+    for adapter in (
+        TypeAdapter(Annotated[str, Schemes("https")]),
+        TypeAdapter(HttpURI),
+    ):
+        with pytest.raises(ValidationError) as caught:
+            adapter.validate_python(text)
+        message = caught.value.errors()[0]["msg"]
+        assert says in message
+        assert "not no scheme" not in message
     with pytest.raises(u.URISyntaxError):
         Schemes("1http")
     with pytest.raises(TypeError):

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, ClassVar
 from ..engine import text_of, within
 from ..shipped import RFC3986, RFC9110, RFC9110_REQUIREMENTS
 from ._profile import Profile, Requirement
-from ._server import Fast, FastProfile, ServerURI, host_starts
+from ._server import Fast, FastProfile, ServerURI, host_starts, tcp_port
 
 if TYPE_CHECKING:
     from ..engine import Backend, RuleMatch
@@ -119,7 +119,8 @@ def _fast(scheme: str, rule: str) -> Callable[[Backend | None], Fast]:
     when no requirement can break: with no ``@`` there is no userinfo (RFC
     3986 section 3.2.1: it ends with "@"), and the host starts right after
     the rule's literal ``scheme "://"``, so a character a host can start
-    with there means a non-empty host.  Anything else goes to the parse."""
+    with there means a non-empty host, and with no ``:`` in the authority
+    there is no port.  Anything else goes to the parse."""
     host = len(scheme) + 3
 
     def make(backend: Backend | None) -> Fast:
@@ -143,6 +144,9 @@ def _fast(scheme: str, rule: str) -> Callable[[Backend | None], Fast]:
                 return False
             if "@" in head:
                 return None
+            authority = head[host:].partition("/")[0].partition("?")[0]
+            if ":" in authority:
+                return None  # a port, which the parse reads
             return True if head[host : host + 1] in starts else None
 
         return fast
@@ -194,6 +198,7 @@ def http_profile(
                 language=(RFC9110_REQUIREMENTS, "URI-no-userinfo"),
             )
         )
+    requirements.append(tcp_port(key, f"RFC 9110 section {section}"))
     return FastProfile(
         key,
         RFC9110,

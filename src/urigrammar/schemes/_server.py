@@ -14,15 +14,15 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from ..shipped import RFC3986
-from ._profile import Profile
+from ..shipped import RFC3986, RFC9293_REQUIREMENTS
+from ._profile import Profile, Requirement
 from ._value import SchemeURI
 
 if TYPE_CHECKING:
-    from ..engine import Backend
+    from ..engine import Backend, RuleMatch
     from ..uri import Origin
 
-__all__ = ["FastProfile", "ServerURI"]
+__all__ = ["FastProfile", "ServerURI", "tcp_port"]
 
 V = TypeVar("V", bound=SchemeURI)
 
@@ -89,6 +89,38 @@ class ServerURI(SchemeURI):
 
         host = lowercase_host(decode_unreserved(self.host))
         return Origin(self.scheme.lower(), host, self.port)
+
+
+#: The largest TCP port: 16 bits (RFC 9293 section 3.1).
+_MAX_TCP_PORT = "65535"
+
+
+def _port_past_tcp(match: RuleMatch) -> int | None:
+    """Where a port past 65535 starts, compared by its digits (a port may
+    have millions of them)."""
+    span = match.span("port")
+    if span is None:
+        return None
+    digits = match.text[span[0] : span[1]].lstrip("0")
+    if len(digits) < len(_MAX_TCP_PORT) or (
+        len(digits) == len(_MAX_TCP_PORT) and digits <= _MAX_TCP_PORT
+    ):
+        return None
+    return span[0]
+
+
+def tcp_port(scheme: str, cite: str) -> Requirement:
+    """The requirement that ``scheme``'s port is a TCP port, 0 to 65535:
+    ``cite`` names the port as TCP's (RFC 9110 section 4.2.1, RFC 6455
+    section 3), and TCP's is 16 bits (RFC 9293 section 3.1)."""
+    return Requirement(
+        f"{cite}; RFC 9293 section 3.1",
+        "port",
+        f"the port of {scheme} URIs is a TCP port: at most 65535",
+        _port_past_tcp,
+        needs=("port",),
+        forbidden=(RFC9293_REQUIREMENTS, "URI-port-over-65535"),
+    )
 
 
 @cache

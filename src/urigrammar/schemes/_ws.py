@@ -2,7 +2,10 @@
 ``wss-URI`` (``grammar/rfc6455.abnf``, its prose ``path`` read as RFC
 3986's ``path-abempty``, as the prose says: ``rfc6455-imports.abnf``).
 
-The rules decide alone; the section's prose adds nothing they do not say:
+The rules decide, with one requirement their ``port`` does not say: it is
+a TCP port ("open a TCP connection to the host given by /host/ and on the
+port given by /port/", section 3), so at most 65535 (RFC 9293 section
+3.1).  The section's prose adds nothing else:
 
 * no fragment: "Fragment identifiers are meaningless in the context of
   WebSocket URIs and MUST NOT be used on these URIs", and neither rule has
@@ -14,7 +17,7 @@ The rules decide alone; the section's prose adds nothing they do not say:
   is port 443" (``WsValue.port``).
 
 Each rule's language lies inside RFC 3986's ``URI``, so ``validate`` is
-one match, as fast as ``urigrammar.validate("URI", text)``.
+one match: the rule's DFA without the URIs whose port is past 65535.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from typing import ClassVar
 
 from ..shipped import RFC6455
 from ._profile import Profile
-from ._server import ServerURI
+from ._server import ServerURI, tcp_port
 
 __all__ = ["WS", "WSS", "WsValue"]
 
@@ -61,6 +64,7 @@ def _profile(scheme: str, rule: str) -> Profile[WsValue]:
         rule,
         value=WsValue,
         fields={"host": "host", "port": "port", "path": "path", "query": "query"},
+        requirements=[tcp_port(scheme, "RFC 6455 section 3")],
         cite="RFC 6455 section 3",
     )
 

@@ -68,6 +68,7 @@ if TYPE_CHECKING:
         RFC8141,
         RFC9110,
         RFC9110_REQUIREMENTS,
+        RFC9293_REQUIREMENTS,
         SCHEME_FILES,
     )
 
@@ -111,6 +112,7 @@ _SCHEMES = frozenset(
         "RFC8141",
         "RFC9110",
         "RFC9110_REQUIREMENTS",
+        "RFC9293_REQUIREMENTS",
         "SCHEME_FILES",
     }
 )
@@ -192,6 +194,7 @@ __all__ = [
     "RFC8141",
     "RFC9110",
     "RFC9110_REQUIREMENTS",
+    "RFC9293_REQUIREMENTS",
     "SCHEME_FILES",
     "SHIPPED",
     "URI_FILES",

@@ -53,6 +53,7 @@ __all__ = [
     "RFC8141",
     "RFC9110",
     "RFC9110_REQUIREMENTS",
+    "RFC9293_REQUIREMENTS",
     "SCHEME_FILES",
 ]
 
@@ -148,6 +149,10 @@ RFC9110 = shipped("rfc9110.abnf", "RFC 9110", RFC3986)
 #: The prose requirements of RFC 9110 sections 4.2.1 to 4.2.5 on http(s)
 #: URIs, written as ABNF (not RFC text; the file says so).
 RFC9110_REQUIREMENTS = shipped("rfc9110-requirements.abnf", "RFC 9110 (requirements)", RFC9110)
+#: The 16-bit TCP port (RFC 9293 section 3.1) that RFC 9110's and RFC
+#: 6455's schemes name, as the language of the URIs whose port is past it
+#: (not RFC text; the file says so).
+RFC9293_REQUIREMENTS = shipped("rfc9293-requirements.abnf", "RFC 9293 (port)", RFC3986)
 
 #: RFC 6455 section 3 (ws, wss) as published: its prose rules filled by
 #: RFC 3986's rules of the same names, "path" too.
@@ -235,6 +240,7 @@ SCHEME_FILES: tuple[tuple[Grammar, str], ...] = (
     (RFC2397, "rfc2397-uri.abnf"),
     (RFC9110, "rfc9110.abnf"),
     (RFC9110_REQUIREMENTS, "rfc9110-requirements.abnf"),
+    (RFC9293_REQUIREMENTS, "rfc9293-requirements.abnf"),
     (RFC6455_PUBLISHED, "rfc6455.abnf"),
     (RFC6455, "rfc6455-imports.abnf"),
     (DID_CORE, "did-core.abnf"),
