@@ -227,7 +227,12 @@ def by_ascii(
     """The key's URI by RFC 3986's normalization alone, for a reference
     whose text is ASCII with no percent-encoded octet past ASCII (see the
     module docstring); ``None`` for any other."""
-    text = ref if isinstance(ref, str) else str(ref)
+    if isinstance(ref, str):
+        text = ref
+    elif isinstance(ref, (URIReference, IRIReference)):
+        text = str(ref)
+    else:
+        return None  # the IRI way says what is wrong with it
     if not text.isascii() or _OCTET_PAST_ASCII.search(text):
         return None
     if isinstance(ref, URIReference):

@@ -6,6 +6,8 @@ percent-encoding, and the host as Unicode with its IDNA A-labels decoded
 
 from __future__ import annotations
 
+import re
+
 from .._errors import URIError
 from ..shipped import userinfo_secret
 from ._build import in_part
@@ -55,13 +57,36 @@ def password(ref: Components) -> str | None:
 def hostname(ref: Components) -> str | None:
     """The host without the brackets of an IP-literal (``::1``,
     ``v1.x``), an IPv4address as written, a reg-name percent-decoded as
-    UTF-8 (its A-labels kept; ``host_unicode`` decodes those)."""
+    UTF-8 (its A-labels kept; ``host_unicode`` decodes those).  A reg-name
+    whose decoding would hold a delimiter of a URL (``@ / : ? # [ ] \\``)
+    raises ``URIError`` at its escape instead: ``evil.com%40good.com``
+    names no host that a client reaches, and decoded it reads as
+    ``evil.com@good.com``, which ends with ``good.com``."""
     host = ref.host
     if host is None or ref.host_kind == "IPv4address":
         return host
     if host.startswith("["):
         return host[1:-1]
+    at = _delimiter_escape(host)
+    if at >= 0:
+        msg = (
+            f"the host {host!r} decodes to a delimiter, {host[at : at + 3]!r}: no client "
+            "reaches such a name, and its decoded text reads as another URL's parts"
+        )
+        raise URIError(msg, rule="reg-name", text=host, offset=at, secrets=userinfo_secret)
     return _decoded_part("host", host)
+
+
+#: The escapes of the characters that delimit a URL's parts (RFC 3986
+#: section 2.2's gen-delims, and the "\\" that WHATWG URL parsers read as
+#: "/"), in either case of hex.
+_DELIMITER_ESCAPE = re.compile(r"%(?:40|2[Ff]|3[AaFf]|23|5[BbCcDd])")
+
+
+def _delimiter_escape(host: str) -> int:
+    """Where the first escape of a delimiter starts in ``host``, or -1."""
+    found = _DELIMITER_ESCAPE.search(host) if "%" in host else None
+    return -1 if found is None else found.start()
 
 
 def host_unicode(ref: Components) -> str | None:
