@@ -21,11 +21,24 @@ reg-name to RFC 3986 and 127.0.0.1 to a browser and to ``getaddrinfo``.
 Two readings are the same when their scheme, host, port and path are
 equivalent by RFC 3986 section 6.2, applied to both (``_compare`` says
 exactly how); the query and fragment are not compared.
+
+``HostPolicy`` (``_policy``) is the allow list decided on that agreed host.
 """
 
 from __future__ import annotations
 
 from ._diff import agreed_host, diff
 from ._findings import KINDS, Finding, HostDisagreementError, Kind, Reading
+from ._policy import HostPolicy, HostPolicyError
 
-__all__ = ["KINDS", "Finding", "HostDisagreementError", "Kind", "Reading", "agreed_host", "diff"]
+__all__ = [
+    "KINDS",
+    "Finding",
+    "HostDisagreementError",
+    "HostPolicy",
+    "HostPolicyError",
+    "Kind",
+    "Reading",
+    "agreed_host",
+    "diff",
+]

@@ -1,0 +1,233 @@
+"""``HostPolicy``: the allow list of hosts, schemes and ports that a URL
+must pass before a client fetches it, decided on the host that every
+reader agrees on (``agreed_host``), so a URL that RFC 3986, the URL
+Standard and the numeric resolver read differently is refused, with the
+reason.
+
+What it compares, and why:
+
+* names by their A-labels (IDNA, UTS 46: ``bücher.example`` and
+  ``xn--bcher-kva.example`` are one name), lowercase (RFC 3986 section
+  3.2.2: the host is case-insensitive), without one trailing dot (a fully
+  qualified name, RFC 1034 section 3.1, names the same host);
+* ``*.example.org`` matches a name with more labels that ends with
+  ``.example.org`` (the dot a boundary: not ``badexample.org``), and not
+  ``example.org`` itself, which is listed on its own when meant;
+* IP addresses by address (``ipaddress``): ``[::ffff:127.0.0.1]`` is
+  127.0.0.1, and the URL Standard writes ``127.1`` as 127.0.0.1 (where
+  RFC 3986 reads a name, the readers disagree and the URL is refused);
+* the addresses no public service has (loopback, private, link-local,
+  multicast, unspecified, reserved, shared) are refused in any spelling
+  unless ``allow_internal``, even when listed;
+* a port absent or empty is the scheme's default (RFC 3986 section 6.2.3).
+
+It checks names, not where a name resolves when a client connects: a
+listed name whose DNS answer is 127.0.0.1 passes.  Resolve and check the
+address at connect time for that (the DNS rebinding problem).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import NoReturn
+
+from .._errors import URIError
+from ..shipped import userinfo_secret
+from ..uri import parse
+from ._diff import agreed_host
+from ._whatwg import whatwg_parse
+
+__all__ = ["HostPolicy", "HostPolicyError"]
+
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+#: Each scheme's default port (RFC 9110 section 4.2, RFC 6455 section 3).
+_DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+
+class HostPolicyError(URIError):
+    """A URL that ``HostPolicy.check`` refuses; the message says why, and
+    the offset is where the scheme or the host starts."""
+
+
+# Where users import it from (and where pickle finds it).
+HostPolicyError.__module__ = "urigrammar.differential"
+
+
+def _name(entry: str) -> str:
+    """An allowed name as it is compared: A-labels, lowercase, no trailing
+    dot.  ``ValueError`` for a name that is no host name."""
+    name = entry.strip().lower().removesuffix(".")
+    if not name or ".." in name or name.startswith("."):
+        msg = f"{entry!r} is no host name"
+        raise ValueError(msg)
+    if name.isascii():
+        return name
+    import idna  # only a listed U-label loads its tables
+
+    try:
+        return str(idna.encode(name, uts46=True).decode("ascii"))
+    except idna.IDNAError as exc:
+        msg = f"{entry!r} is no internationalized domain name: {exc}"
+        raise ValueError(msg) from None
+
+
+def _address(text: str) -> Address | None:
+    """``text`` as an IP address (an IPv6 one in brackets or not), the
+    IPv4 address an IPv4-mapped IPv6 one carries; else ``None``."""
+    try:
+        found: Address = ipaddress.ip_address(text.removeprefix("[").removesuffix("]"))
+    except ValueError:
+        return None
+    if isinstance(found, ipaddress.IPv6Address) and found.ipv4_mapped is not None:
+        return found.ipv4_mapped
+    return found
+
+
+def _internal(address: Address) -> bool:
+    """Whether no public service has ``address``."""
+    return bool(
+        address.is_loopback
+        or address.is_private
+        or address.is_link_local
+        or address.is_multicast
+        or address.is_unspecified
+        or address.is_reserved
+        or (isinstance(address, ipaddress.IPv4Address) and address in _SHARED)
+    )
+
+
+#: RFC 6598's shared address space (carrier-grade NAT), which ``ipaddress``
+#: does not count as private.
+_SHARED = ipaddress.ip_network("100.64.0.0/10")
+
+
+@dataclass(frozen=True)
+class HostPolicy:
+    """Which URLs a client may fetch: ``hosts`` (names, ``*.`` wildcards,
+    IP addresses; ``None`` for any host), ``schemes``, ``ports`` (``None``:
+    each scheme's default port only), and whether addresses that no
+    public service has pass (``allow_internal``).  Immutable and hashable;
+    ``allows(url)`` says yes or no, ``check(url)`` gives the agreed host or
+    raises ``HostPolicyError`` (or the readers' ``HostDisagreementError``)
+    saying why.  Needs the ``urigrammar[whatwg]`` extra (the URL Standard's
+    reading).
+
+    >>> from urigrammar.differential import HostPolicy
+    >>> policy = HostPolicy(["api.example.com", "*.cdn.example.org"])
+    >>> policy.allows("https://API.example.com./v1"), policy.allows("https://a.cdn.example.org/")
+    (True, True)
+    >>> policy.allows("https://cdn.example.org/"), policy.allows("https://badcdn.example.org/")
+    (False, False)
+    >>> policy.allows("https://api.example.com:8443/")
+    False
+    """
+
+    hosts: Iterable[str] | None = None
+    schemes: Iterable[str] = ("http", "https")
+    ports: Iterable[int] | None = None
+    allow_internal: bool = False
+    _names: frozenset[str] = field(init=False, repr=False, compare=False)
+    _wildcards: frozenset[str] = field(init=False, repr=False, compare=False)
+    _addresses: frozenset[Address] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        names: set[str] = set()
+        wildcards: set[str] = set()
+        addresses: set[Address] = set()
+        hosts = None if self.hosts is None else tuple(self.hosts)
+        for entry in hosts or ():
+            if not isinstance(entry, str):
+                msg = f"a host is a str, not {type(entry).__name__}"
+                raise TypeError(msg)
+            address = _address(entry.strip())
+            if address is not None:
+                addresses.add(address)
+            elif entry.startswith("*."):
+                wildcards.add("." + _name(entry[2:]))
+            elif "*" in entry:
+                msg = f"{entry!r}: a wildcard is a whole first label, as in '*.example.org'"
+                raise ValueError(msg)
+            else:
+                names.add(_name(entry))
+        schemes = tuple(sorted({scheme.lower() for scheme in self.schemes}))
+        unknown = [s for s in schemes if s not in _DEFAULT_PORTS]
+        if unknown or not schemes:
+            served = ", ".join(_DEFAULT_PORTS)
+            msg = f"a HostPolicy serves {served}, not {', '.join(unknown) or 'none'}"
+            raise ValueError(msg)
+        ports = None if self.ports is None else tuple(sorted(set(self.ports)))
+        if ports is not None and any(not 0 <= p <= 65535 for p in ports):
+            msg = "a port is a TCP port, 0 to 65535 (RFC 9293 section 3.1)"
+            raise ValueError(msg)
+        set_ = object.__setattr__
+        set_(self, "hosts", hosts)
+        set_(self, "schemes", schemes)
+        set_(self, "ports", ports)
+        set_(self, "_names", frozenset(names))
+        set_(self, "_wildcards", frozenset(wildcards))
+        set_(self, "_addresses", frozenset(addresses))
+
+    def allows(self, url: str) -> bool:
+        """Whether ``check(url)`` passes."""
+        try:
+            self.check(url)
+        except URIError:
+            return False
+        return True
+
+    def check(self, url: str) -> str:
+        """The host every reader reads from ``url``, as the URL Standard
+        writes it, when the policy allows the URL; else ``URIError`` (the
+        readers' ``HostDisagreementError``, or ``HostPolicyError``) saying
+        why."""
+        host = agreed_host(url)
+        parsed = whatwg_parse(url, None)
+        scheme = parsed.protocol[:-1] if parsed is not None else ""
+        if scheme not in self.schemes:
+            self._refuse(url, f"the scheme {scheme!r} is not one of {', '.join(self.schemes)}", 0)
+        if not host:
+            self._refuse(url, "the URL has no host", 0)
+        at = _host_offset(url)
+        assert parsed is not None
+        port = int(parsed.port) if parsed.port else _DEFAULT_PORTS[scheme]
+        allowed_ports = self.ports if self.ports is not None else (_DEFAULT_PORTS[scheme],)
+        if port not in allowed_ports:
+            self._refuse(url, f"the port {port} is not allowed", at)
+        address = _address(host)
+        if address is not None:
+            if _internal(address) and not self.allow_internal:
+                self._refuse(url, f"{address} is an address no public service has", at)
+            if self.hosts is not None and address not in self._addresses:
+                self._refuse(url, f"the address {address} is not listed", at)
+            return host
+        name = host.removesuffix(".")
+        if self.hosts is not None and not self._listed(name):
+            self._refuse(url, f"the host {name!r} is not listed", at)
+        return host
+
+    def _listed(self, name: str) -> bool:
+        if name in self._names:
+            return True
+        at = name.find(".")
+        while at >= 0:
+            if name[at:] in self._wildcards:
+                return True
+            at = name.find(".", at + 1)
+        return False
+
+    @staticmethod
+    def _refuse(url: str, why: str, offset: int) -> NoReturn:
+        raise HostPolicyError(
+            f"refused: {why}", rule="host", text=url, offset=offset, secrets=userinfo_secret
+        )
+
+
+def _host_offset(url: str) -> int:
+    """Where RFC 3986 reads the host of ``url`` (a URL the readers agree
+    on, so one with an authority): after ``scheme://`` and any userinfo."""
+    ref = parse(url)
+    userinfo = ref.userinfo
+    return len(ref.scheme or "") + 3 + (0 if userinfo is None else len(userinfo) + 1)
