@@ -106,6 +106,7 @@ HELP_WORDS: dict[str, tuple[str, ...]] = {
     "expand": ("RFC 6570",),
     "match": ("RFC 6570",),
     "diff": ("RFC 3986", "URL Standard", "urigrammar[whatwg]", "--base", "JSON Lines"),
+    "check-host": ("--allow", "--scheme", "--port", "--allow-internal", "urigrammar[whatwg]"),
     "scheme": ("urigrammar.SCHEMES", "JSON Lines", "exit 1"),
     "cache": ("--grammar",),
 }

@@ -56,6 +56,7 @@ COMMANDS: dict[str, Command] = {
 _EPILOG = (
     "exit status: 0 every text valid (equivalent: the two are equivalent); "
     "1 some text invalid (equivalent: not equivalent; diff: some finding; "
+    "check-host: some URL refused; "
     "scheme: invalid or no profile); "
     "2 usage error, input or output that cannot be read or written, "
     "or (equivalent) a text that is neither a URI-reference nor an IRI-reference; "
