@@ -35,11 +35,13 @@ TEXT_COMMANDS = {
     "match": (["/{x}"], "/a"),
     "scheme": ([], "urn:example:a"),
 }
-# diff needs the urigrammar[whatwg] extra (tests/differential test it
-# without): where it is installed, it is held to what the others do.
+# diff and check-host need the urigrammar[whatwg] extra (tests/differential
+# test diff without): where it is installed, they are held to what the
+# others do.
 WHATWG = importlib.util.find_spec("can_ada") is not None
 if WHATWG:
     TEXT_COMMANDS["diff"] = ([], "http://a/")
+    TEXT_COMMANDS["check-host"] = (["--allow", "a.example"], "http://a.example/")
 # domain needs the urigrammar[psl] extra, as diff needs whatwg.
 PSL = importlib.util.find_spec("publicsuffixlist") is not None
 if PSL:
@@ -130,5 +132,5 @@ def test_parse_prints_a_line_per_text(texts: list[str]) -> None:
 
 
 def test_every_text_command_is_tested() -> None:
-    untested = (set() if WHATWG else {"diff"}) | (set() if PSL else {"domain"})
+    untested = (set() if WHATWG else {"diff", "check-host"}) | (set() if PSL else {"domain"})
     assert {name for name, c in COMMANDS.items() if c.takes_texts} == set(TEXT_COMMANDS) | untested
