@@ -72,6 +72,7 @@ if TYPE_CHECKING:
     from pydantic.json_schema import JsonSchemaValue
     from typing_extensions import Unpack
 
+    from urigrammar.differential import HostPolicy
     from urigrammar.uri._normalize import NormalizationFlags
 
 __all__ = [
@@ -413,12 +414,18 @@ class Http(_SchemeMarker):
     takes an empty host, which RFC 9110 sections 4.2.1 and 4.2.2 tell a
     recipient to reject.  A URI with userinfo is refused (section 4.2.4:
     ``urigrammar.http_profile``).  An error of type ``uri_host`` names a
-    host not allowed."""
+    host not allowed.
 
-    __slots__ = ("allowed_hosts", "host_required")
+    ``policy``: a ``urigrammar.differential.HostPolicy`` the URI must pass
+    too (wildcards, IDNA, addresses by address, internal addresses
+    refused, decided on the host every reader agrees on); its refusal is an
+    error of type ``uri_host`` that says why."""
+
+    __slots__ = ("allowed_hosts", "host_required", "policy")
 
     allowed_hosts: frozenset[str] | None
     host_required: bool
+    policy: HostPolicy | None
 
     def __init__(
         self,
@@ -426,6 +433,7 @@ class Http(_SchemeMarker):
         allowed_schemes: tuple[str, ...] | list[str] = ("http", "https"),
         allowed_hosts: tuple[str, ...] | list[str] | frozenset[str] | None = None,
         host_required: bool = True,
+        policy: HostPolicy | None = None,
     ) -> None:
         if isinstance(allowed_schemes, str) or not allowed_schemes:
             msg = "allowed_schemes is a list of schemes: http, https or both"
@@ -440,16 +448,17 @@ class Http(_SchemeMarker):
         hosts = None if allowed_hosts is None else frozenset(h.lower() for h in allowed_hosts)
         object.__setattr__(self, "allowed_hosts", hosts)
         object.__setattr__(self, "host_required", bool(host_required))
+        object.__setattr__(self, "policy", policy)
 
     def __repr__(self) -> str:
         return (
             f"Http(allowed_schemes={self.names!r}, allowed_hosts="
             f"{None if self.allowed_hosts is None else sorted(self.allowed_hosts)!r}, "
-            f"host_required={self.host_required!r})"
+            f"host_required={self.host_required!r}, policy={self.policy!r})"
         )
 
     def _key(self) -> tuple[object, ...]:
-        return (self.names, self.allowed_hosts, self.host_required)
+        return (self.names, self.allowed_hosts, self.host_required, self.policy)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Http) and other._key() == self._key()
@@ -461,6 +470,14 @@ class Http(_SchemeMarker):
         return urigrammar.http_profile(scheme, host_required=self.host_required)
 
     def _more(self, value: urigrammar.SchemeURI) -> None:
+        if self.policy is not None:
+            try:
+                self.policy.check(str(value))
+            except urigrammar.URIError as exc:
+                # str() of the error hides any password of the text.
+                message = str(exc).split("\n", 1)[0]
+                context = {"rule": "host", "offset": exc.offset, "message": message}
+                raise PydanticCustomError("uri_host", "{message}", context) from None
         if self.allowed_hosts is None:
             return
         host: str = value.host  # type: ignore[attr-defined]

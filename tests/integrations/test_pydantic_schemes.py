@@ -99,6 +99,27 @@ def test_http_constraints() -> None:
     assert Http() != Http(host_required=False)
 
 
+def test_http_with_a_host_policy() -> None:
+    pytest.importorskip("can_ada")
+    from urigrammar.differential import HostPolicy
+
+    policy = HostPolicy(["*.example.com"], ports=[443, 8443])
+    adapter = TypeAdapter(Annotated[u.SchemeURI, Http(policy=policy)])
+    assert adapter.validate_python("https://api.example.com:8443/").port == 8443
+    for text, why, offset in [
+        ("https://example.com/", "not listed", 8),  # a wildcard is no match for its own domain
+        ("https://api.example.com:444/", "port 444", 8),
+        ("http://[::ffff:10.0.0.1]/", "no public service", 7),
+        ("http://api.example.com\\@evil.net/", "backslash", 22),
+    ]:
+        error = _error(adapter, text)
+        assert error["type"] in ("uri_host", "uri_syntax"), text
+        assert why in error["msg"] or error["type"] == "uri_syntax", (text, error["msg"])
+        assert error["ctx"]["offset"] == offset, text
+    assert Http(policy=policy) == Http(policy=HostPolicy(["*.example.com"], ports=[8443, 443]))
+    assert Http(policy=policy) != Http()
+
+
 def test_the_generic_types_use_the_scheme_profile_when_a_value_comes() -> None:
     urn = TypeAdapter(URN)
     value = urn.validate_python("URN:example:a123%2cz456")

@@ -192,20 +192,18 @@ class HostPolicy:
             self._refuse(url, "the URL has no host", 0)
         at = _host_offset(url)
         assert parsed is not None
-        port = int(parsed.port) if parsed.port else _DEFAULT_PORTS[scheme]
-        allowed_ports = self.ports if self.ports is not None else (_DEFAULT_PORTS[scheme],)
-        if port not in allowed_ports:
-            self._refuse(url, f"the port {port} is not allowed", at)
         address = _address(host)
         if address is not None:
             if _internal(address) and not self.allow_internal:
                 self._refuse(url, f"{address} is an address no public service has", at)
             if self.hosts is not None and address not in self._addresses:
                 self._refuse(url, f"the address {address} is not listed", at)
-            return host
-        name = host.removesuffix(".")
-        if self.hosts is not None and not self._listed(name):
-            self._refuse(url, f"the host {name!r} is not listed", at)
+        elif self.hosts is not None and not self._listed(host.removesuffix(".")):
+            self._refuse(url, f"the host {host.removesuffix('.')!r} is not listed", at)
+        port = int(parsed.port) if parsed.port else _DEFAULT_PORTS[scheme]
+        allowed_ports = self.ports if self.ports is not None else (_DEFAULT_PORTS[scheme],)
+        if port not in allowed_ports:
+            self._refuse(url, f"the port {port} is not allowed", at)
         return host
 
     def _listed(self, name: str) -> bool:
