@@ -28,11 +28,12 @@ exactly how); the query and fragment are not compared.
 from __future__ import annotations
 
 from ._diff import agreed_host, diff
-from ._findings import KINDS, Finding, HostDisagreementError, Kind, Reading
+from ._findings import KINDS, SEVERITIES, Finding, HostDisagreementError, Kind, Reading
 from ._policy import HostPolicy, HostPolicyError
 
 __all__ = [
     "KINDS",
+    "SEVERITIES",
     "Finding",
     "HostDisagreementError",
     "HostPolicy",

@@ -33,6 +33,7 @@ from ._compare import (
 from ._explain import COVERS, layout
 from ._explain import explain as _explain
 from ._findings import Finding, HostDisagreementError, Reading
+from ._raw import raw_kinds
 from ._whatwg import SPECIAL_SCHEMES, ada, whatwg_parse, whatwg_reading
 
 if TYPE_CHECKING:
@@ -248,8 +249,21 @@ def diff(text: str, base: str | None = None) -> list[Finding]:
         if url is None:
             return []
     elif url is not None and _agree(target, url):
-        return []
+        raw = [] if base is not None else raw_kinds(target)
+        return _raw_findings(text, target, url, raw) if raw else []
+    # Readers that part say so; what the text writes otherwise than they
+    # read is told only where they agree.
     return _findings(text, base, target, error, url, base_scheme)
+
+
+def _raw_findings(
+    text: str, target: URIReference, url: URL | None, kinds: list[tuple[str, int]]
+) -> list[Finding]:
+    """Findings of the ``raw_kinds`` of a text both readers may read alike."""
+    secrets = _secrets(text, url, SecretSpan(None))
+    rfc = _masked(_rfc_reading(target, None), secrets)
+    whatwg = _masked(whatwg_reading(url), secrets)
+    return [Finding(kind, offset, rfc, whatwg) for kind, offset in kinds]  # type: ignore[arg-type]
 
 
 def _findings(

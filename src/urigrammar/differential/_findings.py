@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from .._errors import URIError
 
-__all__ = ["KINDS", "Finding", "HostDisagreementError", "Kind", "Reading"]
+__all__ = ["KINDS", "SEVERITIES", "Finding", "HostDisagreementError", "Kind", "Reading"]
 
 Kind = Literal[
     "stripped-control",
@@ -40,6 +40,9 @@ Kind = Literal[
     "host-differs",
     "port-differs",
     "path-differs",
+    "raw-escaped-host",
+    "raw-dot-segment",
+    "invalid-a-label",
 ]
 
 #: Every kind of finding, with what it means, where its ``offset`` points,
@@ -104,6 +107,31 @@ KINDS: Mapping[str, str] = MappingProxyType(
         "applies; offset: the port, or the end of the host",
         "path-differs": "both read the text, with different paths (after RFC 3986 section "
         "6.2.2's normalization of both), and no finer kind applies; offset: the path",
+        "raw-escaped-host": "a reg-name written with percent-encodings, which clients decode "
+        "before they connect (RFC 3986 6.2.2.2; the URL Standard's host parser, 3.5): a check "
+        "of the host as written is no check of the host reached; offset: the first '%'",
+        "raw-dot-segment": "a path segment that is '.' or '..' once decoded ('%2e%2e'), which "
+        "clients remove (RFC 3986 6.2.2.2, then 5.2.4; the URL Standard's path state, 4.4): "
+        "a check of the path as written is no check of the path fetched; offset: the segment",
+        "invalid-a-label": "a label that starts with 'xn--' and is no A-label by IDNA 2008 "
+        "(RFC 5890 2.3.2.1, by the idna package), which the URL Standard passes on (UTS #46 "
+        "with CheckHyphens off, 3.3) and IDNA 2008 clients refuse; offset: the label",
+    }
+)
+
+#: The kinds of a text that every reader reads as one URL.
+_SAME_URL = frozenset({"raw-escaped-host", "raw-dot-segment", "invalid-a-label"})
+
+#: How much each kind matters: ``error`` where the readers read different
+#: URLs, ``warning`` where they read the same one and its text says
+#: otherwise than what a client uses (the ``raw-`` kinds and invalid
+#: A-labels).
+SEVERITIES: Mapping[str, str] = MappingProxyType(
+    {
+        kind: "warning"
+        if kind in ("raw-escaped-host", "raw-dot-segment", "invalid-a-label")
+        else "error"
+        for kind in KINDS
     }
 )
 
@@ -157,11 +185,18 @@ class Finding:
         """What the kind means (``KINDS``)."""
         return KINDS[self.kind]
 
+    @property
+    def severity(self) -> str:
+        """``error`` or ``warning`` (``SEVERITIES``)."""
+        return SEVERITIES[self.kind]
+
     def to_json(self) -> dict[str, Any]:
-        """The finding as a JSON object: ``kind``, ``offset``, ``rfc``,
-        ``whatwg`` (each a reading's object) and ``resolver``."""
+        """The finding as a JSON object: ``kind``, ``severity``,
+        ``offset``, ``rfc``, ``whatwg`` (each a reading's object) and
+        ``resolver``."""
         return {
             "kind": self.kind,
+            "severity": self.severity,
             "offset": self.offset,
             "rfc": self.rfc.to_json(),
             "whatwg": self.whatwg.to_json(),
