@@ -72,7 +72,6 @@ if TYPE_CHECKING:
     from pydantic.json_schema import JsonSchemaValue
     from typing_extensions import Unpack
 
-    from urigrammar.differential import HostPolicy
     from urigrammar.uri._normalize import NormalizationFlags
 
 __all__ = [
@@ -425,7 +424,7 @@ class Http(_SchemeMarker):
 
     allowed_hosts: frozenset[str] | None
     host_required: bool
-    policy: HostPolicy | None
+    policy: urigrammar.differential.HostPolicy | None
 
     def __init__(
         self,
@@ -433,7 +432,7 @@ class Http(_SchemeMarker):
         allowed_schemes: tuple[str, ...] | list[str] = ("http", "https"),
         allowed_hosts: tuple[str, ...] | list[str] | frozenset[str] | None = None,
         host_required: bool = True,
-        policy: HostPolicy | None = None,
+        policy: urigrammar.differential.HostPolicy | None = None,
     ) -> None:
         if isinstance(allowed_schemes, str) or not allowed_schemes:
             msg = "allowed_schemes is a list of schemes: http, https or both"
