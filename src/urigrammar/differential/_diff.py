@@ -365,6 +365,23 @@ def agreed_host(text: str, base: str | None = None) -> str | None:
     address compressed in brackets), otherwise in RFC 3986's normal form
     (section 6.2.2).  A text neither reads raises RFC 3986's error.  Needs
     the ``urigrammar[whatwg]`` extra."""
+    return agreement(text, base).host
+
+
+@dataclass(frozen=True, slots=True)
+class Agreement:
+    """What the readers agree on (``agreement``): the host, as
+    ``agreed_host`` gives it, and the readings it came from: RFC 3986's
+    reference and the URL Standard's URL (``None`` without a host)."""
+
+    host: str | None
+    target: URIReference | None
+    url: URL | None
+
+
+def agreement(text: str, base: str | None = None) -> Agreement:
+    """``agreed_host``, with the readings: what ``HostPolicy`` decides on,
+    read once."""
     if not isinstance(text, str):
         raise _not_text("agreed_host", text)
     text = str.__str__(text)  # a str subclass: the characters it holds, as C reads them
@@ -381,8 +398,9 @@ def agreed_host(text: str, base: str | None = None) -> str | None:
         key = whatwg_host_key(url, special)
         if rfc_host_key(target, scheme, special) == key and resolver_address(target) is None:
             if key == NO_HOST:
-                return None
-            return url.hostname if special else normal_reg_name(url.hostname)
+                return Agreement(None, target, url)
+            host = url.hostname if special else normal_reg_name(url.hostname)
+            return Agreement(host, target, url)
     found = _findings(text, base, target, error, url, base_scheme)
     about = [f for f in found if target is None or url is None or _about_host(f.kind)]
     raise _disagreement(text, tuple(about or found), finder)

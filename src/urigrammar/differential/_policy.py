@@ -31,13 +31,10 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import NoReturn
 
 from .._errors import URIError
 from ..shipped import userinfo_secret
-from ..uri import parse
-from ._diff import agreed_host
-from ._whatwg import whatwg_parse
+from ._diff import Agreement, agreement
 
 __all__ = ["HostPolicy", "HostPolicyError"]
 
@@ -77,6 +74,8 @@ def _name(entry: str) -> str:
 def _address(text: str) -> Address | None:
     """``text`` as an IP address (an IPv6 one in brackets or not), the
     IPv4 address an IPv4-mapped IPv6 one carries; else ``None``."""
+    if not text or not (text[0] == "[" or text[-1].isdigit() or ":" in text):
+        return None  # a name: an IPv4 address ends with a digit (ipaddress raises, slowly)
     try:
         found: Address = ipaddress.ip_address(text.removeprefix("[").removesuffix("]"))
     except ValueError:
@@ -171,40 +170,52 @@ class HostPolicy:
         set_(self, "_addresses", frozenset(addresses))
 
     def allows(self, url: str) -> bool:
-        """Whether ``check(url)`` passes."""
+        """Whether ``check(url)`` passes (without making its error)."""
         try:
-            self.check(url)
+            found = agreement(url)
         except URIError:
             return False
-        return True
+        return self._refusal(found) is None
 
     def check(self, url: str) -> str:
         """The host every reader reads from ``url``, as the URL Standard
         writes it, when the policy allows the URL; else ``URIError`` (the
         readers' ``HostDisagreementError``, or ``HostPolicyError``) saying
         why."""
-        host = agreed_host(url)
-        parsed = whatwg_parse(url, None)
-        scheme = parsed.protocol[:-1] if parsed is not None else ""
+        found = agreement(url)
+        refusal = self._refusal(found)
+        if refusal is not None:
+            why, offset = refusal
+            raise HostPolicyError(
+                f"refused: {why}", rule="host", text=url, offset=offset, secrets=userinfo_secret
+            )
+        assert found.host is not None
+        return found.host
+
+    def _refusal(self, found: Agreement) -> tuple[str, int] | None:
+        """Why the policy refuses what the readers agree on, and where (the
+        scheme, or the host), or ``None`` when it allows it."""
+        url, target, host = found.url, found.target, found.host
+        scheme = url.protocol[:-1] if url is not None else ""
         if scheme not in self.schemes:
-            self._refuse(url, f"the scheme {scheme!r} is not one of {', '.join(self.schemes)}", 0)
-        if not host:
-            self._refuse(url, "the URL has no host", 0)
-        at = _host_offset(url)
-        assert parsed is not None
+            return f"the scheme {scheme!r} is not one of {', '.join(self.schemes)}", 0
+        if not host or url is None or target is None:
+            return "the URL has no host", 0
+        userinfo = target.userinfo
+        at = len(scheme) + 3 + (0 if userinfo is None else len(userinfo) + 1)
         address = _address(host)
         if address is not None:
             if _internal(address) and not self.allow_internal:
-                self._refuse(url, f"{address} is an address no public service has", at)
+                return f"{address} is an address no public service has", at
             if self.hosts is not None and address not in self._addresses:
-                self._refuse(url, f"the address {address} is not listed", at)
+                return f"the address {address} is not listed", at
         elif self.hosts is not None and not self._listed(host.removesuffix(".")):
-            self._refuse(url, f"the host {host.removesuffix('.')!r} is not listed", at)
-        port = int(parsed.port) if parsed.port else _DEFAULT_PORTS[scheme]
+            return f"the host {host.removesuffix('.')!r} is not listed", at
+        port = int(url.port) if url.port else _DEFAULT_PORTS[scheme]
         allowed_ports = self.ports if self.ports is not None else (_DEFAULT_PORTS[scheme],)
         if port not in allowed_ports:
-            self._refuse(url, f"the port {port} is not allowed", at)
-        return host
+            return f"the port {port} is not allowed", at
+        return None
 
     def _listed(self, name: str) -> bool:
         if name in self._names:
@@ -215,17 +226,3 @@ class HostPolicy:
                 return True
             at = name.find(".", at + 1)
         return False
-
-    @staticmethod
-    def _refuse(url: str, why: str, offset: int) -> NoReturn:
-        raise HostPolicyError(
-            f"refused: {why}", rule="host", text=url, offset=offset, secrets=userinfo_secret
-        )
-
-
-def _host_offset(url: str) -> int:
-    """Where RFC 3986 reads the host of ``url`` (a URL the readers agree
-    on, so one with an authority): after ``scheme://`` and any userinfo."""
-    ref = parse(url)
-    userinfo = ref.userinfo
-    return len(ref.scheme or "") + 3 + (0 if userinfo is None else len(userinfo) + 1)

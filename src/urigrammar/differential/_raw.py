@@ -49,9 +49,17 @@ def raw_kinds(ref: URIReference) -> list[tuple[str, int]]:
 
 
 def _host_kinds(host: str, at: int) -> list[tuple[str, int]]:
-    found = []
-    if "%" in host:
-        found.append(("raw-escaped-host", at + host.index("%")))
+    if "%" not in host:
+        # The usual host: no escape, and most often no A-label to check.
+        if "xn--" not in host.lower():
+            return []
+        found, start = [], 0
+        for label in host.split("."):
+            if label[:4].lower() == "xn--" and not _a_label(label):
+                found.append(("invalid-a-label", at + start))
+            start += len(label) + 1
+        return found
+    found = [("raw-escaped-host", at + host.index("%"))]
     start = 0
     for dot in _DOT.finditer(host + "."):
         # Each label, read as clients read it: its escapes decoded (a "%2E"
