@@ -26,11 +26,12 @@ input.
 from __future__ import annotations
 
 import builtins
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, cast
 
 from .._errors import URIError
-from ..engine import Backend, NormalizeUri, default_backend, front, text_of, uri_normalizer
+from ..engine import Backend, default_backend, front, text_of
 from ..shipped import shipped_rule
 from ._components import Components, RefT
 from ._dialect import URI, Dialect, bidi_error
@@ -79,6 +80,8 @@ class TreeNode(Protocol):
 
 
 if TYPE_CHECKING:
+    from ..engine import NormalizeUri
+
     # Types the checker alone reads: a Protocol made at run time costs a
     # first parse fifty Python calls, and nothing tests against these.
     RefT_co = TypeVar("RefT_co", bound=Components, covariant=True)
@@ -161,13 +164,20 @@ class Api:
         # Each class's parse function, screening, keyed by the class alone:
         # parse_as's usual call, from the library's own operations.
         self._screened: dict[type[Components], Parser[Components]] = {}
-        #: RFC 3986's normalization of a record's text in C, or ``None``
-        #: where it runs in Python (uri._normalize).
-        self.normalize_uri: NormalizeUri | None = uri_normalizer(backend)
         self.validate = front(backend, self._validate_table, self._new_validate())
 
     def __repr__(self) -> str:
         return f"<urigrammar Api on {self.backend.name}>"
+
+    @functools.cached_property
+    def normalize_uri(self) -> NormalizeUri | None:
+        """RFC 3986's normalization of a record's text in C, or ``None``
+        where it runs in Python (uri._normalize).  Looked up on first use:
+        a first parse imports nothing it does not need."""
+        # Imported here, on the first normalize, for that reason.
+        from ..engine import uri_normalizer
+
+        return uri_normalizer(self.backend)
 
     def __reduce__(self) -> tuple[object, tuple[Backend]]:
         # One Api per back end: its bound methods (check, parser_for) pickle.

@@ -47,9 +47,11 @@ from collections.abc import Callable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, NamedTuple, TypedDict
+from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 
-from ..engine import NormalizeUri
+if TYPE_CHECKING:
+    from ..engine import NormalizeUri
+
 from ._api import normalizer, parse_as, validate
 from ._components import (
     FIELDS,
