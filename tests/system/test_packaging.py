@@ -3,6 +3,7 @@ fresh virtual environment outside the repository, and use it from there."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import venv
@@ -46,3 +47,21 @@ def test_wheel_installs_and_finds_its_grammar(tmp_path: Path) -> None:
         bindir / "urigrammar", "canonicalize", "--crawl", "http://a/?gclid=1&b", cwd=elsewhere
     )
     assert out.split() == ["http://a/?b"]
+
+
+@pytest.mark.slow
+def test_a_build_that_requires_the_extension_fails_without_a_compiler(tmp_path: Path) -> None:
+    # CC=false fails like a missing compiler: the hook builds a pure wheel,
+    # with a warning, unless the build requires the extension.
+    env = {**os.environ, "CC": "false", "URIGRAMMAR_REQUIRE_NATIVE": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", tmp_path / "dist", ROOT],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode != 0
+    assert "this build requires it" in done.stdout + done.stderr
+    assert not list(tmp_path.glob("dist/*.whl"))
