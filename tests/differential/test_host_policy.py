@@ -74,6 +74,19 @@ def test_vectors(url: str, allowed: bool) -> None:
         ("http://[fe80::1]/", HostPolicyError, "no public service"),
         ("http://224.0.0.1/", HostPolicyError, "no public service"),
         ("http://0.0.0.0/", HostPolicyError, "no public service"),
+        # IPv6 addresses that carry an internal IPv4 one, and site-local.
+        ("http://[2002:7f00:1::]/", HostPolicyError, "no public service"),
+        ("http://[2002:a9fe:a9fe::]/", HostPolicyError, "no public service"),
+        ("http://[fec0::1]/", HostPolicyError, "no public service"),
+        # RFC 6761 section 6.3: localhost is this machine, whatever the DNS.
+        ("http://localhost/", HostPolicyError, "names this machine"),
+        ("http://a.localhost./", HostPolicyError, "names this machine"),
+        # Escapes: urllib.request looks the name up as written, urllib3
+        # decodes it first.
+        ("http://%67ood.example/", HostPolicyError, "written with escapes"),
+        # No DNS name: an empty label, a name past 253 octets.
+        ("http://.api.example.com/", HostPolicyError, "no DNS name"),
+        ("http://" + "a." * 130 + "example/", HostPolicyError, "no DNS name"),
         ("mailto:a@example.com", HostPolicyError, "scheme"),
     ],
 )
@@ -97,6 +110,19 @@ def test_any_public_host_and_internal_addresses_on_request() -> None:
     assert not HostPolicy(["127.0.0.1"]).allows("http://127.0.0.1/")
 
 
+def test_networks_and_a_long_host_in_linear_time() -> None:
+    import time
+
+    policy = HostPolicy(["93.184.215.0/24", "*.example.net"])
+    assert policy.allows("http://93.184.215.9/")
+    assert not policy.allows("http://93.184.216.9/")
+    started = time.perf_counter()
+    assert not policy.allows("http://" + "a." * 100_000 + "example.net/")
+    # Refused as no DNS name before any label is looked up; a quadratic
+    # walk of the labels took seconds.
+    assert time.perf_counter() - started < 1.0
+
+
 def test_check_gives_the_agreed_host() -> None:
     assert POLICY.check("https://API.example.com/") == "api.example.com"
     assert POLICY.check("https://[::ffff:93.184.215.14]/") == "[::ffff:5db8:d70e]"
@@ -106,6 +132,15 @@ def test_check_gives_the_agreed_host() -> None:
     ("hosts", "kwargs", "says"),
     [
         (["*"], {}, "wildcard"),
+        (["*.*.example"], {}, "wildcard"),
+        (["http://example.com"], {}, "no host name"),
+        (["example.com:443"], {}, "no host name"),
+        (["good example"], {}, "no host name"),
+        (["10.0.0.0/33"], {}, "no host name"),
+        ("example.com", {}, "not one str"),
+        (["a.example"], {"ports": [443.5]}, "list of int"),
+        (["a.example"], {"allow_internal": "no"}, "a bool"),
+        (["a.example"], {"schemes": [1]}, "list of str"),
         (["a.*.example"], {}, "wildcard"),
         (["*.example"], {"schemes": ["ftp"]}, "serves"),
         (["a.example"], {"ports": [70000]}, "TCP port"),
@@ -114,16 +149,29 @@ def test_check_gives_the_agreed_host() -> None:
     ],
 )
 def test_a_policy_that_means_nothing_is_refused(
-    hosts: list[object], kwargs: dict[str, object], says: str
+    hosts: object, kwargs: dict[str, object], says: str
 ) -> None:
     with pytest.raises((ValueError, TypeError), match=says):
         HostPolicy(hosts, **kwargs)  # type: ignore[arg-type]
 
 
+def test_a_percent_encoded_delimiter_names_no_host() -> None:
+    # hostname, host_unicode and registrable_domain agree: no name.
+    ref = u.parse("http://evil.com%40good.com/")
+    for view in (lambda: ref.hostname, ref.host_unicode):
+        with pytest.raises(u.URIError, match="delimiter"):
+            view()
+    pytest.importorskip("publicsuffixlist")
+    assert u.registrable_domain(ref) is None
+
+
 def test_a_policy_is_a_value() -> None:
-    same = HostPolicy(("api.example.com", "*.cdn.example.org", "bücher.example", "93.184.215.14"))
-    assert same == POLICY
+    same = HostPolicy(
+        ("93.184.215.14", "xn--bcher-kva.example.", "*.CDN.example.org", "api.example.com")
+    )
+    assert same == POLICY  # the entries as compared, whatever their order and spelling
     assert hash(same) == hash(POLICY)
+    assert same.hosts == tuple(sorted(same.hosts or ()))
     with pytest.raises(AttributeError):
         POLICY.allow_internal = True  # type: ignore[misc]
 

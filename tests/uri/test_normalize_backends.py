@@ -157,3 +157,27 @@ def test_bad_arguments_are_refused(backend: Backend) -> None:
         normalize_uri(ref, (0, 1, 2, 7, 3, 4, 5), bytes(128), -1, True, True)
     # A slot past the record's is no component: Python's way.
     assert normalize_uri(ref, (0, 1, 2, 70, 3, 4, 5), bytes(128), None, True, True) is None
+
+
+def test_spans_that_overlap_cannot_overrun_the_output(backend: Backend) -> None:
+    # The output is sized from the spans, not the text: a call that names
+    # one slot seven times writes seven paths' worth, within bounds.
+    normalize_uri = api(backend).normalize_uri
+    if normalize_uri is None:
+        pytest.skip("the pure back end has no C normalization")
+    for size in (200, 400, 3000):
+        ref = api(backend).parser_for(URIReference)("http://h/" + "b" * size)
+        made = normalize_uri(ref, (3,) * 7, bytes(128), None, False, False)
+        assert made is not None
+        assert made.count("b" * size) == 7
+
+
+@pytest.mark.parametrize("port", [2**63, 2**31, -1, True, 0])
+def test_default_ports_c_does_not_read_are_python_s(backend: Backend, port: int) -> None:
+    # A default port past a C long, negative or a bool is compared by its
+    # digits in Python, as it always was.
+    options = Normalization(schemes={"gopher": SchemeRule(default_port=port)})
+    for text in ("gopher:x", "gopher://h:80/x", "gopher://h:1/x", "gopher://h:0/x"):
+        ref = api(backend).parser_for(URIReference)(text)
+        made = native_text(ref, options, api(backend).normalize_uri)
+        assert made in (None, normal_text(ref, options))

@@ -6,10 +6,11 @@ reason.
 
 What it compares, and why:
 
-* names by their A-labels (IDNA, UTS 46: ``bücher.example`` and
-  ``xn--bcher-kva.example`` are one name), lowercase (RFC 3986 section
-  3.2.2: the host is case-insensitive), without one trailing dot (a fully
-  qualified name, RFC 1034 section 3.1, names the same host);
+* names by their A-labels (IDNA, UTS 46: a listed ``bücher.example`` is
+  ``xn--bcher-kva.example``; a URL is a URI, so its host is written with
+  A-labels), lowercase (RFC 3986 section 3.2.2: the host is
+  case-insensitive), without one trailing dot (a fully qualified name, RFC
+  1034 section 3.1, names the same host);
 * ``*.example.org`` matches a name with more labels that ends with
   ``.example.org`` (the dot a boundary: not ``badexample.org``), and not
   ``example.org`` itself, which is listed on its own when meant;
@@ -17,8 +18,15 @@ What it compares, and why:
   127.0.0.1, and the URL Standard writes ``127.1`` as 127.0.0.1 (where
   RFC 3986 reads a name, the readers disagree and the URL is refused);
 * the addresses no public service has (loopback, private, link-local,
-  multicast, unspecified, reserved, shared) are refused in any spelling
-  unless ``allow_internal``, even when listed;
+  site-local, multicast, unspecified, reserved, shared, and IPv6 ones that
+  carry such an IPv4 address: mapped, 6to4, Teredo), and the name
+  ``localhost`` with the names under it (RFC 6761 section 6.3), are
+  refused in any spelling unless ``allow_internal``, even when listed; an
+  entry may also be a network (``192.0.2.0/24``);
+* a host written with percent-encodings is refused: clients differ on
+  whether they decode it (``urllib.request`` does not);
+* a host that is no DNS name (over 253 octets, a label over 63, an empty
+  label) is refused, and so is a URL the readers disagree on;
 * a port absent or empty is the scheme's default (RFC 3986 section 6.2.3).
 
 It checks names, not where a name resolves when a client connects: a
@@ -29,6 +37,7 @@ address at connect time for that (the DNS rebinding problem).
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -39,6 +48,7 @@ from ._diff import Agreement, agreement
 __all__ = ["HostPolicy", "HostPolicyError"]
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 #: Each scheme's default port (RFC 9110 section 4.2, RFC 6455 section 3).
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
@@ -57,18 +67,34 @@ def _name(entry: str) -> str:
     """An allowed name as it is compared: A-labels, lowercase, no trailing
     dot.  ``ValueError`` for a name that is no host name."""
     name = entry.strip().lower().removesuffix(".")
-    if not name or ".." in name or name.startswith("."):
-        msg = f"{entry!r} is no host name"
-        raise ValueError(msg)
-    if name.isascii():
-        return name
-    import idna  # only a listed U-label loads its tables
+    if not name.isascii():
+        import idna  # only a listed U-label loads its tables
 
-    try:
-        return str(idna.encode(name, uts46=True).decode("ascii"))
-    except idna.IDNAError as exc:
-        msg = f"{entry!r} is no internationalized domain name: {exc}"
-        raise ValueError(msg) from None
+        try:
+            name = str(idna.encode(name, uts46=True).decode("ascii"))
+        except idna.IDNAError as exc:
+            msg = f"{entry!r} is no internationalized domain name: {exc}"
+            raise ValueError(msg) from None
+    if not _dns_name(name) or not _LDH.fullmatch(name.replace(".", "")):
+        msg = f"{entry!r} is no host name (letters, digits and hyphens, in labels between dots)"
+        raise ValueError(msg)
+    return name
+
+
+#: The characters of a host name's labels (RFC 1123 section 2.1), and "_",
+#: which service names use.
+_LDH = re.compile(r"[a-z0-9_-]+")
+
+
+def _dns_name(name: str) -> bool:
+    """Whether ``name`` (no trailing dot) can be a DNS name: at most 253
+    octets, labels of 1 to 63 (RFC 1035 section 2.3.4)."""
+    return (
+        0 < len(name) <= 253
+        and not name.startswith(".")
+        and ".." not in name
+        and all(len(label) <= 63 for label in name.split("."))
+    )
 
 
 def _address(text: str) -> Address | None:
@@ -85,8 +111,25 @@ def _address(text: str) -> Address | None:
     return found
 
 
+def _network(entry: str) -> Network:
+    """An allowed network (``192.0.2.0/24``); ``ValueError`` for another
+    text with a ``/``."""
+    try:
+        return ipaddress.ip_network(entry, strict=False)
+    except ValueError:
+        msg = f"{entry!r} is no host name, address or network"
+        raise ValueError(msg) from None
+
+
 def _internal(address: Address) -> bool:
-    """Whether no public service has ``address``."""
+    """Whether no public service has ``address``, or the IPv4 address an
+    IPv6 one carries (6to4, Teredo's client)."""
+    if isinstance(address, ipaddress.IPv6Address):
+        carried = address.sixtofour or (address.teredo[1] if address.teredo else None)
+        if carried is not None and _internal(carried):
+            return True
+        if address.is_site_local:
+            return True
     return bool(
         address.is_loopback
         or address.is_private
@@ -101,6 +144,65 @@ def _internal(address: Address) -> bool:
 #: RFC 6598's shared address space (carrier-grade NAT), which ``ipaddress``
 #: does not count as private.
 _SHARED = ipaddress.ip_network("100.64.0.0/10")
+
+
+Entries = tuple[set[str], set[str], set[Address], set[Network]]
+
+
+def _entries(hosts: Iterable[str] | None) -> Entries:
+    """The names, wildcard suffixes (``.example.org``), addresses and
+    networks of an allow list."""
+    names: set[str] = set()
+    wildcards: set[str] = set()
+    addresses: set[Address] = set()
+    networks: set[Network] = set()
+    if isinstance(hosts, str):
+        msg = "hosts is a list of hosts, not one str"
+        raise TypeError(msg)
+    for written in () if hosts is None else hosts:
+        if not isinstance(written, str):
+            msg = f"a host is a str, not {type(written).__name__}"
+            raise TypeError(msg)
+        entry = written.strip()
+        address = _address(entry)
+        if address is not None:
+            addresses.add(address)
+        elif "/" in entry:
+            networks.add(_network(entry))
+        elif entry.startswith("*.") and "*" not in entry[2:]:
+            wildcards.add("." + _name(entry[2:]))
+        elif "*" in entry:
+            msg = f"{entry!r}: a wildcard is a whole first label, as in '*.example.org'"
+            raise ValueError(msg)
+        else:
+            names.add(_name(entry))
+    return names, wildcards, addresses, networks
+
+
+def _choices(
+    schemes: Iterable[str], ports: Iterable[int] | None, allow_internal: object
+) -> tuple[tuple[str, ...], tuple[int, ...] | None]:
+    """The schemes and ports of a policy, checked and sorted."""
+    if isinstance(schemes, str) or not all(isinstance(x, str) for x in schemes):
+        msg = "schemes is a list of str"
+        raise TypeError(msg)
+    chosen = tuple(sorted({scheme.lower() for scheme in schemes}))
+    unknown = [s for s in chosen if s not in _DEFAULT_PORTS]
+    if unknown or not chosen:
+        served = ", ".join(_DEFAULT_PORTS)
+        msg = f"a HostPolicy serves {served}, not {', '.join(unknown) or 'none'}"
+        raise ValueError(msg)
+    numbers = None if ports is None else tuple(sorted(set(ports)))
+    if numbers is not None and not all(type(p) is int for p in numbers):
+        msg = "ports is a list of int"
+        raise TypeError(msg)
+    if numbers is not None and any(not 0 <= p <= 65535 for p in numbers):
+        msg = "a port is a TCP port, 0 to 65535 (RFC 9293 section 3.1)"
+        raise ValueError(msg)
+    if not isinstance(allow_internal, bool):
+        msg = "allow_internal is a bool"
+        raise TypeError(msg)
+    return chosen, numbers
 
 
 @dataclass(frozen=True)
@@ -131,43 +233,22 @@ class HostPolicy:
     _names: frozenset[str] = field(init=False, repr=False, compare=False)
     _wildcards: frozenset[str] = field(init=False, repr=False, compare=False)
     _addresses: frozenset[Address] = field(init=False, repr=False, compare=False)
+    _networks: tuple[Network, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        names: set[str] = set()
-        wildcards: set[str] = set()
-        addresses: set[Address] = set()
-        hosts = None if self.hosts is None else tuple(self.hosts)
-        for entry in hosts or ():
-            if not isinstance(entry, str):
-                msg = f"a host is a str, not {type(entry).__name__}"
-                raise TypeError(msg)
-            address = _address(entry.strip())
-            if address is not None:
-                addresses.add(address)
-            elif entry.startswith("*."):
-                wildcards.add("." + _name(entry[2:]))
-            elif "*" in entry:
-                msg = f"{entry!r}: a wildcard is a whole first label, as in '*.example.org'"
-                raise ValueError(msg)
-            else:
-                names.add(_name(entry))
-        schemes = tuple(sorted({scheme.lower() for scheme in self.schemes}))
-        unknown = [s for s in schemes if s not in _DEFAULT_PORTS]
-        if unknown or not schemes:
-            served = ", ".join(_DEFAULT_PORTS)
-            msg = f"a HostPolicy serves {served}, not {', '.join(unknown) or 'none'}"
-            raise ValueError(msg)
-        ports = None if self.ports is None else tuple(sorted(set(self.ports)))
-        if ports is not None and any(not 0 <= p <= 65535 for p in ports):
-            msg = "a port is a TCP port, 0 to 65535 (RFC 9293 section 3.1)"
-            raise ValueError(msg)
+        names, wildcards, addresses, networks = _entries(self.hosts)
+        schemes, ports = _choices(self.schemes, self.ports, self.allow_internal)
+        # The entries as they are compared, sorted: two policies that
+        # allow the same are equal, however their entries were written.
+        every = {*names, *("*" + w for w in wildcards), *map(str, addresses), *map(str, networks)}
         set_ = object.__setattr__
-        set_(self, "hosts", hosts)
+        set_(self, "hosts", None if self.hosts is None else tuple(sorted(every)))
         set_(self, "schemes", schemes)
         set_(self, "ports", ports)
         set_(self, "_names", frozenset(names))
         set_(self, "_wildcards", frozenset(wildcards))
         set_(self, "_addresses", frozenset(addresses))
+        set_(self, "_networks", tuple(networks))
 
     def allows(self, url: str) -> bool:
         """Whether ``check(url)`` passes (without making its error)."""
@@ -203,14 +284,24 @@ class HostPolicy:
             return "the URL has no host", 0
         userinfo = target.userinfo
         at = len(scheme) + 3 + (0 if userinfo is None else len(userinfo) + 1)
+        if "%" in (target.host or ""):
+            return "the host is written with escapes, which clients read differently", at
         address = _address(host)
         if address is not None:
             if _internal(address) and not self.allow_internal:
                 return f"{address} is an address no public service has", at
-            if self.hosts is not None and address not in self._addresses:
+            listed = address in self._addresses or any(address in n for n in self._networks)
+            if self.hosts is not None and not listed:
                 return f"the address {address} is not listed", at
-        elif self.hosts is not None and not self._listed(host.removesuffix(".")):
-            return f"the host {host.removesuffix('.')!r} is not listed", at
+        else:
+            name = host.removesuffix(".")
+            if not _dns_name(name):
+                return "the host is no DNS name (RFC 1035 section 2.3.4)", at
+            local = name == "localhost" or name.endswith(".localhost")
+            if local and not self.allow_internal:
+                return f"{name!r} names this machine (RFC 6761 section 6.3)", at
+            if self.hosts is not None and not self._listed(name):
+                return f"the host {name!r} is not listed", at
         port = int(url.port) if url.port else _DEFAULT_PORTS[scheme]
         allowed_ports = self.ports if self.ports is not None else (_DEFAULT_PORTS[scheme],)
         if port not in allowed_ports:

@@ -24,6 +24,7 @@ import re
 import idna
 
 from ..uri import URIReference, percent_decode
+from ._whatwg import SPECIAL_SCHEMES
 
 __all__ = ["raw_kinds"]
 
@@ -41,7 +42,9 @@ def raw_kinds(ref: URIReference) -> list[tuple[str, int]]:
     at = 0 if scheme is None else len(scheme) + 1
     if host is not None:
         at += 2 + (0 if userinfo is None else len(userinfo) + 1)
-        if ref.host_kind == "reg-name":
+        # Only a special URL's host is decoded by the URL Standard (3.5);
+        # another scheme's stays an opaque host, as written.
+        if ref.host_kind == "reg-name" and (scheme or "").lower() in SPECIAL_SCHEMES:
             found += _host_kinds(host, at)
         at += len(host) + (0 if ref.port_text is None else len(ref.port_text) + 1)
     found += _path_kinds(ref.path, at)

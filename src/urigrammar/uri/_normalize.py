@@ -395,6 +395,9 @@ def normalize(ref: RefT | str, options: Normalization | None = None, *, cls: typ
     return parse_as(type(r), native_text(r, options, normalizer()) or normal_text(r, options))
 
 
+#: The default ports the C normalization reads (a C long on every platform).
+_C_LONG = 2**31
+
 #: The slots of a reference's record that hold its scheme, userinfo, host,
 #: port, path, query and fragment, as the C normalization takes them.
 _SLOTS = tuple(
@@ -425,6 +428,9 @@ def native_text(
     if options.scheme_based:
         rules = SCHEME_RULES if options.schemes is None else options.schemes
         rule = rules.get((r.scheme or "").lower(), _NO_RULE)
+        port = rule.default_port
+        if port is not None and not (type(port) is int and 0 <= port < _C_LONG):
+            return None  # a default port C does not read: Python compares its digits
     return normalize_uri(
         r,
         _SLOTS,

@@ -67,6 +67,12 @@ def hostname(ref: Components) -> str | None:
         return host
     if host.startswith("["):
         return host[1:-1]
+    _refuse_delimiters(host)
+    return _decoded_part("host", host)
+
+
+def _refuse_delimiters(host: str) -> None:
+    """``URIError`` at the first escape in ``host`` of a URL's delimiter."""
     at = _delimiter_escape(host)
     if at >= 0:
         msg = (
@@ -74,7 +80,6 @@ def hostname(ref: Components) -> str | None:
             "reaches such a name, and its decoded text reads as another URL's parts"
         )
         raise URIError(msg, rule="reg-name", text=host, offset=at, secrets=userinfo_secret)
-    return _decoded_part("host", host)
 
 
 #: The escapes of the characters that delimit a URL's parts (RFC 3986
@@ -93,10 +98,12 @@ def host_unicode(ref: Components) -> str | None:
     """The host as Unicode text: a reg-name percent-decoded as UTF-8, then
     each ``xn--`` label decoded from its IDNA A-label; an IP literal or
     IPv4 address as it is.  Raises ``URIError`` when the escapes are not
-    UTF-8 or an ``xn--`` label is no valid A-label."""
+    UTF-8, decode to a delimiter (as ``hostname`` does), or an ``xn--``
+    label is no valid A-label."""
     host = ref.host
     if host is None or host.startswith("["):
         return host
+    _refuse_delimiters(host)
     try:
         text = percent_decode(host)
     except URIError as exc:

@@ -319,7 +319,11 @@ normalize_uri(PyObject *module, PyObject *args)
     Py_ssize_t size;
     const char *utf8 = PyUnicode_AsUTF8AndSize(text, &size);
     if (utf8 == NULL) {
-        return NULL;
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) {
+            return NULL;
+        }
+        PyErr_Clear(); /* a lone surrogate: no URI's text, so the Python way */
+        Py_RETURN_NONE;
     }
     if (size != PyUnicode_GetLength(text)) {
         Py_RETURN_NONE; /* not ASCII: the Python way */
@@ -353,17 +357,24 @@ normalize_uri(PyObject *module, PyObject *args)
         c.default_port_len = snprintf(digits, sizeof digits, "%ld", port);
         c.default_port = digits;
     }
-    /* Nothing grows but the path, by at most two characters ("/." or
-       "./", or the "/" of an empty path): the output takes size + 3
-       bytes, and the work space after it the path twice. */
-    Py_ssize_t path = c.end[PATH] - c.start[PATH];
-    size_t need = (size_t)size + 3 + (size_t)(2 * path) + 1;
+    /* The output is at most the components, which never grow but the
+       path (by "/." or "./", or the "/" of an empty path, two characters
+       at most), and the nine delimiters around them (":", "//", "@", ":",
+       "?", "#" and those two): counted from the spans, not the text, so
+       that spans which overlap or leave out their delimiters cannot
+       overrun it.  The work space after it holds the path twice. */
+    size_t parts = 0;
+    for (int k = 0; k < NPARTS; k++) {
+        parts += has(&c, k) ? (size_t)(c.end[k] - c.start[k]) : 0;
+    }
+    size_t output = parts + 9;
+    size_t need = output + 2 * (size_t)(c.end[PATH] - c.start[PATH]) + 1;
     char small[SMALL];
     char *out = need <= SMALL ? small : PyMem_Malloc(need);
     if (out == NULL) {
         return PyErr_NoMemory();
     }
-    Py_ssize_t n = put_reference(&c, out, out + size + 3);
+    Py_ssize_t n = put_reference(&c, out, out + output);
     PyObject *made = PyUnicode_DecodeASCII(out, n, NULL);
     if (out != small) {
         PyMem_Free(out);
