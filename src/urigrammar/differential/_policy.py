@@ -89,12 +89,10 @@ _LDH = re.compile(r"[a-z0-9_-]+")
 def _dns_name(name: str) -> bool:
     """Whether ``name`` (no trailing dot) can be a DNS name: at most 253
     octets, labels of 1 to 63 (RFC 1035 section 2.3.4)."""
-    return (
-        0 < len(name) <= 253
-        and not name.startswith(".")
-        and ".." not in name
-        and all(len(label) <= 63 for label in name.split("."))
-    )
+    if not 0 < len(name) <= 253 or name.startswith(".") or ".." in name:
+        return False
+    # A name of 63 characters or fewer has no longer label to look for.
+    return len(name) <= 63 or all(len(label) <= 63 for label in name.split("."))
 
 
 def _address(text: str) -> Address | None:
