@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 
 from .._errors import URIError
 from ..shipped import userinfo_secret
+from ..uri import SCHEME_RULES
 from ._diff import Agreement, agreement
 
 __all__ = ["HostPolicy", "HostPolicyError"]
@@ -50,8 +51,8 @@ __all__ = ["HostPolicy", "HostPolicyError"]
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
-#: Each scheme's default port (RFC 9110 section 4.2, RFC 6455 section 3).
-_DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+#: The schemes a policy serves, whose default ports are SCHEME_RULES'.
+_SCHEMES = ("http", "https", "ws", "wss")
 
 
 class HostPolicyError(URIError):
@@ -185,9 +186,9 @@ def _choices(
         msg = "schemes is a list of str"
         raise TypeError(msg)
     chosen = tuple(sorted({scheme.lower() for scheme in schemes}))
-    unknown = [s for s in chosen if s not in _DEFAULT_PORTS]
+    unknown = [s for s in chosen if s not in _SCHEMES]
     if unknown or not chosen:
-        served = ", ".join(_DEFAULT_PORTS)
+        served = ", ".join(_SCHEMES)
         msg = f"a HostPolicy serves {served}, not {', '.join(unknown) or 'none'}"
         raise ValueError(msg)
     numbers = None if ports is None else tuple(sorted(set(ports)))
@@ -300,9 +301,11 @@ class HostPolicy:
                 return f"{name!r} names this machine (RFC 6761 section 6.3)", at
             if self.hosts is not None and not self._listed(name):
                 return f"the host {name!r} is not listed", at
-        port = int(url.port) if url.port else _DEFAULT_PORTS[scheme]
-        allowed_ports = self.ports if self.ports is not None else (_DEFAULT_PORTS[scheme],)
-        if port not in allowed_ports:
+        rule = SCHEME_RULES.get(scheme)
+        default = None if rule is None else rule.default_port
+        port = int(url.port) if url.port else default
+        allowed_ports = self.ports if self.ports is not None else (default,)
+        if port is None or port not in allowed_ports:
             return f"the port {port} is not allowed", at
         return None
 

@@ -23,14 +23,11 @@ from functools import cache, lru_cache
 from typing import Any
 
 from .._errors import MissingExtraError, URIError
-from ..uri import Reference, lowercase_host, parse_iri, percent_decode, validate
+from ..uri import HOST_DELIMITERS, Reference, lowercase_host, parse_iri, percent_decode, validate
 
 __all__ = ["public_suffix", "public_suffix_list_version", "registrable_domain"]
 
 _REG_NAMES = frozenset({"reg-name", "ireg-name"})
-
-#: What delimits a URL's parts: a name that decodes to one names no host.
-_DELIMITERS = frozenset("@/:?#[]\\")
 
 
 @cache
@@ -91,7 +88,7 @@ def _name(host: str) -> str | None:
     name = decoded.removesuffix(".")
     if not name or name.startswith(".") or name.endswith(".") or ".." in name:
         return None  # an empty label is no domain name
-    if any(char in _DELIMITERS for char in name):
+    if any(char in HOST_DELIMITERS for char in name):
         return None  # "evil.com%40good.com" names no host a client reaches
     if validate("IPv4address", name):
         return None  # an address, once decoded (section 3.2.2: "%31.2.3.4")

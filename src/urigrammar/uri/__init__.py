@@ -40,8 +40,10 @@ if TYPE_CHECKING:
         to_uri,
     )
     from ._resolve import remove_dot_segments
+    from ._views import HOST_DELIMITERS
 
 __all__ = [
+    "HOST_DELIMITERS",
     "SCHEME_RULES",
     "IRIReference",
     "Normalization",
@@ -71,6 +73,7 @@ __all__ = [
 #: the model, by name, to the module that defines it: imported on first use
 #: (PEP 562), so ``import urigrammar.uri`` stays as cheap as it was.
 _LAZY: dict[str, str] = {
+    "HOST_DELIMITERS": "._views",
     "SCHEME_RULES": "._normalize",
     "IRIReference": "._reference",
     "Normalization": "._normalize",

@@ -82,10 +82,15 @@ def _refuse_delimiters(host: str) -> None:
         raise URIError(msg, rule="reg-name", text=host, offset=at, secrets=userinfo_secret)
 
 
-#: The escapes of the characters that delimit a URL's parts (RFC 3986
-#: section 2.2's gen-delims, and the "\\" that WHATWG URL parsers read as
-#: "/"), in either case of hex.
-_DELIMITER_ESCAPE = re.compile(r"%(?:40|2[Ff]|3[AaFf]|23|5[BbCcDd])")
+#: What delimits a URL's parts (RFC 3986 section 2.2's gen-delims, and the
+#: "\\" that WHATWG URL parsers read as "/"): a reg-name that decodes to
+#: one names no host a client reaches.
+HOST_DELIMITERS = frozenset("@/:?#[]\\")
+
+#: The escape of any of them, in either case of hex.
+_DELIMITER_ESCAPE = re.compile(
+    "|".join(f"%{ord(char):02X}" for char in sorted(HOST_DELIMITERS)), re.IGNORECASE
+)
 
 
 def _delimiter_escape(host: str) -> int:
