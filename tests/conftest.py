@@ -22,8 +22,8 @@ settings.register_profile("dev", max_examples=20, deadline=None)
 settings.register_profile(
     "suite", max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-# tox's envs for the other Pythons (py310, py312, py313): every test runs,
-# with a quarter of the examples.
+# tox's `nocompiler` env: the URI and IRI tests over the pure wheel, with a
+# quarter of the examples.
 settings.register_profile(
     "quick", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
