@@ -101,12 +101,19 @@ def _determinize(
 ) -> tuple[list[list[int]], list[bool]] | None:
     """Subset construction; state 0 is the empty set (dead), 1 the start."""
     dead: frozenset[int] = frozenset()
+    # The classes each NFA state's edge takes, as a bit set: a DFA state's
+    # row comes from splitting the classes by its own NFA states, a few
+    # integer operations each, not from intersecting it with every class.
+    masks: dict[int, int] = {}
+    for c, taking in enumerate(takers):
+        for state in taking:
+            masks[state] = masks.get(state, 0) | 1 << c
     # The closed target of each NFA state's edge, computed once.
     after: dict[int, frozenset[int]] = {}
 
-    def targets(states: frozenset[int], taking: frozenset[int]) -> frozenset[int]:
+    def target(sources: tuple[int, ...]) -> frozenset[int]:
         out: set[int] = set()
-        for state in states & taking:
+        for state in sources:
             found = after.get(state)
             if found is None:
                 edge = automaton.edges[state]
@@ -115,22 +122,46 @@ def _determinize(
             out |= found
         return frozenset(out)
 
+    width = len(takers)
     index: dict[frozenset[int], int] = {dead: 0, automaton.start: 1}
     order = [dead, automaton.start]
     moves: list[list[int]] = []
     at = 0
     while at < len(order):
-        states = order[at]
-        row = []
-        for taking in takers:
-            nxt = targets(states, taking)
+        # The classes in groups taken by the same NFA states of this set.
+        groups: list[tuple[int, tuple[int, ...]]] = [((1 << width) - 1, ())]
+        for state in order[at]:
+            mask = masks.get(state)
+            if mask is None:
+                continue
+            split = []
+            for group, sources in groups:
+                inside = group & mask
+                if inside:
+                    split.append((inside, (*sources, state)))
+                    if inside != group:
+                        split.append((group & ~mask, sources))
+                else:
+                    split.append((group, sources))
+            groups = split
+        # New states numbered in the order of their first class, as a walk
+        # over the classes would find them.
+        groups.sort(key=lambda entry: entry[0] & -entry[0])
+        row = [0] * width
+        for group, sources in groups:
+            if not sources:
+                continue  # the dead state, already in the row
+            nxt = target(sources)
             found = index.get(nxt)
             if found is None:
                 if len(order) >= cap:
                     return None
                 found = index[nxt] = len(order)
                 order.append(nxt)
-            row.append(found)
+            while group:
+                low = group & -group
+                row[low.bit_length() - 1] = found
+                group ^= low
         moves.append(row)
         at += 1
     return moves, [automaton.accept in states for states in order]
