@@ -158,10 +158,11 @@ def _determinize(
                     return None
                 found = index[nxt] = len(order)
                 order.append(nxt)
-            while group:
-                low = group & -group
+            left = group
+            while left:
+                low = left & -left
                 row[low.bit_length() - 1] = found
-                group ^= low
+                left ^= low
         moves.append(row)
         at += 1
     return moves, [automaton.accept in states for states in order]
