@@ -19,8 +19,9 @@
     exception out of ``main``: it returns 0, 1 or 2 and prints no traceback.
 
 Anything else -- ``IndexError``, ``RecursionError``, ``UnicodeError``, a
-bare ``ValueError`` -- is a bug.  ``fuzz/fuzz_parse.py`` checks the same
-sentence with a coverage-guided fuzzer, on demand.
+bare ``ValueError`` -- is a bug.  The targets in ``fuzz/`` check the same
+sentence with a coverage-guided fuzzer, and the C back end against the
+pure one (``tox -e fuzz``).
 
 Where it is cheap, a success is also checked for what it promises
 (``str(parse(t)) == t``, ``resolve`` after ``relativize`` gives the target
