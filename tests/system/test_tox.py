@@ -1,6 +1,7 @@
-"""tox.ini's lists of test files stay whole: the ``slow`` env names the
-files it collects (collecting the whole suite for four tests would take
-longer than running them), so every file with a slow test must be named."""
+"""tox.ini's list of the slow tests stays whole: the ``py310`` env runs the
+tests ``[slow]`` names, with no marker to pick them (the other envs
+deselect them by their marker), so every slow test must be named there,
+by its file when every test of the file is slow, else by its node id."""
 
 from __future__ import annotations
 
@@ -9,20 +10,36 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-_SLOW = re.compile(r"^\s*(@pytest\.mark\.slow|pytestmark = .*pytest\.mark\.slow)", re.MULTILINE)
+_TEST = re.compile(r"^((?:@[^\n]*\n)*)def (test_\w+)", re.MULTILINE)
 
 
-def _listed(section: str) -> set[str]:
+def _tests(path: Path) -> dict[str, bool]:
+    """Each test function of the file, and whether it is marked slow."""
+    return {
+        name: "pytest.mark.slow" in decorators
+        for decorators, name in _TEST.findall(path.read_text(encoding="utf-8"))
+    }
+
+
+def _listed() -> list[str]:
     config = configparser.ConfigParser(interpolation=None)
     config.read(ROOT / "tox.ini", encoding="utf-8")
-    return set(config[section]["tests"].split())
+    return config["slow"]["tests"].split()
 
 
-def test_every_file_with_a_slow_test_is_in_the_slow_env() -> None:
-    holding = {
-        str(path.relative_to(ROOT))
+def test_the_slow_list_names_every_slow_test_and_nothing_else() -> None:
+    slow = {
+        (str(path.relative_to(ROOT)), name)
         for path in (ROOT / "tests").rglob("test_*.py")
-        if _SLOW.search(path.read_text(encoding="utf-8"))
+        for name, marked in _tests(path).items()
+        if marked
     }
-    assert holding  # a search that found nothing would pass
-    assert holding == _listed("slow")
+    assert slow  # a search that found nothing would pass
+    named = set()
+    for entry in _listed():
+        file, _, name = entry.partition("::")
+        tests = _tests(ROOT / file)
+        chosen = [name] if name else list(tests)
+        assert all(tests.get(test) for test in chosen), f"{entry} names a test that is not slow"
+        named |= {(file, test) for test in chosen}
+    assert named == slow
