@@ -12,10 +12,11 @@
  * owns every check and error.  So the entry never decides anything the
  * fallback would decide differently: it only skips the fallback's own
  * fast path.  Nothing here knows a name; the table is the caller's dict,
- * read under the GIL (a matcher is held with a strong reference while it
- * runs, so another thread emptying the dict cannot free it).  The caller
- * only adds to it, never changing what a spelling's matcher answers: the
- * entry remembers the last spelling it found, and its matcher.
+ * read through the dict's own API (a matcher is held with a strong
+ * reference while it runs, so another thread emptying the dict cannot free
+ * it).  The entry itself holds nothing that changes after it is made: a
+ * remembered last lookup would be state shared by every thread, written on
+ * calls, and the dict lookup it saves costs a few nanoseconds.
  *
  * Instances have a __dict__, so the Python side can give one the
  * metadata of the function it stands for (functools.update_wrapper:
@@ -67,12 +68,6 @@ typedef struct {
        A str: entry(text[, name]) returns what the matcher returns, name
        defaulting to this, and the fallback answers a None (parse). */
     PyObject *default_name;
-    /* The last spelling found in the table, and its matcher: a call that
-       names the same str object (a literal, the default) skips the dict.
-       The caller's table only grows, and a spelling's matcher never
-       changes meaning, so what was found stays right. */
-    PyObject *last_name;
-    PyObject *last_matcher;
     PyObject *dict;        /* the instance's __dict__ */
     entry_vectorcallfunc vectorcall; /* read by CPython through __vectorcalloffset__ */
 } Entry;
@@ -84,22 +79,8 @@ typedef struct {
 static PyObject *
 entry_matcher(Entry *self, PyObject *name)
 {
-    if (name == self->last_name) {
-        Py_INCREF(self->last_matcher);
-        return self->last_matcher;
-    }
     PyObject *matcher = PyDict_GetItemWithError(self->table, name);
-    if (matcher == NULL) {
-        return NULL;
-    }
-    PyObject *old_name = self->last_name, *old_matcher = self->last_matcher;
-    Py_INCREF(name);
-    Py_INCREF(matcher);
-    self->last_name = name;
-    self->last_matcher = matcher;
-    Py_XDECREF(old_name);
-    Py_XDECREF(old_matcher);
-    Py_INCREF(matcher);
+    Py_XINCREF(matcher);
     return matcher;
 }
 
@@ -300,7 +281,6 @@ Entry_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         Py_INCREF(default_name);
         self->default_name = default_name;
     }
-    self->last_name = self->last_matcher = NULL;
     self->dict = NULL;
     self->vectorcall = Entry_vectorcall;
     return (PyObject *)self;
@@ -316,8 +296,6 @@ Entry_traverse(PyObject *obj, visitproc visit, void *arg)
     Py_VISIT(self->runner_type);
     Py_VISIT(self->tagger_type);
     Py_VISIT(self->default_name);
-    Py_VISIT(self->last_name);
-    Py_VISIT(self->last_matcher);
     Py_VISIT(self->dict);
     return 0;
 }
@@ -331,8 +309,6 @@ Entry_clear(PyObject *obj)
     Py_CLEAR(self->runner_type);
     Py_CLEAR(self->tagger_type);
     Py_CLEAR(self->default_name);
-    Py_CLEAR(self->last_name);
-    Py_CLEAR(self->last_matcher);
     Py_CLEAR(self->dict);
     return 0;
 }
