@@ -93,6 +93,7 @@ def _held() -> dict[object, int]:
     return counts
 
 
+@pytest.mark.thread_unsafe  # it counts references, which other threads hold too
 @c_records
 def test_every_call_form_keeps_the_references_it_was_given() -> None:
     _run_every_form(3)  # fills the tables and every cache

@@ -133,6 +133,7 @@ def test_each_back_ends_table_holds_its_own_matchers() -> None:
         assert not on.validate("URI-reference", "http://a/ ")
 
 
+@pytest.mark.thread_unsafe  # it adds a matcher to the table every thread reads
 def test_a_matcher_in_the_table_is_called_and_its_errors_handled(on: On) -> None:
     # Matchers other than the runner's are called: their answer (None or
     # not) makes the bool; TypeError and KeyError send the call to the
