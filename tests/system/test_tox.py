@@ -1,7 +1,8 @@
-"""tox.ini's list of the slow tests stays whole: the ``py310`` env runs the
-tests ``[slow]`` names, with no marker to pick them (the other envs
-deselect them by their marker), so every slow test must be named there,
-by its file when every test of the file is slow, else by its node id."""
+"""tox.ini's list of the slow tests stays whole: the ``slow`` env runs the
+tests ``[slow]`` names, with no marker to pick them (collecting the whole
+suite for five tests would take longer than running them; the other envs
+deselect them by their marker), so every slow test must be named there, by
+its file when every test of the file is slow, else by its node id."""
 
 from __future__ import annotations
 
