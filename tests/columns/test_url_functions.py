@@ -7,6 +7,8 @@ parse; whatever the column's layout (chunks, streams, large strings)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -134,6 +136,31 @@ def test_property_every_function_on_both_back_ends(texts: list[str | None]) -> N
         for function, row in FAMILY.values():
             made = rows(function(column, "IRI-reference", backend=backend))
             assert made == row_answers(backend, "IRI-reference", texts, row)
+
+
+@pytest.mark.parametrize("backend", BACKENDS, ids=lambda b: b.name)
+def test_a_process_that_imported_only_pyarrow_runs_every_function(backend: Backend) -> None:
+    # In this process some other test has imported pyarrow.compute long
+    # ago; a user's process may have imported pyarrow alone, and no pandas
+    # (which imports pyarrow.compute): pandas is kept out here.
+    code = (
+        "import sys\n"
+        "class NoPandas:\n"
+        "    def find_spec(self, name, *args):\n"
+        "        if name.partition('.')[0] == 'pandas':\n"
+        "            raise ImportError(name)\n"
+        "sys.meta_path.insert(0, NoPandas())\n"
+        "import pyarrow as pa\n"
+        "from urigrammar import arrow as ua\n"
+        "from urigrammar.engine import BACKENDS\n"
+        f"backend = next(b for b in BACKENDS if b.name == {backend.name!r})\n"
+        "column = pa.array(['HTTP://WWW.Example.COM:80/a?b=1#c', None, 'a b'])\n"
+        "print(pa.array(ua.host_array(column, backend=backend)).to_pylist())\n"
+        "print(pa.array(ua.component_array(column, 'port', backend=backend)).to_pylist())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["['www.example.com', None, None]", "['80', None, None]"]
 
 
 def test_other_components_and_types_are_refused() -> None:

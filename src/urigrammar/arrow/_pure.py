@@ -22,6 +22,9 @@ def pyarrow(why: str) -> Module:
     try:
         # By name: pyarrow ships no type stubs, and is Any here anyway.
         pa = importlib.import_module("pyarrow")
+        # `import pyarrow` leaves out pyarrow.compute, which the URL
+        # function family reads as `pa.compute`.
+        importlib.import_module("pyarrow.compute")
     except ImportError:
         msg = f"{why} needs pyarrow, which is not installed: pip install 'urigrammar[arrow]'"
         raise MissingExtraError(msg) from None
