@@ -16,7 +16,7 @@
  * reference while it runs, so another thread emptying the dict cannot free
  * it).  The entry itself holds nothing that changes after it is made: a
  * remembered last lookup would be state shared by every thread, written on
- * calls, and the dict lookup it saves costs a few nanoseconds.
+ * calls; the dict lookup it saved costs about 10 ns a call here.
  *
  * Instances have a __dict__, so the Python side can give one the
  * metadata of the function it stands for (functools.update_wrapper:
