@@ -8,6 +8,7 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -87,7 +88,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 def pytest_report_header(config: pytest.Config) -> str:
     from urigrammar.engine import BACKENDS, default_backend
 
-    tested = ", ".join(b.name for b in _backends())  # type: ignore[attr-defined]
+    tested = ", ".join(b.name for b in _backends())
     return (
         f"urigrammar back ends: {', '.join(b.name for b in BACKENDS)} "
         f"(default {default_backend().name}; tested: {tested})"
@@ -106,7 +107,7 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(msg)
 
 
-def _backends() -> list[object]:
+def _backends() -> list[Any]:
     """The back ends the tests take: every one this installation has, or
     those URIGRAMMAR_TEST_BACKENDS names (comma-separated), as tox's
     ``asan`` env names ``native``: under the sanitizers only C is under
