@@ -41,7 +41,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #ifndef _WIN32
-#include <pthread.h>
 #include <unistd.h>
 #endif
 
@@ -362,13 +361,20 @@ validate_each(const Runner *runner, Rows *rows)
    rows start at a multiple of 8), so the threads share nothing but the
    read-only tables and input.  A share is at least SHARE_ROWS rows,
    which keeps a thread's start-up (tens of microseconds) small beside
-   its work; a thread that cannot start leaves its share to the caller. */
+   its work; a thread that cannot start leaves its share to the caller.
+   The threads are CPython's (PyThread, in the stable ABI), not the C
+   library's: the extension then needs no threads symbol of its own, whose
+   version would tie the wheel to the C library it was built against
+   (glibc 2.34 moved pthread_create into libc under a new version). */
 #define MAX_SHARES 4
 #define SHARE_ROWS 32768
 
 typedef struct {
     const Runner *runner;
     Rows rows;
+    /* Held by the caller while the share's thread runs; the thread
+       releases it as its last step, so acquiring it is the join. */
+    PyThread_type_lock done;
 } Share;
 
 /* A share's rows validated, its counters on this thread's own stack while
@@ -382,14 +388,36 @@ run_share(Share *share)
     share->rows = rows;
 }
 
-#ifndef _WIN32
-static void *
+/* A share's thread; after the release the caller may reuse the share. */
+static void
 validate_share(void *arg)
 {
-    run_share(arg);
-    return NULL;
+    Share *share = arg;
+    PyThread_type_lock done = share->done;
+    run_share(share);
+    PyThread_release_lock(done);
 }
-#endif
+
+/* Starts the share's thread, holding its lock; 0 (and no lock) where it
+   cannot, and the caller validates the share itself. */
+static int
+start_share(Share *share)
+{
+    share->done = PyThread_allocate_lock();
+    if (share->done == NULL) {
+        return 0;
+    }
+    PyThread_acquire_lock(share->done, WAIT_LOCK);
+    /* (unsigned long)-1 is the failure: the limited API lacks the
+       macro that names it. */
+    if (PyThread_start_new_thread(validate_share, share) == (unsigned long)-1) {
+        PyThread_release_lock(share->done);
+        PyThread_free_lock(share->done);
+        share->done = NULL;
+        return 0;
+    }
+    return 1;
+}
 
 static int
 processors(void)
@@ -403,7 +431,7 @@ processors(void)
 }
 
 /* Every row of `in` validated into the two bitmaps; the null rows'
-   count. */
+   count.  Runs without the GIL: the PyThread calls need none. */
 static int64_t
 validate_shared(const Runner *runner, const Strings *in, uint8_t *values, uint8_t *valid)
 {
@@ -423,23 +451,20 @@ validate_shared(const Runner *runner, const Strings *in, uint8_t *values, uint8_
         Rows rows = {in, first, stop, values, valid, 0};
         share[k].runner = runner;
         share[k].rows = rows;
+        share[k].done = NULL;
     }
-#ifndef _WIN32
-    pthread_t thread[MAX_SHARES];
     int started[MAX_SHARES] = {0};
     for (int k = 1; k < shares; k++) {
-        started[k] = pthread_create(&thread[k], NULL, validate_share, &share[k]) == 0;
+        started[k] = start_share(&share[k]);
     }
-#endif
     int64_t nulls = 0;
     for (int k = 0; k < shares; k++) {
-#ifndef _WIN32
-        if (k > 0 && started[k]) {
-            pthread_join(thread[k], NULL);
+        if (started[k]) {
+            PyThread_acquire_lock(share[k].done, WAIT_LOCK);
+            PyThread_release_lock(share[k].done);
+            PyThread_free_lock(share[k].done);
         }
-        else
-#endif
-        {
+        else {
             run_share(&share[k]);
         }
         nulls += share[k].rows.nulls;
