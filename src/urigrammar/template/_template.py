@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._errors import HIDDEN
 from ..engine import exact
 from ..shipped import RFC6570, password_span
 from ._expand import expand_parts
-from ._match import Matched, Matcher
 from ._syntax import Expression, Part, read_template
+
+if TYPE_CHECKING:
+    from ._match import Matched, Matcher
 
 __all__ = ["URITemplate"]
 
@@ -120,6 +122,10 @@ class URITemplate:
     def _compiled(self) -> Matcher:
         matcher = self._matcher
         if matcher is None:
+            # Lazy: matching compiles the template with the engine's regex
+            # emitter, which a process that only expands never imports.
+            from ._match import Matcher
+
             matcher = Matcher(self._parts)
             object.__setattr__(self, "_matcher", matcher)
         return matcher

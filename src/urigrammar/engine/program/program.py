@@ -26,21 +26,12 @@ refused (``ValueError``) rather than run.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..automata.tables import Tables, TaggedTables
 from ..base import wire
-from ..base.later import later
 from ..base.wire import compact_json
+from ..regex.possessive import POSSESSIVE
 from ..syntax.ir import Expr, expr_from_data, expr_to_data
 from ..syntax.narrow import Narrowing
-
-if TYPE_CHECKING:
-    from ..regex import emit
-else:
-    # Imported when a program's regex is first asked for: a program that
-    # runs from its tables never needs the emitter.
-    emit = later(globals(), "..regex.emit")
 
 __all__ = ["Key", "Program"]
 
@@ -180,13 +171,13 @@ class Program:
     @property
     def source(self) -> str:
         """The regex source this Python's ``re`` takes."""
-        return self.regex if emit.POSSESSIVE else self.regex_plain
+        return self.regex if POSSESSIVE else self.regex_plain
 
     @property
     def narrow_source(self) -> str:
         """The narrowed body's regex this Python's ``re`` takes ("" when the
         program has no narrowing)."""
-        return self.narrow_regex if emit.POSSESSIVE else self.narrow_regex_plain
+        return self.narrow_regex if POSSESSIVE else self.narrow_regex_plain
 
     @property
     def trusted(self) -> bool:

@@ -30,18 +30,15 @@ captures too (``automata.nfa``).
 
 from __future__ import annotations
 
-import sys
 from typing import NamedTuple
 
 from ..syntax.analysis import END, Analysis, linear, not_inlined
 from ..syntax.charset import CharSet
 from ..syntax.inline import has_capture
 from ..syntax.ir import Alt, Cap, Chars, Expr, Ref, Rep, Seq
+from .possessive import POSSESSIVE
 
-__all__ = ["POSSESSIVE", "Emitted", "Emitter", "compile_body"]
-
-#: Whether this Python's ``re`` has possessive quantifiers (3.11 on).
-POSSESSIVE = sys.version_info >= (3, 11)
+__all__ = ["Emitted", "Emitter", "compile_body"]
 
 
 class Emitter:

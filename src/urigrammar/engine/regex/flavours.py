@@ -55,7 +55,8 @@ from ..._errors import RegexExportError
 from ..syntax.analysis import END, linear
 from ..syntax.charset import CharSet
 from ..syntax.ir import Alt, Cap, Chars, Expr, Rep, Seq
-from .emit import POSSESSIVE, Emitter
+from .emit import Emitter
+from .possessive import POSSESSIVE
 
 __all__ = ["FLAVOURS", "Flavour", "Regex", "export"]
 
