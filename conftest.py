@@ -64,12 +64,21 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     return _collect(file_path, parent)  # type: ignore[no-any-return]
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """pytest-xdist's controller tells each worker how it distributes the
+    tests (a worker's own ``dist`` option reads "no")."""
+    node.workerinput["urigrammar_dist"] = node.config.getvalue("dist")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """A page's examples share one namespace and one directory, in order, so
-    they run in one process: pytest-xdist would deal them out to its
-    workers.  Under xdist they are skipped, saying so; tox runs them in a
-    command of their own, without ``-n``."""
-    if "PYTEST_XDIST_WORKER" not in os.environ:
+    they run in one process: pytest-xdist may spread pages over its workers
+    with ``--dist loadfile`` (a file's tests on one worker, in order), but
+    any other distribution would deal a page's examples out, so under it
+    they are skipped, saying so."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is None or workerinput.get("urigrammar_dist") == "loadfile":
         return
     top = Path(__file__).parent
     for item in items:
@@ -77,4 +86,4 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.skip(reason=_UNDER_XDIST))
 
 
-_UNDER_XDIST = "a page's examples run in order in one process: run them without -n (tox does)"
+_UNDER_XDIST = "a page's examples run in order in one process: run them with --dist loadfile"
