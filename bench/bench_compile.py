@@ -9,7 +9,10 @@ it prints the time to compile the rule from its rule table
 and then ``re.compile`` its regex, the size of the pattern, whether every
 choice in it is decided by the next character, and what validates it on
 each back end (``backend.choose``); then the time to read each shipped
-grammar file (``read_rules``), for scale.  Best of ``--repeats``.
+grammar file (``read_rules``), for scale, and how many of the shipped
+grammars' regular programs have a body of their own once inlined (the
+rest share one, which ``engine.sharing()`` compiles once).  Best of
+``--repeats``.
 """
 
 from __future__ import annotations
@@ -22,8 +25,9 @@ import urigrammar
 from urigrammar.engine import NATIVE, PURE, Grammar, runs
 from urigrammar.engine.program.build import build_program
 from urigrammar.engine.program.program import Program
+from urigrammar.engine.syntax.inline import inline_rule
 from urigrammar.engine.syntax.reader import read_rules
-from urigrammar.shipped import grammar_text
+from urigrammar.shipped import FILES, grammar_text
 
 RULES = ("ucschar", "iunreserved", "ipath-abempty", "ihost", "IRI", "IRI-reference")
 
@@ -71,6 +75,16 @@ def main() -> None:
         )
     print(f"\nread rfc3986.abnf (read_rules): {t86 * 1e3:.0f} ms")
     print(f"read rfc3987.abnf (read_rules): {t87 * 1e3:.0f} ms")
+    bodies = []
+    for grammar, _ in FILES:
+        for rule in grammar.all_names:
+            name = grammar.canonical(rule)
+            if grammar.rules.regular(name.casefold()):
+                bodies.append(inline_rule(grammar.rules, name))
+    print(
+        f"shipped grammars: {len(bodies):,} regular programs, "
+        f"{len(set(bodies)):,} bodies once inlined"
+    )
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ from . import (
     parse_iri,
     percent_encode,
 )
-from .engine import combination, encode_combinations, recording
+from .engine import combination, encode_combinations, recording, sharing
 from .shipped import COMBINATIONS, COMPILED, FILES, grammar_path
 from .uri._dialect import IRI, URI
 from .uri._encode import encode_rules
@@ -76,10 +76,12 @@ def _write(directory: Path, file_names: list[str]) -> list[Path]:
     uses, which add the programs that parsing takes) and write each one's
     artifact into ``directory``."""
     chosen = [(grammar, name) for grammar, name in FILES if name in file_names]
-    for grammar, _ in chosen:
-        for rule in grammar.all_names:
-            grammar.program(rule)
-    _first_uses()
+    # The grammars import one another's rules: each body compiled once.
+    with sharing():
+        for grammar, _ in chosen:
+            for rule in grammar.all_names:
+                grammar.program(rule)
+        _first_uses()
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     for grammar, file_name in chosen:

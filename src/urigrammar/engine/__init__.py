@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from .grammar import Grammar, Reporting
     from .languages import alphabet, restricted, within
     from .load import cache_dir, cache_problem, clear_cache, load_grammar
+    from .program.build import sharing
     from .program.store import PackageStore, Store
     from .reference import ABNF_MAX_LENGTH
     from .regex.emit import Emitter
@@ -103,6 +104,7 @@ _LAZY: dict[str, str] = {
     "cache_problem": ".load",
     "clear_cache": ".load",
     "load_grammar": ".load",
+    "sharing": ".program.build",
     "PackageStore": ".program.store",
     "Store": ".program.store",
     "ABNF_MAX_LENGTH": ".reference",
@@ -187,6 +189,7 @@ __all__ = [
     "refs",
     "restricted",
     "runs",
+    "sharing",
     "tables_predicate",
     "text_of",
     "untracked",
