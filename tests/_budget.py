@@ -3,8 +3,9 @@
 An explicit ``@settings(max_examples=N)`` overrides the profile, so tests
 parametrized over many rules would run their full count on every Python in
 tox.  ``examples(N)`` scales ``N`` like the profile scales its default
-(``quick``, tox's whole-suite profile, draws a quarter; ``dev``, the other
-Pythons' profile, a fifth), so each Python still runs every test.
+(``quick``, tox's whole-suite profile, draws a quarter; ``smoke``, the
+other Pythons' and the pure wheel's, a twentieth), so each Python still
+runs every test.
 ``stride()`` thins fixed tables of inputs the same way.
 """
 
@@ -16,7 +17,7 @@ from typing import Any
 from hypothesis import HealthCheck, settings
 
 # Each profile's max_examples over the default profile's (100).
-_SCALE = {"default": 1.0, "ci": 3.0, "dev": 0.2, "quick": 0.25}
+_SCALE = {"default": 1.0, "ci": 3.0, "dev": 0.2, "quick": 0.25, "smoke": 0.05}
 
 
 def _scale() -> float:
@@ -31,7 +32,8 @@ def examples(count: int) -> int:
 def stride() -> int:
     """Take every ``stride()``-th item of a fixed table of inputs (the URL
     corpus): 1 (all) on the default and ``ci`` profiles, 4 on ``quick``,
-    5 on ``dev``, so tables shrink with the example counts."""
+    5 on ``dev``, 20 on ``smoke``, so tables shrink with the example
+    counts."""
     return max(1, round(1 / min(1.0, _scale())))
 
 

@@ -1,6 +1,6 @@
 """Shared test settings: Hypothesis profiles (``HYPOTHESIS_PROFILE=ci`` runs
-more examples, ``quick`` and ``dev`` fewer), and a guard that keeps the tests on their own
-data."""
+more examples, ``dev``, ``quick`` and ``smoke`` fewer), and a guard that keeps the tests on
+their own data."""
 
 from __future__ import annotations
 
@@ -13,18 +13,24 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
+# Plain pytest, and CI's second pass over tox's suite, py310 and
+# nocompiler envs (.ci/run).
 settings.register_profile(
     "default", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.register_profile("ci", max_examples=300, deadline=None)
-# tox's envs for the other Pythons (the interpreter-dependent tests).
+# tox's `asan` env: each example runs a few times slower under the sanitizers.
 settings.register_profile("dev", max_examples=20, deadline=None)
-# tox's `suite` and `nocompiler` envs: a quarter of the default count.  The
-# examples are most of the suite's time (20 more a property cost about 30 s
-# of its run on two cores), and tox is given four minutes; CI runs `suite`
-# a second time with the default count (.ci/run).
+# tox's `suite` env: a quarter of the default count.  The examples are most
+# of the suite's time (20 more a property cost about 30 s of its run on two
+# cores), and tox is given four minutes.
 settings.register_profile(
     "quick", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+# tox's envs that check an interpreter (py310, ...) or a build (nocompiler)
+# rather than the properties: every property runs, on a few examples.
+settings.register_profile(
+    "smoke", max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
