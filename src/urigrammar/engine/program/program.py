@@ -29,11 +29,21 @@ from __future__ import annotations
 from ..automata.tables import Tables, TaggedTables
 from ..base import wire
 from ..base.wire import compact_json
-from ..regex.possessive import POSSESSIVE
 from ..syntax.ir import Expr, expr_from_data, expr_to_data
 from ..syntax.narrow import Narrowing
 
 __all__ = ["Key", "Program"]
+
+
+def _possessive() -> bool:
+    """Whether this Python's ``re`` takes possessive quantifiers."""
+    # Imported on first use: only a program run as a regex asks (the pure
+    # back end, the templates), once per matcher it makes, and a process
+    # that runs the tables in C never imports it.
+    from ..regex.possessive import POSSESSIVE
+
+    return POSSESSIVE
+
 
 #: A program's key: rule, captures and leaves (``Program.key``).
 Key = tuple[str, tuple[str, ...], tuple[str, ...]]
@@ -171,13 +181,13 @@ class Program:
     @property
     def source(self) -> str:
         """The regex source this Python's ``re`` takes."""
-        return self.regex if POSSESSIVE else self.regex_plain
+        return self.regex if _possessive() else self.regex_plain
 
     @property
     def narrow_source(self) -> str:
         """The narrowed body's regex this Python's ``re`` takes ("" when the
         program has no narrowing)."""
-        return self.narrow_regex if POSSESSIVE else self.narrow_regex_plain
+        return self.narrow_regex if _possessive() else self.narrow_regex_plain
 
     @property
     def trusted(self) -> bool:
