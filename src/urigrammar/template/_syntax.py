@@ -76,17 +76,17 @@ def _pattern(
 
 
 @cache
-def _foreign() -> re.Pattern[str]:
-    # A character a URI cannot hold as it is ("%" starts a triplet here:
+def _kept() -> frozenset[str]:
+    # The characters a URI can hold as they are ("%" starts a triplet here:
     # the template is valid).
-    return re.compile("[^{}]".format(re.escape("".join(sorted(uri_chars() | {"%"})))))
+    return uri_chars() | {"%"}
 
 
 def literal_expansion(text: str) -> str:
     """Section 3.1: a literal character allowed in a URI (``unreserved /
     reserved / pct-encoded``) is copied, any other (``ucschar``,
     ``iprivate``) written as the pct-encoded triplets of its UTF-8 octets."""
-    if _foreign().search(text) is None:
+    if _kept().issuperset(text):
         return text
     return encode_except(text, uri_chars(), keep_escapes=True)
 
