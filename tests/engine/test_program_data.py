@@ -219,3 +219,57 @@ def test_a_program_of_another_rule_in_a_store_is_compiled_afresh(tmp_path: Path)
     grammar = Grammar(RFC3986.text(), name=RFC3986.name, lazy=True, vetted=True, store=store)
     assert grammar.program("URI").rule == "URI"
     assert grammar.validate("URI", "http://a/b")
+
+
+def _stored(tmp_path: Path, rules: tuple[str, ...]) -> tuple[PackageStore, bytes]:
+    """A package store of RFC 3986's rules and the programs of ``rules``."""
+    programs = {_fresh(RFC3986, rule).key: _fresh(RFC3986, rule).to_bytes() for rule in rules}
+    data = encode(
+        RFC3986.lineage, list(RFC3986.rules.own.values()), list(core().values()), programs
+    )
+    store = PackageStore(tmp_path / "rfc3986.json")
+    store.path.write_bytes(data)
+    return store, data
+
+
+def _loaded(store: PackageStore) -> Grammar:
+    grammar = Grammar(RFC3986.text(), name=RFC3986.name, lazy=True, vetted=True, store=store)
+    grammar.rules  # noqa: B018 (the header is read with the rules)
+    return grammar
+
+
+def test_pieces_read_from_a_shipped_file_are_the_programs_written(tmp_path: Path) -> None:
+    # A package store reads its file to the header, then each piece when it
+    # is used (wire.FileBody); pieces zeroed under a good header are found
+    # by their digests, and the grammar read from its text.
+    store, data = _stored(tmp_path, ("URI", "host"))
+    grammar = _loaded(store)
+    expected = _fields(_fresh(RFC3986, "host"))
+    assert _fields(grammar.program("host")) == expected
+    assert grammar.validate("URI", "http://a/b")
+    head = data.index(b"\n") + 1
+    damaged = bytearray(data)
+    damaged[head:] = bytes(len(damaged) - head)  # every piece zeroed, the header kept
+    store.path.write_bytes(bytes(damaged))
+    again = _loaded(store)  # the rules' piece is zeroed too: read from the text
+    assert _fields(again.program("host")) == expected
+
+
+@pytest.mark.parametrize("change", ["cut", "removed", "zeroed"])
+def test_a_file_changed_after_its_header_was_read_costs_a_compile(
+    tmp_path: Path, change: str
+) -> None:
+    # Between reading the header and a program's piece, the file is cut
+    # short, removed, or overwritten: the program is compiled afresh, the
+    # same as the one stored, never read wrong.
+    store, data = _stored(tmp_path, ("URI", "host"))
+    grammar = _loaded(store)
+    if change == "cut":
+        store.path.write_bytes(data[: data.index(b"\n") + 10])
+    elif change == "removed":
+        store.path.unlink()
+    else:
+        store.path.write_bytes(data[: data.index(b"\n") + 1] + bytes(len(data)))
+    assert _fields(grammar.program("host")) == _fields(_fresh(RFC3986, "host"))
+    assert grammar.validate("URI", "http://a/b")
+    assert not grammar.validate("URI", "http://a b/")

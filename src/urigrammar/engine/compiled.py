@@ -14,7 +14,7 @@ from _thread import allocate_lock
 from collections.abc import Callable, Sequence
 
 from .base import wire
-from .program.artifact import Lineage, decode, encode, program_from
+from .program.artifact import Lineage, decode_headed, encode, expected, program_from
 from .program.program import Key, Program
 from .program.store import Store, log
 from .syntax.reader import RuleText, read_rules
@@ -46,9 +46,9 @@ class CompiledForm:
     def table(self, text: Callable[[], str], imports: Sequence[RuleTable]) -> RuleTable:
         """The rules, from the store when it holds them for these grammar
         texts, else read from the text (and stored)."""
-        data = self.store.read()
-        if data is not None:
-            found = decode(data, self._lineage())
+        read = self.store.headed(expected(self._lineage()))
+        if read is not None:
+            found = decode_headed(read)
             if isinstance(found, str):
                 log().info(
                     "urigrammar: compiling %s again: %s is %s", self._label, self.store, found

@@ -11,12 +11,16 @@ A headed file (``with_head``, ``headed``) is one line of JSON, the header,
 then a body of pieces; the header carries the fields a reader expects (its
 format, urigrammar's version, the grammar texts it came from) and, for
 each piece, where it lies and its sha256 (``piece``), so that a piece
-damaged in place is told from a good one when it is read.
+damaged in place is told from a good one when it is read.  A file read
+from a path (``headed_file``) is read to its header, and each piece from
+the file when it is used (``FileBody``): a first call reads the few pieces
+it needs, not every program of the grammar and of its imports.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -39,11 +43,14 @@ else:
     _make_scanner = _json.make_scanner
 
 __all__ = [
+    "Body",
+    "FileBody",
     "Place",
     "boolean",
     "compact_json",
     "digest",
     "headed",
+    "headed_file",
     "integer",
     "integers",
     "listed",
@@ -58,13 +65,47 @@ __all__ = [
 ]
 
 
-#: Where a piece of a headed file lies: the file's body (``headed``) and the
-#: piece's ``[offset, length, digest]``, read by ``piece`` when it is used.
-Place = tuple[memoryview, object]
-
-
 def _fail(what: str) -> ValueError:
     return ValueError(f"not the expected data: {what}")
+
+
+class FileBody:
+    """The body of a headed file, after its header line, read from the
+    file a piece at a time (``piece`` slices it).  Each read opens the file
+    afresh: nothing stays open, any thread may read, and a file replaced
+    or cut short since its header was read gives a piece whose digest
+    does not match, or ``ValueError``, never a wrong one."""
+
+    __slots__ = ("_length", "_path", "_start")
+
+    def __init__(self, path: str | os.PathLike[str], start: int, length: int) -> None:
+        self._path = path
+        self._start = start
+        self._length = length
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, where: slice) -> bytes:
+        start, stop, _ = where.indices(self._length)
+        want = max(0, stop - start)
+        try:
+            with open(self._path, "rb") as file:
+                file.seek(self._start + start)
+                found = file.read(want)
+        except OSError as exc:
+            raise _fail(f"a piece unreadable ({exc.strerror})") from None
+        if len(found) != want:
+            raise _fail("a piece cut short (the file is shorter than its header says)")
+        return found
+
+
+#: A headed file's body: in memory (``headed``), or on disk (``headed_file``).
+Body = memoryview | FileBody
+
+#: Where a piece of a headed file lies: the file's body and the piece's
+#: ``[offset, length, digest]``, read by ``piece`` when it is used.
+Place = tuple[Body, object]
 
 
 def record(data: object, keys: set[str]) -> dict[str, Any]:
@@ -210,8 +251,33 @@ def headed(data: bytes, expected: Mapping[str, object]) -> tuple[dict[str, Any],
     end = data.find(b"\n")
     if end < 0:
         return "truncated"
+    found = _header(data[:end], expected)
+    return found if isinstance(found, str) else (found, memoryview(data)[end + 1 :])
+
+
+def headed_file(
+    path: str | os.PathLike[str], expected: Mapping[str, object]
+) -> tuple[dict[str, Any], FileBody] | str | None:
+    """``headed`` of the file at ``path``, reading only its header line:
+    the body's pieces are read from the file when they are used
+    (``FileBody``).  ``None`` when there is no file to read."""
     try:
-        found = loads(data[:end])
+        with open(path, "rb") as file:
+            line = file.readline()
+            size = os.fstat(file.fileno()).st_size
+    except OSError:
+        return None
+    if not line.endswith(b"\n"):
+        return "truncated"
+    found = _header(line[:-1], expected)
+    if isinstance(found, str):
+        return found
+    return found, FileBody(path, len(line), size - len(line))
+
+
+def _header(line: bytes, expected: Mapping[str, object]) -> dict[str, Any] | str:
+    try:
+        found = loads(line)
     except ValueError:
         return "damaged (its header is not JSON)"
     if not isinstance(found, dict):
@@ -219,10 +285,10 @@ def headed(data: bytes, expected: Mapping[str, object]) -> tuple[dict[str, Any],
     for field, value in expected.items():
         if found.get(field) != value:
             return f"written for another {field} ({found.get(field)!r}, not {value!r})"
-    return found, memoryview(data)[end + 1 :]
+    return found
 
 
-def piece(body: bytes | memoryview, where: object) -> bytes:
+def piece(body: bytes | Body, where: object) -> bytes:
     """The piece of ``body`` that ``where`` names, ``[offset, length,
     digest]``, when it is there and its digest matches: a piece damaged in
     place is told from a good one when it is read, and a process checks

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import partial
+from typing import Any
 
 from ..._version import VERSION
 from ..base import wire
@@ -42,7 +43,16 @@ from ..syntax.ir import Expr, expr_from_data, expr_to_data
 from ..syntax.reader import RuleText
 from .program import Key, Program
 
-__all__ = ["FORMAT", "Lineage", "Loaded", "decode", "encode", "program_from"]
+__all__ = [
+    "FORMAT",
+    "Lineage",
+    "Loaded",
+    "decode",
+    "decode_headed",
+    "encode",
+    "expected",
+    "program_from",
+]
 
 #: The layout of the file; a reader takes only its own.
 FORMAT = 6
@@ -107,15 +117,24 @@ def encode(
     return wire.with_head(head, b"".join(pieces))
 
 
-def decode(data: bytes, lineage: Lineage) -> Loaded | str:
-    """The rules and the programs' places of a file written by ``encode``
-    for exactly ``lineage``, or why it cannot be used."""
-    expected = {
+def expected(lineage: Lineage) -> dict[str, object]:
+    """The header fields a file ``encode`` wrote for ``lineage`` holds."""
+    return {
         "format": FORMAT,
         "urigrammar": VERSION,
         "grammars": [list(pair) for pair in lineage],
     }
-    read = wire.headed(data, expected)
+
+
+def decode(data: bytes, lineage: Lineage) -> Loaded | str:
+    """The rules and the programs' places of a file written by ``encode``
+    for exactly ``lineage``, or why it cannot be used."""
+    return decode_headed(wire.headed(data, expected(lineage)))
+
+
+def decode_headed(read: tuple[dict[str, Any], wire.Body] | str) -> Loaded | str:
+    """``decode``, of a header already checked against ``expected`` and its
+    body (``wire.headed``, or ``wire.headed_file``), or of why it failed."""
     if isinstance(read, str):
         return read
     found, body = read
@@ -132,6 +151,7 @@ def decode(data: bytes, lineage: Lineage) -> Loaded | str:
         programs = wire.listed(found.get("programs"))
         # Each program's place is checked to lie in the body here, so a
         # truncated file is refused whole; its digest, when it is read.
+        size = len(body)
         keys = [
             (item[0], tuple(item[1]), tuple(item[2]))
             for item in programs
@@ -140,13 +160,15 @@ def decode(data: bytes, lineage: Lineage) -> Loaded | str:
             and type(item[0]) is str
             and type(item[3]) is int
             and type(item[4]) is int
-            and 0 <= item[3] <= item[3] + item[4] <= len(body)
+            and 0 <= item[3] <= item[3] + item[4] <= size
         ]
         names = {name for _, captures, leaves in keys for name in (*captures, *leaves)}
         if len(keys) != len(programs) or not set(map(type, names)) <= {str}:
             msg = "a program's index entry of another shape"
             raise ValueError(msg)
-        pieces = {key: (body, item[3:]) for key, item in zip(keys, programs, strict=True)}
+        pieces: dict[Key, wire.Place] = {
+            key: (body, item[3:]) for key, item in zip(keys, programs, strict=True)
+        }
     except (ValueError, TypeError) as exc:
         return f"damaged ({exc})"
     return rules, core, pieces

@@ -31,7 +31,10 @@ import contextlib
 import os
 import stat
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..base import wire
 
 if TYPE_CHECKING:
     import logging
@@ -301,6 +304,15 @@ class Store:
         """The file's bytes, or ``None`` when there is none to be trusted."""
         raise NotImplementedError
 
+    def headed(
+        self, expected: Mapping[str, object]
+    ) -> tuple[dict[str, Any], wire.Body] | str | None:
+        """The file's header, checked against ``expected``, and its body
+        (``wire.headed``); why it cannot be used; or ``None`` when there is
+        no file to be trusted."""
+        data = self.read()
+        return None if data is None else wire.headed(data, expected)
+
     def write(self, data: bytes) -> bool:
         """Keep ``data`` as the file; whether it was kept."""
         return False
@@ -322,6 +334,13 @@ class PackageStore(Store):
                 return file.read()
         except OSError:
             return None  # not built (a source checkout): compiled on use
+
+    def headed(
+        self, expected: Mapping[str, object]
+    ) -> tuple[dict[str, Any], wire.Body] | str | None:
+        # The header only: a shipped grammar's file holds every program of
+        # its rules (a megabyte), and a process reads the few it runs.
+        return wire.headed_file(self.path, expected)
 
 
 class CacheStore(Store):
