@@ -1,13 +1,15 @@
-"""Two small pieces every program goes through: a character class as a
-Python regex (``syntax.charset.CharSet.regex``), and the JSON reader of
-the wire (``base.wire.loads``), json's C scanner made strict.  Each against
+"""Small pieces every program goes through: a character class as a Python
+regex (``syntax.charset.CharSet.regex``), the JSON reader of the wire
+(``base.wire.loads``), json's C scanner made strict, and a headed file
+read from disk a slice at a time (``base.wire.headed_file``).  Each against
 an independent oracle: ``re`` and membership for the first, ``json.loads``
-for the second."""
+for the second, slicing the file's bytes for the third."""
 
 from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -91,3 +93,40 @@ def test_the_wire_refuses_json_that_compact_json_never_writes(data: bytes) -> No
 def test_the_wire_refuses_nesting_past_the_stack() -> None:
     with pytest.raises(ValueError, match="not the expected data"):
         wire.loads(b"[" * 100_000 + b"]" * 100_000)
+
+
+def test_a_file_body_is_read_a_slice_at_a_time_as_bytes_slice(tmp_path: Path) -> None:
+    # wire.headed_file reads the header line; the body, from the file on
+    # each slice, gives what slicing the file's bytes gives.
+    body = bytes(range(256)) * 3
+    path = tmp_path / "headed"
+    path.write_bytes(wire.with_head({"format": 1}, body))
+    read = wire.headed_file(path, {"format": 1})
+    assert not isinstance(read, str)
+    assert read is not None
+    head, lazy = read
+    assert head == {"format": 1}
+    assert len(lazy) == len(body)
+    for where in (slice(0, 10), slice(700, 900), slice(5, 5), slice(9, 3), slice(-10, None)):
+        assert lazy[where] == body[where]
+    with pytest.raises(TypeError):
+        lazy[0:10:2]
+    assert wire.headed_file(path, {"format": 2}) == "written for another format (1, not 2)"
+    assert wire.headed_file(tmp_path / "absent", {"format": 1}) is None
+    path.write_bytes(b'{"format": 1}')
+    assert wire.headed_file(path, {"format": 1}) == "truncated"
+
+
+def test_a_file_body_cut_short_is_a_value_error(tmp_path: Path) -> None:
+    path = tmp_path / "headed"
+    path.write_bytes(wire.with_head({}, b"x" * 100))
+    read = wire.headed_file(path, {})
+    assert read is not None
+    assert not isinstance(read, str)
+    _, lazy = read
+    path.write_bytes(path.read_bytes()[:-50])
+    with pytest.raises(ValueError, match="cut short"):
+        lazy[40:60]
+    path.unlink()
+    with pytest.raises(ValueError, match="unreadable"):
+        lazy[0:1]

