@@ -223,7 +223,8 @@ def test_a_program_of_another_rule_in_a_store_is_compiled_afresh(tmp_path: Path)
 
 def _stored(tmp_path: Path, rules: tuple[str, ...]) -> tuple[PackageStore, bytes]:
     """A package store of RFC 3986's rules and the programs of ``rules``."""
-    programs = {_fresh(RFC3986, rule).key: _fresh(RFC3986, rule).to_bytes() for rule in rules}
+    fresh = [_fresh(RFC3986, rule) for rule in rules]
+    programs = {program.key: program.to_bytes() for program in fresh}
     data = encode(
         RFC3986.lineage, list(RFC3986.rules.own.values()), list(core().values()), programs
     )
