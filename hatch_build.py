@@ -57,6 +57,8 @@ SOURCE_FILES = (
     "arrow.c",
     "columns.c",
     "normal.c",
+    "canonical.c",
+    "lookup.c",
     "module.c",
 )
 NAME = "urigrammar.engine.backend._native"

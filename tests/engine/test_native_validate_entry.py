@@ -326,6 +326,51 @@ def test_entry_passes_every_other_call_through_unchanged() -> None:
         Entry({}, 1)  # type: ignore[arg-type]
 
 
+@native
+def test_a_text_only_entry_answers_one_text_alone() -> None:
+    from urigrammar.engine.backend._native import Entry
+
+    def fallback(*args: object, **kwargs: object) -> object:
+        return ("fallback", args, kwargs)
+
+    def matcher(text: str) -> object:
+        return None if text == "none" else ("matched", text)
+
+    entry = Entry({"d": matcher}, fallback, "d", text_only=True)
+    assert entry("x") == ("matched", "x")
+    assert entry("none") == ("fallback", ("none",), {})  # None: the fallback answers
+    assert entry("x", "d") == ("fallback", ("x", "d"), {})  # never a name
+    assert entry("x", options=1) == ("fallback", ("x",), {"options": 1})
+    assert entry(1) == ("fallback", (1,), {})
+    with pytest.raises(TypeError, match="take a default"):
+        Entry({}, fallback, text_only=True)
+
+
+@native
+def test_an_identity_entry_looks_its_second_argument_up_by_identity() -> None:
+    from urigrammar.engine.backend._native import Entry
+
+    def fallback(*args: object, **kwargs: object) -> object:
+        return ("fallback", args)
+
+    options, equal = [1], [1]
+    table: dict[int, Any] = {
+        id(None): (None, lambda text: ("default", text)),
+        id(options): (options, lambda text: ("options", text)),
+    }
+    entry = Entry(table, fallback, "d", by_identity=True)
+    assert entry("x") == ("default", "x")
+    assert entry("x", None) == ("default", "x")
+    assert entry("x", options) == ("options", "x")
+    assert entry("x", equal) == ("fallback", ("x", equal))  # equal is not the same
+    table[id(equal)] = (options, lambda text: "wrong")  # an id whose value is another
+    assert entry("x", equal) == ("fallback", ("x", equal))
+    table[id(equal)] = (equal, None)  # None: the fallback's alone
+    assert entry("x", equal) == ("fallback", ("x", equal))
+    table[id(None)] = "not a pair"
+    assert entry("x") == ("fallback", ("x",))
+
+
 # --- periodic walks, followed with rows fixed in long texts ------------------------
 
 # Units whose walk through URI-reference's DFA repeats with periods of 2 to

@@ -46,7 +46,14 @@ if TYPE_CHECKING:
         column_job,
         column_stream,
     )
-    from .backend.normal import NormalizeUri, uri_normalizer
+    from .backend.normal import (
+        KeySteps,
+        NormalizeUri,
+        host_lookup,
+        text_key,
+        text_normalizer,
+        uri_normalizer,
+    )
     from .backend.plan import Plan
     from .base.later import later
     from .base.value import exact, text_of
@@ -117,6 +124,10 @@ _LAZY: dict[str, str] = {
     "record_types": ".result.record",
     "NormalizeUri": ".backend.normal",
     "uri_normalizer": ".backend.normal",
+    "KeySteps": ".backend.normal",
+    "host_lookup": ".backend.normal",
+    "text_normalizer": ".backend.normal",
+    "text_key": ".backend.normal",
     "untracked": ".result.record",
     "later": ".base.later",
     "END": ".syntax.analysis",
@@ -150,6 +161,7 @@ __all__ = [
     "Expr",
     "Field",
     "Grammar",
+    "KeySteps",
     "NormalizeUri",
     "PackageStore",
     "Part",
@@ -178,6 +190,7 @@ __all__ = [
     "encode_combinations",
     "exact",
     "front",
+    "host_lookup",
     "inline_rule",
     "intersection",
     "later",
@@ -191,6 +204,8 @@ __all__ = [
     "runs",
     "sharing",
     "tables_predicate",
+    "text_key",
+    "text_normalizer",
     "text_of",
     "untracked",
     "uri_normalizer",

@@ -60,9 +60,11 @@ class Field(Generic[_T]):
 class Entry:
     def __new__(
         cls,
-        table: dict[str, Callable[[str], object | None]],
+        table: dict[Any, Any],
         fallback: Callable[..., object],
         default: str | None = None,
+        text_only: bool = False,
+        by_identity: bool = False,
     ) -> Entry: ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
 
@@ -85,3 +87,24 @@ def normalize_uri(
     scheme_based: bool,
     /,
 ) -> str | None: ...
+def uri_normalizer(
+    parse: Callable[[str], object],
+    slots: bytes,
+    decode: bytes,
+    rules: dict[str, Any],
+    flags: int,
+    /,
+) -> Callable[[str], Any]: ...
+def uri_key(
+    parse: Callable[[str], object],
+    slots: bytes,
+    decode: bytes,
+    rules: dict[str, Any],
+    flags: int,
+    exact: frozenset[str],
+    prefixes: tuple[bytes, ...],
+    /,
+) -> Callable[[str], str | None]: ...
+def host_lookup(
+    parse: Callable[[str], object], slot: int, table: dict[str, Any], /
+) -> Callable[[str], Any]: ...

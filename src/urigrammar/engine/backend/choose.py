@@ -347,9 +347,12 @@ def tables_predicate(
 
 def front(
     backend: Backend,
-    table: dict[str, Callable[[str], object | None]],
+    table: dict[Any, Any],
     fallback: F,
     default: str | None = None,
+    *,
+    text_only: bool = False,
+    by_identity: bool = False,
 ) -> F:
     """``fallback`` with a C front on the native back end: a callable that,
     for ``(spelling, text)`` with ``spelling`` an exact ``str`` key of
@@ -358,16 +361,23 @@ def front(
     and calls ``fallback(*args, **kwargs)`` for everything else.
     ``fallback`` must give the same answer for the same call, fill
     ``table``, and own every check and error; a spelling, once in
-    ``table``, keeps a matcher that answers alike (the front remembers the
-    last one it found).  The front carries ``fallback``'s metadata
+    ``table``, keeps a matcher that answers alike.  The front carries ``fallback``'s metadata
     (``__wrapped__``, ``__doc__``, ``__name__``, ``__qualname__``,
     ``__module__``).
 
     With a ``default`` rule spelling the front stands for a parse
     function instead: for ``(text)`` or ``(text, spelling)``, it returns
     what ``table[spelling]`` returns for ``text`` unless that is ``None``,
-    when ``fallback`` answers, with its error."""
+    when ``fallback`` answers, with its error; with ``text_only``, for
+    ``(text)`` alone, always ``table[default]`` (a function whose second
+    argument is no rule spelling: ``normalize``'s options); with
+    ``by_identity``, for ``(text)`` or ``(text, key)``, the matcher of
+    ``table[id(key)]``, a pair ``(key, matcher)`` (``key`` ``None`` when
+    absent; a matcher ``None`` means ``fallback``), for a function whose
+    second argument is an options value, which is slow to hash."""
     if not backend.native:
         return fallback
-    made = functools.update_wrapper(native.entry(table, fallback, default), fallback)
+    made = functools.update_wrapper(
+        native.entry(table, fallback, default, text_only, by_identity), fallback
+    )
     return cast("F", made)

@@ -63,8 +63,12 @@ def is_record_class(cls: type[Any]) -> bool:
 
 
 def entry(
-    table: dict[str, Callable[[str], object | None]], fallback: Any, default: str | None
+    table: dict[Any, Any],
+    fallback: Any,
+    default: str | None,
+    text_only: bool = False,
+    by_identity: bool = False,
 ) -> Any:
     """A C ``Entry`` over ``table``, calling ``fallback`` for the rest."""
     assert MODULE is not None
-    return MODULE.Entry(table, fallback, default)
+    return MODULE.Entry(table, fallback, default, text_only, by_identity)

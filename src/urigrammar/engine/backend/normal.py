@@ -1,17 +1,47 @@
 """RFC 3986's normalization of a reference's text (section 6), in C on the
-native back end (``_native_c/normal.c``); the URI model's Python is the
-pure back end's, and the C one's reference in the tests.  The model says
-which slot of its records holds which component, which octets are
-decoded (the grammar's ``unreserved``) and what the scheme's rule is."""
+native back end (``_native_c/normal.c``, and ``canonical.c`` for the keys
+built on it); the URI model's Python is the pure back end's, and the C
+one's reference in the tests.  The model says which slot of its records
+holds which component, which octets are decoded (the grammar's
+``unreserved``) and what each scheme's rule is.
+
+Three ways in: ``uri_normalizer`` normalizes a record's text under any
+options; ``text_normalizer`` makes a function that parses a text,
+normalizes it and parses the result, under options fixed when it is made;
+``text_key`` one that writes a text's key (``urigrammar.canonicalize``).
+Beside them, ``host_lookup`` reads a text's host in C to look a value up
+by it (``_native_c/lookup.c``).
+The made functions answer ``None`` wherever Python must: a text that is no
+URI-reference, a scheme rule C does not read, an IPv6 host whose RFC 5952
+form is asked for."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from . import native
 from .backend import Backend
 
-__all__ = ["NormalizeUri", "uri_normalizer"]
+__all__ = [
+    "KeySteps",
+    "NormalizeUri",
+    "host_lookup",
+    "text_key",
+    "text_normalizer",
+    "uri_normalizer",
+]
+
+# The options of a made function, as the bits C reads (normal.h,
+# canonical.c): section 6.2.3's steps; an IPv6 host left to Python (RFC
+# 5952's form); the key's fragment dropped, query sorted, empty query
+# dropped.
+_SCHEME_BASED = 1
+_IPV6_CANONICAL = 2
+_DROP_FRAGMENT = 4
+_SORT_QUERY = 8
+_DROP_EMPTY_QUERY = 16
 
 
 class NormalizeUri(Protocol):
@@ -38,3 +68,86 @@ def uri_normalizer(backend: Backend) -> NormalizeUri | None:
         return None
     found: NormalizeUri = native.MODULE.normalize_uri
     return found
+
+
+def text_normalizer(
+    backend: Backend,
+    parse: Callable[[str], Any],
+    slots: bytes,
+    decode: bytes,
+    rules: dict[str, Any],
+    *,
+    scheme_based: bool,
+    ipv6_canonical: bool,
+) -> Callable[[str], Any] | None:
+    """A function from a text to the record of its normal form, or
+    ``None`` where Python must answer; ``parse`` is the C parse of
+    URI-reference into the record class (``slots`` names the slots of its
+    seven components), ``decode`` the octets decoded (128 bytes),
+    ``rules`` the scheme rules, read on each call; ``scheme_based`` and
+    ``ipv6_canonical`` are ``Normalization``'s.  ``None`` on the pure back
+    end."""
+    if not backend.native or native.MODULE is None:
+        return None
+    flags = _flags(scheme_based, ipv6_canonical)
+    made: Callable[[str], Any] = native.MODULE.uri_normalizer(parse, slots, decode, rules, flags)
+    return made
+
+
+def text_key(
+    backend: Backend,
+    parse: Callable[[str], Any],
+    slots: bytes,
+    decode: bytes,
+    rules: dict[str, Any],
+    *,
+    scheme_based: bool,
+    ipv6_canonical: bool,
+    steps: KeySteps,
+) -> Callable[[str], str | None] | None:
+    """``text_normalizer``'s function for a key: the normal text, then
+    ``steps``.  ``None`` on the pure back end."""
+    if not backend.native or native.MODULE is None:
+        return None
+    flags = (
+        _flags(scheme_based, ipv6_canonical)
+        | (_DROP_FRAGMENT if steps.drop_fragment else 0)
+        | (_SORT_QUERY if steps.sort_query else 0)
+        | (_DROP_EMPTY_QUERY if steps.drop_empty_query else 0)
+    )
+    prefixes = tuple(prefix.encode("ascii") for prefix in steps.prefixes)
+    made: Callable[[str], str | None] = native.MODULE.uri_key(
+        parse, slots, decode, rules, flags, steps.exact, prefixes
+    )
+    return made
+
+
+def host_lookup(
+    backend: Backend, parse: Callable[[str], Any], slot: int, table: dict[str, Any]
+) -> Callable[[str], Any] | None:
+    """A function from a text to ``table[text]``, else ``table[host]`` with
+    ``host`` the text of slot ``slot`` of ``parse``'s record of it (a C
+    parse), else ``None``: a value kept by host, read in C.  ``None`` on
+    the pure back end."""
+    if not backend.native or native.MODULE is None:
+        return None
+    made: Callable[[str], Any] = native.MODULE.host_lookup(parse, slot, table)
+    return made
+
+
+def _flags(scheme_based: bool, ipv6_canonical: bool) -> int:
+    return (_SCHEME_BASED if scheme_based else 0) | (_IPV6_CANONICAL if ipv6_canonical else 0)
+
+
+@dataclass(frozen=True, slots=True)
+class KeySteps:
+    """A key's steps after the normal form, as C takes them: the fragment
+    dropped; the query's pieces whose percent-decoded name is one of
+    ``exact`` or starts with one of ``prefixes`` (ASCII, both) dropped;
+    the pieces sorted by name; an empty query dropped."""
+
+    drop_fragment: bool
+    sort_query: bool
+    drop_empty_query: bool
+    exact: frozenset[str]
+    prefixes: tuple[str, ...]

@@ -68,6 +68,12 @@ typedef struct {
        A str: entry(text[, name]) returns what the matcher returns, name
        defaulting to this, and the fallback answers a None (parse). */
     PyObject *default_name;
+    int text_only;         /* with a default name: entry(text) alone, no name */
+    /* With a default name: entry(text[, key]) looks the matcher up by the
+       key's identity, None when absent: table[id(key)] is (key, matcher),
+       and a matcher None means the fallback (a function whose second
+       argument is an options value, hashed at a cost). */
+    int by_identity;
     PyObject *dict;        /* the instance's __dict__ */
     entry_vectorcallfunc vectorcall; /* read by CPython through __vectorcalloffset__ */
 } Entry;
@@ -128,6 +134,25 @@ entry_fast(Entry *self, PyObject *name, PyObject *text, PyObject **out)
     return 1;
 }
 
+/* The matcher of key by its identity (table[id(key)] is (key, matcher)),
+   as a new reference; NULL when the table has none, or None (with an
+   exception set when looking failed). */
+static PyObject *
+entry_by_identity(Entry *self, PyObject *key)
+{
+    PyObject *id = PyLong_FromVoidPtr(key);
+    if (id == NULL) {
+        return NULL;
+    }
+    PyObject *pair = PyDict_GetItemWithError(self->table, id);
+    Py_DECREF(id);
+    if (pair == NULL || !PyTuple_Check(pair) || PyTuple_Size(pair) != 2 ||
+        PyTuple_GetItem(pair, 0) != key || PyTuple_GetItem(pair, 1) == Py_None) {
+        return NULL;
+    }
+    return Py_NewRef(PyTuple_GetItem(pair, 1));
+}
+
 /* The fast path of the parse form: 1 when it answered (*out the
    matcher's result, or NULL with an exception set), 0 when the call is for
    the fallback, which also answers a text the rule does not match (its
@@ -135,10 +160,11 @@ entry_fast(Entry *self, PyObject *name, PyObject *text, PyObject **out)
 static int
 entry_parse(Entry *self, PyObject *text, PyObject *name, PyObject **out)
 {
-    if (!PyUnicode_CheckExact(name) || !PyUnicode_Check(text)) {
+    if (!PyUnicode_Check(text) || !(self->by_identity || PyUnicode_CheckExact(name))) {
         return 0;
     }
-    PyObject *matcher = entry_matcher(self, name);
+    PyObject *matcher = self->by_identity ? entry_by_identity(self, name)
+                                          : entry_matcher(self, name);
     if (matcher == NULL) {
         if (PyErr_Occurred()) {
             *out = NULL;
@@ -154,6 +180,11 @@ entry_parse(Entry *self, PyObject *text, PyObject *name, PyObject **out)
     }
     if (tagger != NULL && Py_IS_TYPE(tagger, (PyTypeObject *)self->tagger_type)) {
         found = Tagger_parse(tagger, text);
+    }
+    else if (Py_IS_TYPE(matcher, &PyCFunction_Type) && PyCFunction_GetFlags(matcher) == METH_O) {
+        /* A C function of one argument (normal.c's, canonical.c's): called
+           as CPython would, without its call machinery. */
+        found = PyCFunction_GetFunction(matcher)(PyCFunction_GetSelf(matcher), text);
     }
     else {
         found = PyObject_CallFunctionObjArgs(matcher, text, NULL);
@@ -175,6 +206,13 @@ entry_parse(Entry *self, PyObject *text, PyObject *name, PyObject **out)
     return 1;
 }
 
+/* The name, or key, of a call without one (borrowed). */
+static PyObject *
+entry_default(Entry *self)
+{
+    return self->by_identity ? Py_None : self->default_name;
+}
+
 static PyObject *
 Entry_call(PyObject *obj, PyObject *args, PyObject *kwargs)
 {
@@ -188,9 +226,9 @@ Entry_call(PyObject *obj, PyObject *args, PyObject *kwargs)
                 return out;
             }
         }
-        else if ((nargs == 1 || nargs == 2) &&
+        else if ((nargs == 1 || (nargs == 2 && !self->text_only)) &&
                  entry_parse(self, PyTuple_GetItem(args, 0),
-                             nargs == 2 ? PyTuple_GetItem(args, 1) : self->default_name,
+                             nargs == 2 ? PyTuple_GetItem(args, 1) : entry_default(self),
                              &out)) {
             return out;
         }
@@ -210,8 +248,8 @@ Entry_vectorcall(PyObject *obj, PyObject *const *args, size_t nargsf, PyObject *
                 return out;
             }
         }
-        else if ((nargs == 1 || nargs == 2) &&
-                 entry_parse(self, args[0], nargs == 2 ? args[1] : self->default_name, &out)) {
+        else if ((nargs == 1 || (nargs == 2 && !self->text_only)) &&
+                 entry_parse(self, args[0], nargs == 2 ? args[1] : entry_default(self), &out)) {
             return out;
         }
     }
@@ -246,10 +284,15 @@ Entry_vectorcall(PyObject *obj, PyObject *const *args, size_t nargsf, PyObject *
 static PyObject *
 Entry_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"table", "fallback", "default", NULL};
+    static char *kwlist[] = {"table", "fallback", "default", "text_only", "by_identity", NULL};
     PyObject *table, *fallback, *default_name = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!O|O:Entry", kwlist, &PyDict_Type, &table,
-                                     &fallback, &default_name)) {
+    int text_only = 0, by_identity = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!O|Opp:Entry", kwlist, &PyDict_Type, &table,
+                                     &fallback, &default_name, &text_only, &by_identity)) {
+        return NULL;
+    }
+    if ((text_only || by_identity) && default_name == Py_None) {
+        PyErr_SetString(PyExc_TypeError, "text_only and by_identity take a default");
         return NULL;
     }
     if (default_name != Py_None && !PyUnicode_CheckExact(default_name)) {
@@ -281,6 +324,8 @@ Entry_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         Py_INCREF(default_name);
         self->default_name = default_name;
     }
+    self->text_only = text_only;
+    self->by_identity = by_identity;
     self->dict = NULL;
     self->vectorcall = Entry_vectorcall;
     return (PyObject *)self;
@@ -381,11 +426,14 @@ static PyGetSetDef Entry_getset[] = {
 };
 
 PyDoc_STRVAR(Entry_doc,
-"Entry(table, fallback, default=None)\n--\n\n"
+"Entry(table, fallback, default=None, text_only=False, by_identity=False)\n--\n\n"
 "A callable: entry(name, text) is whether table[name] matches text when\n"
 "name is an exact str in the dict table and text a str, else\n"
 "fallback(*args, **kwargs).  With a default name, entry(text[, name]) is\n"
-"what table[name] returns for text unless that is None, else the fallback's.");
+"what table[name] returns for text unless that is None, else the fallback's;\n"
+"with text_only, entry(text) alone is, the name always the default; with\n"
+"by_identity, entry(text[, key]) looks up table[id(key)], a pair (key,\n"
+"matcher), key None when absent.");
 
 /* The members (__vectorcalloffset__) differ with vectorcall. */
 #define ENTRY_SLOTS(members)                                                              \

@@ -5,7 +5,7 @@
  * entry.c).
  */
 
-#include "native.h"
+#include "normal.h"
 
 /* The type of spec, added to the module as `name`, and kept in *kept
    (a reference of its own) unless kept is NULL: 0, or -1 with an
@@ -29,7 +29,7 @@ add_type(PyObject *module, PyType_Spec *spec, const char *name, PyObject **kept)
 
 /* The module's first exec slot: the Runner, Tagger, Record and Field
    types, the first three kept in the module state as well, and the
-   functions of normal.c (those of columns.c are the module's methods). */
+   functions of normal.c, canonical.c and lookup.c (those of columns.c are the module's methods). */
 static int
 native_exec(PyObject *module)
 {
@@ -38,7 +38,9 @@ native_exec(PyObject *module)
         add_type(module, &Tagger_spec, "Tagger", &st->tagger_type) < 0 ||
         add_type(module, &Record_spec, "Record", &st->record_type) < 0 ||
         add_type(module, &Field_spec, "Field", NULL) < 0 ||
-        PyModule_AddFunctions(module, normal_methods) < 0) {
+        PyModule_AddFunctions(module, normal_methods) < 0 ||
+        PyModule_AddFunctions(module, canonical_methods) < 0 ||
+        PyModule_AddFunctions(module, lookup_methods) < 0) {
         return -1;
     }
     return 0;

@@ -4,8 +4,9 @@
  * by name.
  *
  * The tables come from engine/automata (their bytes: tables.py); nothing
- * here knows any grammar or rule, and only normal.c knows delimiters:
- * those of RFC 3986's components, whose normalization it writes.  One concept a file:
+ * here knows any grammar or rule, and only normal.c and canonical.c know
+ * delimiters: those of RFC 3986's components, whose normalization they
+ * write.  One concept a file:
  *
  *   classmap.h     the class of each code point, and reading a text (a str
  *                  or a row of UTF-8) a chunk at a time;
@@ -23,8 +24,13 @@
  *   arrow.h/.c     the Arrow C data interface: reading a string column,
  *                  building arrays, schemas and streams;
  *   columns.c      a Runner or a Tagger over each row of a string column;
- *   normal.c       RFC 3986's normalization (section 6) of a record's
- *                  text, each component's slot named by the caller;
+ *   normal.h/.c    RFC 3986's normalization (section 6) of a record's
+ *                  text, each component's slot named by the caller, and
+ *                  of a text, parsed and normalized in one call;
+ *   canonical.c    a reference's key (urigrammar.canonicalize): its
+ *                  normal text, its query's pieces dropped and sorted;
+ *   lookup.c       what a dict holds for a text's host (the Public Suffix
+ *                  List's answers, kept by host);
  *   module.c       the module: its state, and the types' creation.
  *
  * This header declares what the files share; all the rest of each file is
@@ -127,8 +133,10 @@ NATIVE_SHARED PyObject *
 record_spans(PyObject *obj, PyObject *record_type, const Py_ssize_t *slots, Py_ssize_t n,
              Py_ssize_t *spans);
 
-/* The module's function that normalizes a reference's text (normal.c). */
+/* The module's functions that normalize a reference's text (normal.c),
+   and that look a text's host up (lookup.c). */
 NATIVE_SHARED extern PyMethodDef normal_methods[];
+NATIVE_SHARED extern PyMethodDef lookup_methods[];
 
 /* 1 when cls's instances hold nothing beyond a Record's (no __dict__, no
    __weakref__, no slot), 0 when they do, -1 with an exception set. */

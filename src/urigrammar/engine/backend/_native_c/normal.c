@@ -19,23 +19,18 @@
  * which component.  An ASCII text only: for any other the answer is None,
  * and the caller normalizes in Python.  Linear in the text; nothing is
  * shared between calls.
+ *
+ * Two ways in: normalize_uri(record, ...), for a record and any options;
+ * and the functions uri_normalizer() makes, for a text and the options
+ * fixed when they are made: parse, look the scheme's rule up, write the
+ * normal text, parse that (decoding can change which rule the host
+ * matches: "%31.2.3.4" is a reg-name, "1.2.3.4" an IPv4address), all in
+ * C.  canonical.c builds its keys on the same writing (normal_text).
  */
 
-#include "native.h"
+#include "normal.h"
 
-#include <stdio.h>
 #include <string.h>
-
-/* The components, in the order of the caller's tuple of slots. */
-enum { SCHEME, USERINFO, HOST, PORT, PATH, QUERY, FRAGMENT, NPARTS };
-
-/* Octets a percent-encoding may name: 2**8; the caller's table has an
-   entry for each ASCII one, and no other is ever decoded. */
-#define ASCII 128
-
-/* The bytes a call writes on the stack (its output, then twice the path);
-   a longer text takes the heap. */
-#define SMALL 2048
 
 static int
 hex_value(char c)
@@ -158,18 +153,6 @@ remove_dot_segments(const char *p, Py_ssize_t end, char *out)
     return n;
 }
 
-/* Everything a call reads: the text's bytes, each component's span
-   (start -1: absent), the octets decoded, the scheme's rule. */
-typedef struct {
-    const char *text;
-    Py_ssize_t start[NPARTS], end[NPARTS];
-    const unsigned char *decode;
-    const char *default_port; /* the scheme's default port as digits, or NULL */
-    Py_ssize_t default_port_len;
-    int empty_path_is_root;
-    int scheme_based;
-} Call;
-
 static int
 has(const Call *c, int part)
 {
@@ -253,32 +236,136 @@ put_path(const Call *c, char *out, Py_ssize_t at, char *work)
     return at + len;
 }
 
-static Py_ssize_t
-put_reference(const Call *c, char *out, char *work)
+/* The whole reference into out->chars, with where its query and fragment
+   start. */
+static void
+put_reference(const Call *c, Normal *out, char *work)
 {
     const char *t = c->text;
+    char *o = out->chars;
     Py_ssize_t at = 0;
     if (has(c, SCHEME)) {
         for (Py_ssize_t i = c->start[SCHEME]; i < c->end[SCHEME]; i++) {
-            out[at++] = ascii_lower(t[i]);
+            o[at++] = ascii_lower(t[i]);
         }
-        out[at++] = ':';
+        o[at++] = ':';
     }
     if (has(c, HOST)) {
-        at = put_authority(c, out, at);
+        at = put_authority(c, o, at);
     }
-    at = put_path(c, out, at, work);
+    at = put_path(c, o, at, work);
+    out->query = out->fragment = -1;
     if (has(c, QUERY)) {
-        out[at++] = '?';
-        at = put_percent(out, at, t + c->start[QUERY], c->end[QUERY] - c->start[QUERY], c->decode,
-                         0);
+        o[at++] = '?';
+        out->query = at;
+        at = put_percent(o, at, t + c->start[QUERY], c->end[QUERY] - c->start[QUERY], c->decode, 0);
     }
     if (has(c, FRAGMENT)) {
-        out[at++] = '#';
-        at = put_percent(out, at, t + c->start[FRAGMENT], c->end[FRAGMENT] - c->start[FRAGMENT],
+        o[at++] = '#';
+        out->fragment = at;
+        at = put_percent(o, at, t + c->start[FRAGMENT], c->end[FRAGMENT] - c->start[FRAGMENT],
                          c->decode, 0);
     }
-    return at;
+    out->length = at;
+}
+
+/* c's text (utf8, size bytes, ASCII) with the spans of its components
+   (two numbers a component, as a record keeps them): 0, or -1 with
+   ValueError set for spans that are no components of the text. */
+static int
+put_spans(Call *c, const char *utf8, Py_ssize_t size, const Py_ssize_t *spans)
+{
+    c->text = utf8;
+    for (int k = 0; k < NPARTS; k++) {
+        c->start[k] = spans[2 * k];
+        c->end[k] = spans[2 * k + 1];
+        /* A slot that is a constant, or a span outside the text, is no
+           component this reads: only a record the library made is given. */
+        if (c->start[k] < -1 || (c->start[k] >= 0 && (c->end[k] < c->start[k] || c->end[k] > size))) {
+            PyErr_SetString(PyExc_ValueError, "normalize_uri: a slot is no span of the text");
+            return -1;
+        }
+    }
+    if (!has(c, PATH)) {
+        PyErr_SetString(PyExc_ValueError, "normalize_uri: a reference always has a path");
+        return -1;
+    }
+    return 0;
+}
+
+/* The text's bytes when it is ASCII (1), else 0 (no exception: Python's
+   way), or -1 with an exception set. */
+static int
+ascii_text(PyObject *text, const char **utf8, Py_ssize_t *size)
+{
+    *utf8 = PyUnicode_AsUTF8AndSize(text, size);
+    if (*utf8 == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) {
+            return -1;
+        }
+        PyErr_Clear(); /* a lone surrogate: no URI's text, so the Python way */
+        return 0;
+    }
+    return *size == PyUnicode_GetLength(text);
+}
+
+/* The scheme's default port, an int, as digits in c (digits holds them,
+   room at least 24): 0, or -1 with an exception set. */
+static int
+put_default_port(Call *c, PyObject *default_port, char *digits, size_t room)
+{
+    long port = PyLong_AsLong(default_port);
+    if (port == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (port < 0) {
+        PyErr_SetString(PyExc_ValueError, "normalize_uri: a default port is not negative");
+        return -1;
+    }
+    /* Written from the end of digits (snprintf's format parsing cost a
+       tenth of a normalization). */
+    size_t at = room;
+    do {
+        digits[--at] = (char)('0' + port % 10);
+        port /= 10;
+    } while (port > 0);
+    c->default_port = digits + at;
+    c->default_port_len = (Py_ssize_t)(room - at);
+    return 0;
+}
+
+/* Write c into out: 0, or -1 with MemoryError set.  The output is at most
+   the components, which never grow but the path (by "/." or "./", or the
+   "/" of an empty path, two characters at most), and the nine delimiters
+   around them (":", "//", "@", ":", "?", "#" and those two): counted from
+   the spans, not the text, so that spans which overlap or leave out their
+   delimiters cannot overrun it.  The work space after it holds the path
+   twice. */
+static int
+put_normal(const Call *c, Normal *out)
+{
+    size_t parts = 0;
+    for (int k = 0; k < NPARTS; k++) {
+        parts += has(c, k) ? (size_t)(c->end[k] - c->start[k]) : 0;
+    }
+    size_t output = parts + 9;
+    size_t need = output + 2 * (size_t)(c->end[PATH] - c->start[PATH]) + 1;
+    out->chars = need <= SMALL ? out->small : PyMem_Malloc(need);
+    if (out->chars == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    put_reference(c, out, out->chars + output);
+    return 0;
+}
+
+void
+normal_release(Normal *out)
+{
+    if (out->chars != NULL && out->chars != out->small) {
+        PyMem_Free(out->chars);
+    }
+    out->chars = NULL;
 }
 
 PyDoc_STRVAR(normalize_uri_doc,
@@ -316,73 +403,255 @@ normalize_uri(PyObject *module, PyObject *args)
     if (text == NULL) {
         Py_RETURN_NONE;
     }
+    const char *utf8;
     Py_ssize_t size;
-    const char *utf8 = PyUnicode_AsUTF8AndSize(text, &size);
-    if (utf8 == NULL) {
-        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) {
-            return NULL;
-        }
-        PyErr_Clear(); /* a lone surrogate: no URI's text, so the Python way */
-        Py_RETURN_NONE;
+    int ascii = ascii_text(text, &utf8, &size);
+    if (ascii <= 0) {
+        return ascii < 0 ? NULL : Py_NewRef(Py_None);
     }
-    if (size != PyUnicode_GetLength(text)) {
-        Py_RETURN_NONE; /* not ASCII: the Python way */
-    }
-    Call c = {.text = utf8, .decode = (const unsigned char *)PyBytes_AsString(decode),
+    Call c = {.decode = (const unsigned char *)PyBytes_AsString(decode),
               .empty_path_is_root = empty_path_is_root, .scheme_based = scheme_based};
-    for (int k = 0; k < NPARTS; k++) {
-        c.start[k] = spans[2 * k];
-        c.end[k] = spans[2 * k + 1];
-        /* A slot that is a constant, or a span outside the text, is no
-           component this reads: only a record the library made is given. */
-        if (c.start[k] < -1 || (c.start[k] >= 0 && (c.end[k] < c.start[k] || c.end[k] > size))) {
-            PyErr_SetString(PyExc_ValueError, "normalize_uri: a slot is no span of the text");
-            return NULL;
-        }
-    }
-    if (!has(&c, PATH)) {
-        PyErr_SetString(PyExc_ValueError, "normalize_uri: a reference always has a path");
+    char digits[24];
+    if (put_spans(&c, utf8, size, spans) < 0 ||
+        (default_port != Py_None && put_default_port(&c, default_port, digits, sizeof digits) < 0)) {
         return NULL;
     }
+    Normal out;
+    if (put_normal(&c, &out) < 0) {
+        return NULL;
+    }
+    PyObject *made = PyUnicode_DecodeASCII(out.chars, out.length, NULL);
+    normal_release(&out);
+    return made;
+}
+
+/* --- A text's normalizer: options fixed, the scheme's rule looked up. */
+
+/* The scheme's rule, read into c: 1, or 0 when C does not read it (no
+   int default port in C's range, an object without the attributes: Python
+   answers, with its own error), or -1 with an exception set. */
+static int
+scheme_rule(PyObject *state, Call *c, char *digits, size_t room)
+{
+    char lower[64];
+    Py_ssize_t n = c->end[SCHEME] - c->start[SCHEME];
+    if (n > (Py_ssize_t)sizeof lower) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        lower[i] = ascii_lower(c->text[c->start[SCHEME] + i]);
+    }
+    PyObject *name = PyUnicode_DecodeASCII(lower, n, NULL);
+    if (name == NULL) {
+        return -1;
+    }
+    PyObject *rule = PyDict_GetItemWithError(PyTuple_GetItem(state, NORMAL_RULES), name);
+    Py_DECREF(name);
+    if (rule == NULL) {
+        return PyErr_Occurred() ? -1 : 1; /* no rule: nothing to change */
+    }
+    Py_INCREF(rule); /* reading it may run code that empties the dict */
+    PyObject *port = PyObject_GetAttr(rule, PyTuple_GetItem(state, NORMAL_PORT_NAME));
+    PyObject *root = port == NULL ? NULL
+                                  : PyObject_GetAttr(rule, PyTuple_GetItem(state, NORMAL_ROOT_NAME));
+    Py_DECREF(rule);
+    int found = 0;
+    if (port == NULL || root == NULL) {
+        PyErr_Clear();
+    }
+    else if (port == Py_None) {
+        found = 1;
+    }
+    else if (PyLong_CheckExact(port)) {
+        long value = PyLong_AsLong(port);
+        if (value == -1 && PyErr_Occurred()) {
+            PyErr_Clear(); /* past a C long: Python compares the digits */
+        }
+        else if (value >= 0 && value < 0x7fffffffL) {
+            found = put_default_port(c, port, digits, room) < 0 ? -1 : 1;
+        }
+    }
+    if (found > 0) {
+        c->empty_path_is_root = PyObject_IsTrue(root);
+        if (c->empty_path_is_root < 0) {
+            PyErr_Clear(); /* Python raises it its own way */
+            found = 0;
+        }
+    }
+    Py_XDECREF(port);
+    Py_XDECREF(root);
+    return found;
+}
+
+/* The spans of the seven components of utf8 (size bytes, ASCII) as the
+   state's Tagger reads it: 1, 0 when it does not match, -1 with an
+   exception set.  Read straight from the bytes: no record is made. */
+static int
+tag_components(PyObject *state, const char *utf8, Py_ssize_t size, Py_ssize_t *spans)
+{
+    PyObject *tagger = PyTuple_GetItem(state, NORMAL_TAGGER);
+    Source src;
+    source_utf8(&src, (const unsigned char *)utf8, (size_t)size);
+    Reading reading;
+    int found = tagger_run_source(tagger, &src, &reading);
+    if (found <= 0) {
+        return found;
+    }
+    Py_ssize_t nslots = tagger_nslots(tagger);
+    Py_ssize_t few[2 * 32];
+    Py_ssize_t *all = nslots <= 32 ? few : PyMem_Malloc(2 * (size_t)nslots * sizeof *all);
+    if (all == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    tagger_slot_spans(tagger, &reading, all);
+    const unsigned char *slots = (const unsigned char *)PyBytes_AsString(
+        PyTuple_GetItem(state, NORMAL_SLOTS));
+    for (int k = 0; k < NPARTS && found > 0; k++) {
+        if (slots[k] >= nslots) {
+            PyErr_SetString(PyExc_ValueError, "normalize_uri: no such slot");
+            found = -1;
+            break;
+        }
+        spans[2 * k] = all[2 * slots[k]];
+        spans[2 * k + 1] = all[2 * slots[k] + 1];
+    }
+    if (all != few) {
+        PyMem_Free(all);
+    }
+    return found;
+}
+
+int
+normal_text(PyObject *state, PyObject *text, Normal *out)
+{
+    out->chars = NULL;
+    const char *utf8;
+    Py_ssize_t size, spans[2 * NPARTS];
+    int done = ascii_text(text, &utf8, &size); /* a URI-reference is ASCII */
+    if (done > 0) {
+        done = tag_components(state, utf8, size, spans);
+    }
+    long flags = PyLong_AsLong(PyTuple_GetItem(state, NORMAL_FLAGS));
+    Call c = {.decode = (const unsigned char *)PyBytes_AsString(
+                  PyTuple_GetItem(state, NORMAL_DECODE)),
+              .scheme_based = (flags & NORMAL_SCHEME_BASED) != 0};
     char digits[24];
-    if (default_port != Py_None) {
-        long port = PyLong_AsLong(default_port);
-        if (port == -1 && PyErr_Occurred()) {
+    if (done > 0) {
+        done = put_spans(&c, utf8, size, spans) < 0 ? -1 : 1;
+    }
+    if (done > 0 && (flags & NORMAL_IPV6_CANONICAL) && has(&c, HOST) &&
+        c.end[HOST] - c.start[HOST] > 1 && utf8[c.start[HOST]] == '[' &&
+        utf8[c.start[HOST] + 1] != 'v' && utf8[c.start[HOST] + 1] != 'V') {
+        done = 0; /* an IPv6 address: RFC 5952's form is Python's */
+    }
+    if (done > 0 && c.scheme_based && has(&c, SCHEME)) {
+        done = scheme_rule(state, &c, digits, sizeof digits);
+    }
+    if (done > 0) {
+        done = put_normal(&c, out) < 0 ? -1 : 1;
+    }
+    return done;
+}
+
+PyObject *
+normal_state(PyObject *module, PyObject *const *args, Py_ssize_t extra)
+{
+    module_state *st = (module_state *)PyModule_GetState(module);
+    PyObject *parse = args[0], *slots = args[1], *decode = args[2], *rules = args[3];
+    PyObject *tagger = NULL;
+    if (Py_IS_TYPE(parse, &PyCFunction_Type) && PyCFunction_GetFunction(parse) == Tagger_parse) {
+        tagger = PyCFunction_GetSelf(parse);
+    }
+    if (tagger == NULL || !Py_IS_TYPE(tagger, (PyTypeObject *)st->tagger_type)) {
+        PyErr_SetString(PyExc_TypeError, "a normalizer parses with a Tagger's parse");
+        return NULL;
+    }
+    if (!PyBytes_Check(slots) || PyBytes_Size(slots) != NPARTS || !PyBytes_Check(decode) ||
+        PyBytes_Size(decode) != ASCII || !PyDict_Check(rules) || !PyLong_Check(args[4])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "a normalizer takes 7 slots and 128 octets as bytes, a dict and an int");
+        return NULL;
+    }
+    PyObject *state = PyTuple_New(NORMAL_ITEMS + extra);
+    if (state == NULL) {
+        return NULL;
+    }
+    PyObject *items[NORMAL_ITEMS] = {
+        tagger, slots, decode, rules, args[4],
+        PyUnicode_InternFromString("default_port"), PyUnicode_InternFromString("empty_path_is_root"),
+    };
+    for (int k = 0; k < NORMAL_ITEMS; k++) {
+        if (items[k] == NULL) {
+            Py_DECREF(state);
             return NULL;
         }
-        if (port < 0) {
-            PyErr_SetString(PyExc_ValueError, "normalize_uri: a default port is not negative");
-            return NULL;
+        if (k < NORMAL_PORT_NAME) {
+            Py_INCREF(items[k]); /* the names are new references already */
         }
-        c.default_port_len = snprintf(digits, sizeof digits, "%ld", port);
-        c.default_port = digits;
+        PyTuple_SetItem(state, k, items[k]);
     }
-    /* The output is at most the components, which never grow but the
-       path (by "/." or "./", or the "/" of an empty path, two characters
-       at most), and the nine delimiters around them (":", "//", "@", ":",
-       "?", "#" and those two): counted from the spans, not the text, so
-       that spans which overlap or leave out their delimiters cannot
-       overrun it.  The work space after it holds the path twice. */
-    size_t parts = 0;
-    for (int k = 0; k < NPARTS; k++) {
-        parts += has(&c, k) ? (size_t)(c.end[k] - c.start[k]) : 0;
+    return state;
+}
+
+/* A normalizer's call: the record of text's normal form, or None when
+   Python must answer. */
+static PyObject *
+normalize_text(PyObject *state, PyObject *text)
+{
+    if (!PyUnicode_Check(text)) {
+        Py_RETURN_NONE;
     }
-    size_t output = parts + 9;
-    size_t need = output + 2 * (size_t)(c.end[PATH] - c.start[PATH]) + 1;
-    char small[SMALL];
-    char *out = need <= SMALL ? small : PyMem_Malloc(need);
-    if (out == NULL) {
-        return PyErr_NoMemory();
+    Normal out;
+    int done = normal_text(state, text, &out);
+    if (done <= 0) {
+        normal_release(&out);
+        return done < 0 ? NULL : Py_NewRef(Py_None);
     }
-    Py_ssize_t n = put_reference(&c, out, out + output);
-    PyObject *made = PyUnicode_DecodeASCII(out, n, NULL);
-    if (out != small) {
-        PyMem_Free(out);
+    PyObject *normal = PyUnicode_DecodeASCII(out.chars, out.length, NULL);
+    normal_release(&out);
+    if (normal == NULL) {
+        return NULL;
     }
+    PyObject *record = Tagger_parse(PyTuple_GetItem(state, NORMAL_TAGGER), normal);
+    Py_DECREF(normal);
+    return record;
+}
+
+static PyMethodDef normalize_text_def = {
+    "normalize", normalize_text, METH_O,
+    "normalize(text, /)\n--\n\nThe record of text's normal form, or None where Python answers."};
+
+PyDoc_STRVAR(uri_normalizer_doc,
+             "uri_normalizer(parse, slots, decode, rules, flags, /)\n"
+             "--\n\n"
+             "A function from a text to the record of its normal form (as normalize_uri\n"
+             "writes it), or None where Python must answer: parse is a Tagger's parse of\n"
+             "URI-reference into a record class whose slots (7 bytes) hold the scheme,\n"
+             "userinfo, host, port, path, query and fragment; decode (128 bytes) says which\n"
+             "octets a percent-encoding is decoded for; rules maps a lowercase scheme to\n"
+             "its rule (default_port, empty_path_is_root); flags: 1 scheme-based, 2 an\n"
+             "IPv6 host left to Python.");
+
+static PyObject *
+uri_normalizer(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != NORMAL_FLAGS + 1) {
+        PyErr_SetString(PyExc_TypeError, "uri_normalizer takes 5 arguments");
+        return NULL;
+    }
+    PyObject *state = normal_state(module, args, 0);
+    if (state == NULL) {
+        return NULL;
+    }
+    PyObject *made = PyCFunction_NewEx(&normalize_text_def, state, NULL);
+    Py_DECREF(state);
     return made;
 }
 
 PyMethodDef normal_methods[] = {
     {"normalize_uri", normalize_uri, METH_VARARGS, normalize_uri_doc},
+    {"uri_normalizer", (PyCFunction)(void (*)(void))uri_normalizer, METH_FASTCALL,
+     uri_normalizer_doc},
     {NULL, NULL, 0, NULL},
 };

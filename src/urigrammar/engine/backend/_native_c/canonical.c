@@ -1,0 +1,308 @@
+/*
+ * uri_key: the function that writes a reference's key
+ * (urigrammar.hygiene._canonical, whose Python is the reference this is
+ * tested against), for a text that is ASCII with no percent-encoded octet
+ * past ASCII: its normal form (normal.c), then, as the options fixed when
+ * the function is made say, its query's pieces dropped by name and sorted
+ * by name, an empty query dropped, and the fragment dropped.
+ *
+ * The query is cut at "&" and its pieces are kept as written: nothing is
+ * decoded but a piece's name (the text before its first "="), to compare
+ * it with the names dropped, so no reserved octet is ever decoded in the
+ * key.  A name is dropped when it is one of the exact names (a frozenset
+ * of str) or starts with one of the prefixes (bytes: the globs "prefix*",
+ * the only globs this reads; the Python side keeps every other for
+ * itself).  Sorting is stable, by the name as written, in octet order,
+ * which for ASCII is Python's order of str.  Linear in the text but for
+ * the sort, O(n log n) in the number of pieces.  Nothing is shared between
+ * calls.
+ */
+
+#include "normal.h"
+
+#include <string.h>
+
+/* The key's options, bits of the state's NORMAL_FLAGS item beyond
+   normal.h's. */
+enum { KEY_DROP_FRAGMENT = 4, KEY_SORT_QUERY = 8, KEY_DROP_EMPTY_QUERY = 16 };
+
+/* The state's items after a normalizer's: the exact names dropped, and
+   the prefixes of the names dropped. */
+enum { KEY_EXACT = NORMAL_ITEMS, KEY_PREFIXES, KEY_ITEMS };
+
+/* A piece of the query: [start, end) of the normal text, its name
+   [start, name_end). */
+typedef struct {
+    Py_ssize_t start, end, name_end;
+} Piece;
+
+/* The pieces a call sorts on the stack; more take the heap. */
+#define FEW_PIECES 32
+
+static int
+hex_digit(char c)
+{
+    return (c >= '0' && c <= '9') ? c - '0'
+           : (c >= 'A' && c <= 'F') ? c - 'A' + 10
+           : (c >= 'a' && c <= 'f') ? c - 'a' + 10
+                                    : -1;
+}
+
+/* Whether the ASCII text has a percent-encoded octet past ASCII ("%8" to
+   "%F"): decoded, it may spell a character the IRI normal form writes
+   unencoded, which Python's way handles. */
+static int
+encodes_past_ascii(const char *t, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i + 1 < n; i++) {
+        if (t[i] == '%' && hex_digit(t[i + 1]) >= 8) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether the piece's name, percent-decoded, is one the state drops: 1
+   or 0, or -1 with an exception set. */
+static int
+dropped(PyObject *state, const char *t, const Piece *p)
+{
+    char small[256];
+    Py_ssize_t n = p->name_end - p->start;
+    char *name = n <= (Py_ssize_t)sizeof small ? small : PyMem_Malloc((size_t)n);
+    if (name == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t len = 0;
+    for (Py_ssize_t i = p->start; i < p->name_end; i++) {
+        int high, low;
+        if (t[i] == '%' && i + 2 < p->name_end && (high = hex_digit(t[i + 1])) >= 0 &&
+            (low = hex_digit(t[i + 2])) >= 0) {
+            name[len++] = (char)(high * 16 + low); /* below 0x80: checked before */
+            i += 2;
+        }
+        else {
+            name[len++] = t[i];
+        }
+    }
+    int found = 0;
+    PyObject *prefixes = PyTuple_GetItem(state, KEY_PREFIXES);
+    for (Py_ssize_t k = 0; k < PyTuple_Size(prefixes) && !found; k++) {
+        PyObject *prefix = PyTuple_GetItem(prefixes, k);
+        Py_ssize_t m = PyBytes_Size(prefix);
+        found = len >= m && memcmp(name, PyBytes_AsString(prefix), (size_t)m) == 0;
+    }
+    if (!found) {
+        PyObject *str = PyUnicode_DecodeASCII(name, len, NULL);
+        found = str == NULL ? -1 : PySet_Contains(PyTuple_GetItem(state, KEY_EXACT), str);
+        Py_XDECREF(str);
+    }
+    if (name != small) {
+        PyMem_Free(name);
+    }
+    return found;
+}
+
+/* a's name before b's, in octet order (a prefix first). */
+static int
+name_before(const char *t, const Piece *a, const Piece *b)
+{
+    Py_ssize_t na = a->name_end - a->start, nb = b->name_end - b->start;
+    int order = memcmp(t + a->start, t + b->start, (size_t)(na < nb ? na : nb));
+    return order < 0 || (order == 0 && na < nb);
+}
+
+/* pieces[0 .. n) sorted by name, stable (a piece of the right run goes
+   first only when its name is strictly before), bottom-up through work. */
+static void
+sort_pieces(const char *t, Piece *pieces, Piece *work, Py_ssize_t n)
+{
+    for (Py_ssize_t width = 1; width < n; width *= 2) {
+        for (Py_ssize_t lo = 0; lo < n; lo += 2 * width) {
+            Py_ssize_t mid = lo + width < n ? lo + width : n;
+            Py_ssize_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            Py_ssize_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                work[k++] = name_before(t, &pieces[j], &pieces[i]) ? pieces[j++] : pieces[i++];
+            }
+            while (i < mid) {
+                work[k++] = pieces[i++];
+            }
+            while (j < hi) {
+                work[k++] = pieces[j++];
+            }
+        }
+        memcpy(pieces, work, (size_t)n * sizeof *pieces);
+    }
+}
+
+/* The query [q, end) of t cut into pieces[0 ..), those dropped left out;
+   the count kept, or -1 with an exception set.  *cut says whether any
+   was dropped. */
+static Py_ssize_t
+cut_query(PyObject *state, const char *t, Py_ssize_t q, Py_ssize_t end, Piece *pieces, int *cut)
+{
+    int drops = PySet_Size(PyTuple_GetItem(state, KEY_EXACT)) > 0 ||
+                PyTuple_Size(PyTuple_GetItem(state, KEY_PREFIXES)) > 0;
+    Py_ssize_t kept = 0;
+    *cut = 0;
+    for (Py_ssize_t start = q; start <= end;) {
+        Piece p = {.start = start, .end = start, .name_end = -1};
+        while (p.end < end && t[p.end] != '&') {
+            if (t[p.end] == '=' && p.name_end < 0) {
+                p.name_end = p.end;
+            }
+            p.end++;
+        }
+        if (p.name_end < 0) {
+            p.name_end = p.end;
+        }
+        int drop = drops ? dropped(state, t, &p) : 0;
+        if (drop < 0) {
+            return -1;
+        }
+        if (drop) {
+            *cut = 1;
+        }
+        else {
+            pieces[kept++] = p;
+        }
+        start = p.end + 1;
+    }
+    return kept;
+}
+
+/* The key's text from the normal text n: n up to its query, the query's
+   kept pieces in order, the fragment unless dropped; a new str, or NULL
+   with an exception set. */
+static PyObject *
+put_key(PyObject *state, const Normal *n, long flags)
+{
+    const char *t = n->chars;
+    Py_ssize_t query_end = n->fragment >= 0 ? n->fragment - 1 : n->length;
+    Py_ssize_t head = n->query >= 0 ? n->query - 1 : query_end;
+    Py_ssize_t count = 0;
+    for (Py_ssize_t i = n->query; n->query >= 0 && i <= query_end; i++) {
+        count += i == query_end || t[i] == '&';
+    }
+    Piece few[2 * FEW_PIECES];
+    Piece *pieces = count <= FEW_PIECES ? few : PyMem_Malloc(2 * (size_t)count * sizeof *pieces);
+    char small[SMALL];
+    char *out = n->length <= SMALL ? small : PyMem_Malloc((size_t)n->length);
+    PyObject *key = NULL;
+    if (pieces == NULL || out == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(out, t, (size_t)head);
+    Py_ssize_t at = head;
+    if (n->query >= 0) {
+        int cut;
+        Py_ssize_t kept = cut_query(state, t, n->query, query_end, pieces, &cut);
+        if (kept < 0) {
+            goto done;
+        }
+        if (flags & KEY_SORT_QUERY) {
+            sort_pieces(t, pieces, pieces + count, kept);
+        }
+        Py_ssize_t size = kept == 0 ? 0 : kept - 1;
+        for (Py_ssize_t k = 0; k < kept; k++) {
+            size += pieces[k].end - pieces[k].start;
+        }
+        /* A query left empty by dropping goes with its "?", as remove_param does. */
+        if (size > 0 || !(cut || (flags & KEY_DROP_EMPTY_QUERY))) {
+            out[at++] = '?';
+            for (Py_ssize_t k = 0; k < kept; k++) {
+                if (k > 0) {
+                    out[at++] = '&';
+                }
+                memcpy(out + at, t + pieces[k].start, (size_t)(pieces[k].end - pieces[k].start));
+                at += pieces[k].end - pieces[k].start;
+            }
+        }
+    }
+    if (n->fragment >= 0 && !(flags & KEY_DROP_FRAGMENT)) {
+        memcpy(out + at, t + n->fragment - 1, (size_t)(n->length - n->fragment + 1));
+        at += n->length - n->fragment + 1;
+    }
+    key = PyUnicode_DecodeASCII(out, at, NULL);
+done:
+    if (pieces != few) {
+        PyMem_Free(pieces);
+    }
+    if (out != small) {
+        PyMem_Free(out);
+    }
+    return key;
+}
+
+/* A key function's call: the key of text, or None when Python must
+   answer. */
+static PyObject *
+key_text(PyObject *state, PyObject *text)
+{
+    Py_ssize_t size;
+    const char *utf8 = PyUnicode_Check(text) ? PyUnicode_AsUTF8AndSize(text, &size) : NULL;
+    if (utf8 == NULL) {
+        PyErr_Clear(); /* no str, or a lone surrogate: Python's way says what is wrong */
+        Py_RETURN_NONE;
+    }
+    if (size != PyUnicode_GetLength(text) || encodes_past_ascii(utf8, size)) {
+        Py_RETURN_NONE;
+    }
+    Normal n;
+    int done = normal_text(state, text, &n);
+    PyObject *key = done > 0 ? put_key(state, &n, PyLong_AsLong(PyTuple_GetItem(state, NORMAL_FLAGS)))
+                    : done == 0 ? Py_NewRef(Py_None)
+                                : NULL;
+    normal_release(&n);
+    return key;
+}
+
+static PyMethodDef key_text_def = {
+    "key", key_text, METH_O,
+    "key(text, /)\n--\n\nThe key of text, or None where Python answers."};
+
+PyDoc_STRVAR(uri_key_doc,
+             "uri_key(parse, slots, decode, rules, flags, exact, prefixes, /)\n"
+             "--\n\n"
+             "A function from a text to its key (a str), or None where Python must\n"
+             "answer: uri_normalizer's arguments, with flags 4 to drop the fragment, 8 to\n"
+             "sort the query by name, 16 to drop an empty query; the query's pieces whose\n"
+             "decoded name is in exact (a frozenset of str) or starts with one of prefixes\n"
+             "(a tuple of bytes) are dropped.");
+
+static PyObject *
+uri_key(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != NORMAL_FLAGS + 3) {
+        PyErr_SetString(PyExc_TypeError, "uri_key takes 7 arguments");
+        return NULL;
+    }
+    PyObject *exact = args[NORMAL_FLAGS + 1], *prefixes = args[NORMAL_FLAGS + 2];
+    if (!PyFrozenSet_Check(exact) || !PyTuple_Check(prefixes)) {
+        PyErr_SetString(PyExc_TypeError, "uri_key takes the names as a frozenset, prefixes a tuple");
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < PyTuple_Size(prefixes); k++) {
+        if (!PyBytes_Check(PyTuple_GetItem(prefixes, k))) {
+            PyErr_SetString(PyExc_TypeError, "uri_key takes each prefix as bytes");
+            return NULL;
+        }
+    }
+    PyObject *state = normal_state(module, args, KEY_ITEMS - NORMAL_ITEMS);
+    if (state == NULL) {
+        return NULL;
+    }
+    PyTuple_SetItem(state, KEY_EXACT, Py_NewRef(exact));
+    PyTuple_SetItem(state, KEY_PREFIXES, Py_NewRef(prefixes));
+    PyObject *made = PyCFunction_NewEx(&key_text_def, state, NULL);
+    Py_DECREF(state);
+    return made;
+}
+
+PyMethodDef canonical_methods[] = {
+    {"uri_key", (PyCFunction)(void (*)(void))uri_key, METH_FASTCALL, uri_key_doc},
+    {NULL, NULL, 0, NULL},
+};
