@@ -4,7 +4,10 @@
 
 On any ``str`` each returns normally or raises a ``URIError`` subclass
 whose offset is inside its text; a reference it returns reads back from
-its own ``str()``; and the C normalization writes the Python one's text.
+its own ``str()``; and the C normalization writes the Python one's text,
+whether from a record or from a text (parsed, normalized and parsed
+again in C), as the C keys of ``canonicalize`` write Python's keys and C
+reads the host Python reads.
 
     python fuzz/fuzz_references.py -max_total_time=60 fuzz/seeds/references
 """
@@ -15,10 +18,26 @@ import atheris
 
 import urigrammar as u
 from _harness import offset_in, run, text_from
-from urigrammar.uri._api import normalizer
-from urigrammar.uri._normalize import native_text, normal_text
+from urigrammar.hygiene._canonical import c_key
+from urigrammar.uri._api import default_api, normalizer
+from urigrammar.uri._normalize import native_text, normal_text, text_normalizer
 
 BASE = "http://a/b/c/d;p?q"
+
+#: The C functions of a text (``None`` on the pure back end), and what
+#: answers for them in Python.
+TEXT_NORMAL = text_normalizer(u.URIReference)
+KEYS = [
+    (options, c_key(options))
+    for options in (
+        u.Canonicalization(),
+        u.CRAWL_KEY,
+        u.Canonicalization(sort_query=True, drop_parameters=("a*", "b"), drop_empty_query=True),
+    )
+]
+PYTHON_KEY = getattr(u.canonicalize, "__wrapped__", u.canonicalize)
+HOSTS: dict[str, object] = {}
+HOST_LOOKUP = default_api().host_lookup(u.URIReference, HOSTS)
 
 
 def check_references(text: str, other: str) -> None:
@@ -53,17 +72,39 @@ def check_normal(text: str) -> None:
             raise AssertionError(f"C normalizes {text!r} to {made!r}")
 
 
+def check_text(text: str) -> None:
+    """C's functions of a text answer as Python does, or leave it to it."""
+    if TEXT_NORMAL is None or HOST_LOOKUP is None:
+        return
+    made = TEXT_NORMAL(text)
+    if made is not None:
+        wanted = u.parse(normal_text(u.parse(text), u.Normalization()))
+        if made != wanted or str(made) != str(wanted):
+            raise AssertionError(f"C normalizes {text!r} to {made!r}, not {wanted!r}")
+    for options, key in KEYS:
+        found = None if key is None else key(text)
+        if found is not None and found != PYTHON_KEY(text, options):
+            raise AssertionError(f"C keys {text!r} as {found!r} under {options!r}")
+    if made is not None and made.host is not None:
+        HOSTS.clear()
+        HOSTS[u.parse(text).host or ""] = "host"
+        if HOST_LOOKUP(text) != "host":
+            raise AssertionError(f"C reads another host in {text!r}")
+
+
 def test_one_input(data: bytes) -> None:
     fdp = atheris.FuzzedDataProvider(data)
     other = text_from(fdp, fdp.ConsumeIntInRange(0, 16))
     text = text_from(fdp)
     check_normal(text)
+    check_text(text)
     check_references(text, other)
 
 
 def warm_up() -> None:
-    for text in ("HTTP://a/./b/../c?%7e#d", "//[::1]:80/", "a b"):
+    for text in ("HTTP://a/./b/../c?%7e#d", "//[::1]:80/", "a b", "http://h/?b&a=1&utm_x#f"):
         check_normal(text)
+        check_text(text)
         check_references(text, "../g")
 
 

@@ -176,7 +176,8 @@ if TYPE_CHECKING:
     from .uri._components import MAX_PORT_DIGITS
     from .uri._dialect import BIDI_FORMATTING
     from .uri._encode import percent_decode, percent_decode_bytes, percent_encode
-    from .uri._normalize import ORIGIN_SCHEMES, SCHEME_RULES, Normalization, Origin, SchemeRule
+    from .uri._normalization import SCHEME_RULES, Normalization, SchemeRule
+    from .uri._normalize import ORIGIN_SCHEMES, Origin
     from .uri._reference import (
         IRI_PARSE_RULES,
         IRIReference,
@@ -247,10 +248,10 @@ _LAZY: dict[str, tuple[str, str]] = {
     "percent_decode_bytes": (".uri._encode", "percent_decode_bytes"),
     "percent_encode": (".uri._encode", "percent_encode"),
     "ORIGIN_SCHEMES": (".uri._normalize", "ORIGIN_SCHEMES"),
-    "SCHEME_RULES": (".uri._normalize", "SCHEME_RULES"),
-    "Normalization": (".uri._normalize", "Normalization"),
+    "SCHEME_RULES": (".uri._normalization", "SCHEME_RULES"),
+    "Normalization": (".uri._normalization", "Normalization"),
     "Origin": (".uri._normalize", "Origin"),
-    "SchemeRule": (".uri._normalize", "SchemeRule"),
+    "SchemeRule": (".uri._normalization", "SchemeRule"),
     "IRI_PARSE_RULES": (".uri._reference", "IRI_PARSE_RULES"),
     "IRIReference": (".uri._reference", "IRIReference"),
     "Reference": (".uri._reference", "Reference"),

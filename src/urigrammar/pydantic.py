@@ -72,7 +72,7 @@ if TYPE_CHECKING:
     from pydantic.json_schema import JsonSchemaValue
     from typing_extensions import Unpack
 
-    from urigrammar.uri._normalize import NormalizationFlags
+    from urigrammar.uri._normalization import NormalizationFlags
 
 __all__ = [
     "URN",

@@ -13,7 +13,7 @@ import pytest
 import urigrammar
 from urigrammar import Normalization
 from urigrammar.cli._cmd_resolve import COMMANDS
-from urigrammar.uri._normalize import SCHEME_RULES, SchemeRule
+from urigrammar.uri._normalization import SCHEME_RULES, SchemeRule
 from urigrammar.uri._reference import equivalent, normalize
 
 

@@ -95,10 +95,10 @@ def test_domain_json_says_null_for_none_and_masks_passwords() -> None:
 
 def test_domain_without_the_list_says_so_once(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "publicsuffixlist", None)
-    _suffix._list.cache_clear()
+    _suffix._forget()
     try:
         status, out, err = run("domain", "http://a.example/", "http://b.example/")
     finally:
-        _suffix._list.cache_clear()
+        _suffix._forget()
     assert (status, out) == (2, "")
     assert err.count("urigrammar[psl]") == 1

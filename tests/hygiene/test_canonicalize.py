@@ -25,8 +25,11 @@ from hypothesis import strategies as st
 import urigrammar as u
 from _backends import On
 from _budget import backend_settings
+from urigrammar.engine import BACKENDS, Backend
 from urigrammar.hygiene import _tracking
+from urigrammar.hygiene._canonical import c_key
 from urigrammar.strategies import from_rule, uri_references
+from urigrammar.uri._api import api
 
 VECTORS = json.loads(
     (Path(__file__).resolve().parents[1] / "vectors" / "canonical_keys.json").read_text("utf-8")
@@ -333,3 +336,98 @@ def test_the_ascii_way_leaves_the_rest_to_the_iri_way() -> None:
 
     for text in ("http://ä.example/", "http://h/%C3%A4", "http://h/%8f", "ht tp://x"):
         assert by_ascii(text, u.Normalization()) is None
+
+
+# --- The C key: the native back end writes an ASCII text's key in C --------
+
+#: Query pieces that exercise the C key's steps: listed names, a name
+#: spelled with an encoded unreserved octet, empty pieces, names that
+#: differ in case or only by what follows "=", encoded delimiters.
+_QUERY_PIECES = st.sampled_from(
+    [
+        *("utm_source=1", "%75tm_x=2", "gclid", "a=1", "b=2", "a=0", "", "=", "b", "A=1"),
+        *("x%3Dy=1", "utm_=", "fbclid=3", "%2B=1", "ab=1", "a", "a%26b=2", "utm_medium"),
+    ]
+)
+
+
+@st.composite
+def _with_query(draw: st.DrawFn) -> str:
+    base = draw(
+        st.one_of(
+            st.sampled_from(["http://h/", "HTTP://H:80", "", "x:", "//h", "a/./b"]),
+            from_rule("URI-reference"),
+        )
+    )
+    base = base.partition("?")[0].partition("#")[0]
+    query = "&".join(draw(st.lists(_QUERY_PIECES, max_size=8)))
+    fragment = draw(st.sampled_from(["", "#", "#f"]))
+    return f"{base}?{query}{fragment}"
+
+
+_c_options = st.builds(
+    u.Canonicalization,
+    normalization=st.builds(
+        u.Normalization, scheme_based=st.booleans(), ipv6_canonical=st.booleans()
+    ),
+    drop_fragment=st.booleans(),
+    sort_query=st.booleans(),
+    drop_parameters=st.sampled_from(
+        [(), ("a",), ("utm_*",), ("a", "b*", "utm_**"), ("[a-c]*",), u.TRACKING_PARAMETERS]
+    ),
+    drop_empty_query=st.booleans(),
+    drop_www=st.booleans(),
+)
+
+
+@pytest.mark.parametrize("chosen", BACKENDS, ids=lambda b: b.name)
+@given(text=st.one_of(_with_query(), _texts), options=_c_options)
+@example(text="HTTP://Example.com:80/a?b=2&utm_source=x&a=1&b=1#x", options=u.CRAWL_KEY)
+@example(text="http://a/?utm_source=1&", options=u.CRAWL_KEY)
+@example(text="http://a/?ab=1&a=2&b&a=1&", options=u.Canonicalization(sort_query=True))
+@example(text="http://a/?%75tm_source=1", options=u.CRAWL_KEY)
+@example(text="http://[0::1]/", options=u.CRAWL_KEY)
+@example(text="http://h/%C3%A4?a", options=u.CRAWL_KEY)
+def test_the_c_key_is_the_python_key(
+    chosen: Backend, text: str, options: u.Canonicalization
+) -> None:
+    made = c_key(options, api(chosen))
+    if not chosen.native or options.drop_www or "[a-c]*" in options.drop_parameters:
+        assert made is None  # Python's alone
+        return
+    assert made is not None
+    key = made(text)
+    python = getattr(u.canonicalize, "__wrapped__", u.canonicalize)
+    try:
+        wanted = python(text, options)
+    except u.URIError:
+        assert key is None  # no reference: Python says what is wrong
+        return
+    if key is None:
+        # Left to Python: no URI-reference, an octet past ASCII, an IPv6
+        # address in RFC 5952's form.
+        assert (
+            not u.validate("URI-reference", text)
+            or re.search(r"%[89A-Fa-f]", text)
+            or (options.normalization.ipv6_canonical and "[" in text)
+        ), text
+        return
+    assert key == wanted, text
+
+
+def test_many_pieces_sort_stably_in_c() -> None:
+    # Past the pieces a call sorts on the stack: a merge sort, stable.
+    pieces = [f"{name}={i}" for i, name in enumerate("cbacbacba" * 40)]
+    text = "http://h/?" + "&".join(pieces)
+    key = u.canonicalize(text, sort_query=True)
+    assert key.split("?")[1].split("&") == sorted(pieces, key=lambda p: p.partition("=")[0])
+
+
+def test_the_front_takes_options_by_identity() -> None:
+    # The same options in another value: the same key, by Python or C.
+    rules = u.Canonicalization(drop_fragment=True, drop_parameters=["utm_*"])
+    again = dataclasses.replace(rules)
+    text = "http://h/a?utm_x=1&b=2#f"
+    assert u.canonicalize(text, rules) == u.canonicalize(text, again) == "http://h/a?b=2"
+    with pytest.raises(TypeError, match="Canonicalization"):
+        u.canonicalize(text, "crawl")  # type: ignore[arg-type]

@@ -14,8 +14,7 @@ from urigrammar.hygiene import _suffix
 def test_a_missing_list_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "publicsuffixlist", None)  # import fails
     # The list as made, and the answers it gave other tests, forgotten.
-    _suffix._list.cache_clear()
-    _suffix._answer.cache_clear()
+    _suffix._forget()
     try:
         for call in (
             lambda: u.registrable_domain("http://example.com/"),
@@ -28,5 +27,4 @@ def test_a_missing_list_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None
         assert u.registrable_domain("http://[::1]/") is None
         assert u.canonicalize("http://a/", u.CRAWL_KEY) == "http://a/"
     finally:
-        _suffix._list.cache_clear()
-        _suffix._answer.cache_clear()
+        _suffix._forget()

@@ -18,6 +18,9 @@ from hypothesis import strategies as st
 import urigrammar as u
 from _backends import On
 from _budget import backend_settings
+from urigrammar.engine import BACKENDS, Backend
+from urigrammar.hygiene import _suffix
+from urigrammar.uri._api import api
 
 publicsuffixlist = pytest.importorskip("publicsuffixlist")
 
@@ -142,3 +145,38 @@ def test_a_labels_and_u_labels_agree(on: On, labels: list[str], suffix: str) -> 
         assert domain.endswith("." + suffix_found)
         assert domain.count(".") == suffix_found.count(".") + 1
         assert u.registrable_domain(domain) == domain
+
+
+# --- The answers kept by host, which C looks a text's host up in -----------
+
+
+@pytest.mark.parametrize("chosen", BACKENDS, ids=lambda b: b.name)
+def test_a_host_lookup_reads_the_host_as_the_parse_does(chosen: Backend) -> None:
+    table = {"a.example": 1, "[::1]": 2, "1.2.3.4": 3, "": 4}
+    found = api(chosen).host_lookup(u.URIReference, table)
+    if not chosen.native:
+        assert found is None
+        return
+    assert found is not None
+    assert found("http://u@a.example:8/p?q#f") == 1
+    assert found("a.example") == 1  # a host on its own
+    assert found("//[::1]") == 2
+    assert found("http://1.2.3.4/") == 3
+    assert found("file:///p") == 4  # an empty host is a host
+    for absent in ("http://b.example/", "relative/a.example", "http://ä/", "\ud800", 7):
+        assert found(absent) is None  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [*(f"http://{host}/p" for host, _ in CASES if host and not host.startswith(".")), "co.uk"],
+)
+def test_the_kept_answer_is_the_lists(text: str) -> None:
+    # The first call asks the list (Python) and keeps its answer; the next
+    # is looked up (C on the native back end): the same answer.
+    _suffix._forget()
+    first = (u.registrable_domain(text), u.public_suffix(text))
+    assert (u.registrable_domain(text), u.public_suffix(text)) == first
+    if "//" in text:
+        ref = u.parse_iri(text)
+        assert (u.registrable_domain(ref), u.public_suffix(ref)) == first

@@ -29,10 +29,8 @@ from urigrammar import (
 )
 from urigrammar.strategies import from_rule
 from urigrammar.uri._components import evolve
+from urigrammar.uri._normalization import SCHEME_RULES, NormalizationFlags, SchemeRule
 from urigrammar.uri._normalize import (
-    SCHEME_RULES,
-    NormalizationFlags,
-    SchemeRule,
     canonical_ipv6,
     decode_unreserved,
     uppercase_percent_encodings,

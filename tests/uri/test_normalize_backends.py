@@ -17,7 +17,8 @@ from urigrammar import IRIReference, Normalization, SchemeRule, URIReference
 from urigrammar.engine import BACKENDS, Backend
 from urigrammar.strategies import from_rule
 from urigrammar.uri._api import api
-from urigrammar.uri._normalize import SCHEME_RULES, native_text, normal_text
+from urigrammar.uri._normalization import SCHEME_RULES
+from urigrammar.uri._normalize import native_text, normal_text, text_normalizer
 
 #: Pieces that exercise each step: case, every kind of percent-encoding,
 #: dot segments (section 5.2.4's five cases), ports with leading zeros.
@@ -181,3 +182,78 @@ def test_default_ports_c_does_not_read_are_python_s(backend: Backend, port: int)
         ref = api(backend).parser_for(URIReference)(text)
         made = native_text(ref, options, api(backend).normalize_uri)
         assert made in (None, normal_text(ref, options))
+
+
+# --- A text's normalizer: parse, normalize and parse again, in C -----------
+
+
+def _check_text(backend: Backend, text: str, options: Normalization) -> None:
+    functions = api(backend)
+    made = text_normalizer(URIReference, options, functions)
+    if functions.normalize_uri is None:
+        assert made is None  # the pure back end: Python only
+        return
+    assert made is not None
+    found = made(text)
+    try:
+        ref = functions.parser_for(URIReference)(text)
+    except ValueError:
+        assert found is None  # no URI-reference: Python answers, with its error
+        return
+    if options.ipv6_canonical and ref.host_kind == "IPv6address":
+        assert found is None
+        return
+    wanted = functions.parser_for(URIReference)(normal_text(ref, options))
+    assert found == wanted, text
+    assert str(found) == str(wanted)
+    assert found.host_kind == wanted.host_kind  # read again: "%31.2.3.4" is an address
+
+
+@pytest.mark.parametrize("chosen", BACKENDS, ids=lambda b: b.name)
+@given(st.one_of(from_rule("URI-reference"), _assembled(), st.text(max_size=20)), _OPTIONS)
+@example("HTTP://User%3a@WWW.Ex%41mple.COM:0080/a/./b/../%7e%2f?q=%7a%3B#F%2d", Normalization())
+@example("http://%31.2.3.4/", Normalization())
+@example("http://[0:0::1]:80", Normalization(ipv6_canonical=True))
+@example("http://[v7.x]:80", Normalization(ipv6_canonical=True))
+@example("http://ä.example/", Normalization())
+@example("\ud800", Normalization())
+def test_the_c_text_normalizer_is_the_python_one(
+    chosen: Backend, text: str, options: Normalization
+) -> None:
+    _check_text(chosen, text, options)
+
+
+def test_the_scheme_rules_are_read_on_each_call(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # SCHEME_RULES is a plain dict users add to: a normalizer made before
+    # an addition sees it, as Python does.
+    made = text_normalizer(URIReference, Normalization(), api(backend))
+    if made is None:
+        pytest.skip("the pure back end has no C normalization")
+    assert str(made("gopher://h:70/")) == "gopher://h:70/"
+    monkeypatch.setitem(SCHEME_RULES, "gopher", SchemeRule(70))
+    assert str(made("gopher://h:70/")) == "gopher://h/"
+    assert str(made("GOPHER://h:070")) == "gopher://h"
+
+
+@pytest.mark.parametrize("rule", [SchemeRule(2**63), SchemeRule(-1), SchemeRule(True), "80"])
+def test_scheme_rules_c_does_not_read_are_python_s(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch, rule: object
+) -> None:
+    made = text_normalizer(URIReference, Normalization(), api(backend))
+    if made is None:
+        pytest.skip("the pure back end has no C normalization")
+    monkeypatch.setitem(SCHEME_RULES, "gopher", rule)
+    assert made("gopher://h:80/") is None
+    assert str(made("http://h:80/")) == "http://h/"  # other schemes still in C
+
+
+def test_normalize_takes_no_rule_name() -> None:
+    # The C front of normalize answers a text alone: a second argument is
+    # the options, checked by Python, never a rule spelling.
+    import urigrammar
+
+    with pytest.raises(TypeError, match="Normalization"):
+        urigrammar.normalize("http://a/", "URI-reference")  # type: ignore[call-overload]
+    assert str(urigrammar.normalize("HTTP://A:80")) == "http://a/"

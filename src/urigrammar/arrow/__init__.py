@@ -309,14 +309,14 @@ def canonicalize_array(
 ) -> ArrowData:
     """``canonicalize(ref, options)`` of each row: one key per resource
     (``CRAWL_KEY`` for a crawl's).  The key is the row function's, run a
-    row at a time: see docs/performance.md for its cost."""
+    row at a time on the row's text: see docs/performance.md for its cost."""
     chosen = options if options is not None else Canonicalization()
     return _by_chunk(
         "canonicalize_array",
         column,
         rule,
         backend,
-        lambda pa, chunk, parsed, read: _family.canonical_chunk(pa, chunk, parsed, read, chosen),
+        lambda pa, chunk, parsed, read: _family.canonical_chunk(pa, chunk, parsed, chosen),
     )
 
 

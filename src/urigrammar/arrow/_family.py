@@ -9,7 +9,8 @@ native back end runs in C with no Python object per row; what depends on
 the components only (a host's case, its registrable domain) is computed
 once per distinct value or by pyarrow's compute kernels; what depends on
 the whole reference (a canonical key, a SURT, lint) goes through the row
-function, one row at a time, for the rows that parse.
+function, one row at a time, for the rows that parse (a canonical key
+from the row's text, which ``canonicalize`` writes in C).
 """
 
 from __future__ import annotations
@@ -115,14 +116,17 @@ def parameter_names_chunk(
     return pa.array(names, pa.list_(kind))
 
 
-def canonical_chunk(
-    pa: Module, chunk: Any, parsed: Any, read: Callable[[str], Reference], options: Canonicalization
-) -> Any:
-    """``canonicalize(reference, options)`` of each row that parses."""
+def canonical_chunk(pa: Module, chunk: Any, parsed: Any, options: Canonicalization) -> Any:
+    """``canonicalize(text, options)`` of each row that parses: the text
+    itself, which ``canonicalize`` reads as an IRI-reference, as every row
+    that parses is one (the native back end writes most keys in C,
+    straight from the text)."""
+    pc = pa.compute
     kind = component_chunk(pa, chunk, parsed, "host").type
+    valid = pc.is_valid(pc.struct_field(parsed, [0])).to_pylist()
+    texts = chunk.to_pylist()
     keys = [
-        None if ref is None else canonicalize(ref, options)
-        for ref in _references(pa, chunk, parsed, read)
+        canonicalize(text, options) if ok else None for text, ok in zip(texts, valid, strict=True)
     ]
     return pa.array(keys, kind)
 

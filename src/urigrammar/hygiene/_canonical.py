@@ -35,11 +35,12 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._errors import URIError
 from ..uri import (
     IRIReference,
+    KeySteps,
     Normalization,
     URIReference,
     as_iri,
@@ -47,10 +48,15 @@ from ..uri import (
     parameter_name,
     parse,
     recompose,
+    text_front,
+    text_key,
     to_uri,
     validate,
 )
 from ._tracking import tracking_parameters
+
+if TYPE_CHECKING:
+    from ..uri import Api
 
 __all__ = ["CRAWL_KEY", "TRACKING_PARAMETERS", "Canonicalization", "canonicalize"]
 
@@ -279,6 +285,51 @@ def _query(query: str | None, options: Canonicalization) -> str | None:
     return None if options.drop_empty_query and not query else query
 
 
+#: The C key function of each options value seen, by identity (a value's
+#: hash costs a key's time), with the value itself, which keeps its id
+#: from being reused: what ``canonicalize``'s C front calls for a text and
+#: that value (``None`` where C takes no text under it); at most
+#: ``_C_KEYS_KEPT`` values.
+_C_KEYS: dict[int, tuple[Canonicalization | None, Callable[[str], str | None] | None]] = {}
+_C_KEYS_KEPT = 64
+
+
+def _remember_c_key(options: Canonicalization | None) -> None:
+    """Keep the C key function of ``options`` (a valid value, or
+    ``None``) for the front, unless kept already or the table is full."""
+    kept = _C_KEYS.get(id(options))
+    if (kept is None or kept[0] is not options) and len(_C_KEYS) < _C_KEYS_KEPT:
+        _C_KEYS[id(options)] = (options, c_key(options or _DEFAULT))
+
+
+def c_key(
+    options: Canonicalization, functions: Api | None = None
+) -> Callable[[str], str | None] | None:
+    """The C function that writes ``canonicalize(text, options)`` for a
+    text, or answers ``None`` where Python must; ``None`` where C takes no
+    text under these options (the pure back end, ``drop_www``, a glob C
+    does not read).  ``functions``: the back end's (the default one's when
+    ``None``)."""
+    exact: list[str] = []
+    prefixes: list[str] = []
+    for pattern in options.drop_parameters:
+        stem = pattern.rstrip("*")
+        if not pattern.isascii() or _GLOB.search(stem):
+            return None  # a glob C does not read
+        (exact if stem == pattern else prefixes).append(stem)
+    if options.drop_www:
+        return None
+    steps = KeySteps(
+        drop_fragment=options.drop_fragment,
+        sort_query=options.sort_query,
+        drop_empty_query=options.drop_empty_query,
+        exact=frozenset(exact),
+        prefixes=tuple(prefixes),
+    )
+    return text_key(URIReference, options.normalization, steps, functions)
+
+
+@text_front(_C_KEYS, by_identity=True)
 def canonicalize(
     ref: URIReference | IRIReference | str,
     options: Canonicalization | None = None,
@@ -300,6 +351,8 @@ def canonicalize(
     'https://xn--bcher-kva.example/'
     """
     chosen = _options(options, flags)
+    if not flags:
+        _remember_c_key(options)
     uri = by_ascii(ref, chosen.normalization) or by_iri(ref, chosen)
     if chosen.drop_www:
         uri = _www_dropped(uri)

@@ -19,11 +19,23 @@ labels as written, A-labels or U-labels.
 from __future__ import annotations
 
 import importlib.metadata
+from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import Any
 
 from .._errors import MissingExtraError, URIError
-from ..uri import HOST_DELIMITERS, Reference, lowercase_host, parse_iri, percent_decode, validate
+from ..uri import (
+    HOST_DELIMITERS,
+    TEXT,
+    Reference,
+    URIReference,
+    host_lookup,
+    lowercase_host,
+    parse_iri,
+    percent_decode,
+    text_front,
+    validate,
+)
 
 __all__ = ["public_suffix", "public_suffix_list_version", "registrable_domain"]
 
@@ -53,26 +65,63 @@ def public_suffix_list_version() -> str:
     return importlib.metadata.version("publicsuffixlist")
 
 
-def _host(ref: Reference | str) -> str | None:
-    """The reg-name of ``ref``, as the list is asked about it; ``None``
-    when it has none."""
+def _raw_host(ref: Reference | str) -> str | None:
+    """The reg-name of ``ref`` as written; ``None`` when it has none."""
     if isinstance(ref, str):
         # A host name on its own, unless it is an IPv4 address, which the
         # ireg-name rule admits too (section 3.2.2: first match wins).
         if ref and validate("ireg-name", ref) and not validate("IPv4address", ref):
-            host: str | None = ref
-        else:
-            try:
-                parsed = parse_iri(ref)
-            except URIError:
-                return None
-            host = parsed.host if parsed.host_kind in _REG_NAMES else None
-    elif isinstance(ref, Reference):
-        host = ref.host if ref.host_kind in _REG_NAMES else None
-    else:
-        msg = f"expected a URIReference, an IRIReference or a str, not {type(ref).__name__}"
-        raise TypeError(msg)
-    return _name(host) if host else None
+            return ref
+        try:
+            parsed = parse_iri(ref)
+        except URIError:
+            return None
+        return parsed.host if parsed.host_kind in _REG_NAMES else None
+    if isinstance(ref, Reference):
+        return ref.host if ref.host_kind in _REG_NAMES else None
+    msg = f"expected a URIReference, an IRIReference or a str, not {type(ref).__name__}"
+    raise TypeError(msg)
+
+
+#: The answers with the whole list (``private``), by reg-name as written:
+#: what the C fronts of ``public_suffix`` and ``registrable_domain`` look a
+#: text, or its host, up in (``uri.host_lookup``); at most ``_KEPT`` each.
+#: A text that is a host on its own is a reg-name as written, and a reg-name
+#: never holds "/" or ":", so a text is looked up whole first.
+_SUFFIXES: dict[str, str | None] = {}
+_REGISTRABLE: dict[str, str | None] = {}
+_KEPT = 1 << 16
+
+#: The C fronts' tables (``uri.text_front``), filled on first use.
+_SUFFIX_FRONT: dict[str, Callable[[str], str | None]] = {}
+_REGISTRABLE_FRONT: dict[str, Callable[[str], str | None]] = {}
+
+
+def _forget() -> None:
+    """Forget the list and every answer it gave (for a test that takes the
+    list away)."""
+    _list.cache_clear()
+    _answer.cache_clear()
+    _SUFFIXES.clear()
+    _REGISTRABLE.clear()
+
+
+def _lookup(ref: Reference | str, private: bool, registrable: bool) -> str | None:
+    """The list's answer for ``ref``'s reg-name, kept for the C front."""
+    raw = _raw_host(ref)
+    name = _name(raw) if raw else None
+    found = None if name is None else _answer(name, private, registrable)
+    if private and raw is not None:
+        answers, front = (
+            (_REGISTRABLE, _REGISTRABLE_FRONT) if registrable else (_SUFFIXES, _SUFFIX_FRONT)
+        )
+        if len(answers) < _KEPT:
+            answers[raw] = found
+        if not front:
+            made = host_lookup(URIReference, answers)
+            if made is not None:
+                front[TEXT] = made
+    return found
 
 
 @lru_cache(maxsize=1 << 16)
@@ -106,6 +155,7 @@ def _answer(name: str, private: bool, registrable: bool) -> str | None:
     return found
 
 
+@text_front(_SUFFIX_FRONT)
 def public_suffix(ref: Reference | str, *, private: bool = True) -> str | None:
     """The public suffix of ``ref``'s host (a reference, a URI or IRI
     text, or a host name on its own): the longest suffix the Public Suffix
@@ -123,10 +173,10 @@ def public_suffix(ref: Reference | str, *, private: bool = True) -> str | None:
     >>> urigrammar.public_suffix("http://192.0.2.1/") is None
     True
     """
-    host = _host(ref)
-    return None if host is None else _answer(host, private, False)
+    return _lookup(ref, private, False)
 
 
+@text_front(_REGISTRABLE_FRONT)
 def registrable_domain(ref: Reference | str, *, private: bool = True) -> str | None:
     """The registrable domain of ``ref``'s host: its public suffix and one
     label more (``example.co.uk`` for ``www.example.co.uk``); ``None`` when
@@ -141,5 +191,4 @@ def registrable_domain(ref: Reference | str, *, private: bool = True) -> str | N
     >>> urigrammar.registrable_domain("co.uk") is None
     True
     """
-    host = _host(ref)
-    return None if host is None else _answer(host, private, True)
+    return _lookup(ref, private, True)

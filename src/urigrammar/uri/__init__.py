@@ -16,16 +16,17 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_names
 
 if TYPE_CHECKING:
-    from ._api import validate
+    from ._api import TEXT, Api, host_lookup, text_front, validate
     from ._components import layout, port_number, recompose
     from ._encode import percent_decode, percent_encode
+    from ._normalization import SCHEME_RULES, Normalization
     from ._normalize import (
-        SCHEME_RULES,
-        Normalization,
+        KeySteps,
         Origin,
         canonical_ipv6,
         decode_unreserved,
         lowercase_host,
+        text_key,
     )
     from ._query import parameter_name
     from ._reference import (
@@ -45,7 +46,10 @@ if TYPE_CHECKING:
 __all__ = [
     "HOST_DELIMITERS",
     "SCHEME_RULES",
+    "TEXT",
+    "Api",
     "IRIReference",
+    "KeySteps",
     "Normalization",
     "Origin",
     "Reference",
@@ -53,6 +57,7 @@ __all__ = [
     "as_iri",
     "canonical_ipv6",
     "decode_unreserved",
+    "host_lookup",
     "layout",
     "lowercase_host",
     "normalize",
@@ -65,6 +70,8 @@ __all__ = [
     "recompose",
     "remove_dot_segments",
     "resolve",
+    "text_front",
+    "text_key",
     "to_uri",
     "validate",
 ]
@@ -74,15 +81,19 @@ __all__ = [
 #: (PEP 562), so ``import urigrammar.uri`` stays as cheap as it was.
 _LAZY: dict[str, str] = {
     "HOST_DELIMITERS": "._views",
-    "SCHEME_RULES": "._normalize",
+    "SCHEME_RULES": "._normalization",
+    "TEXT": "._api",
+    "Api": "._api",
     "IRIReference": "._reference",
-    "Normalization": "._normalize",
+    "KeySteps": "._normalize",
+    "Normalization": "._normalization",
     "Origin": "._normalize",
     "Reference": "._reference",
     "URIReference": "._reference",
     "as_iri": "._reference",
     "canonical_ipv6": "._normalize",
     "decode_unreserved": "._normalize",
+    "host_lookup": "._api",
     "layout": "._components",
     "lowercase_host": "._normalize",
     "normalize": "._reference",
@@ -95,6 +106,8 @@ _LAZY: dict[str, str] = {
     "recompose": "._components",
     "remove_dot_segments": "._resolve",
     "resolve": "._reference",
+    "text_front": "._api",
+    "text_key": "._normalize",
     "to_uri": "._reference",
     "validate": "._api",
 }

@@ -33,28 +33,37 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, cast
 from .._errors import URIError
 from ..engine import Backend, default_backend, front, text_of
 from ..shipped import shipped_rule
-from ._components import Components, RefT
+from ._components import FIELDS, Components, RefT
 from ._dialect import URI, Dialect, bidi_error
 from ._visitor import CAPTURES, LEAVES, plan, to_reference
 
 __all__ = [
     "PARSE_RULES",
+    "TEXT",
     "Api",
     "Method",
     "TreeNode",
     "api",
     "check",
+    "default_api",
+    "host_lookup",
     "normalizer",
     "parse_as",
     "parse_tree",
     "parser_for",
     "resolve_annotations",
+    "text_front",
     "validate",
 ]
 
 Method = Literal["automata", "abnf"]
 
 _FAST_ENTRIES = 256
+
+#: The key of a ``text_front`` table: the function of one text.
+TEXT = "text"
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 #: The rules ``parse`` accepts (RFC 3986 sections 4.1 to 4.3).
 PARSE_RULES = URI.parse_rules
@@ -178,6 +187,51 @@ class Api:
         from ..engine import uri_normalizer
 
         return uri_normalizer(self.backend)
+
+    def c_parse(self, cls: type[RefT]) -> Callable[[str], RefT | None] | None:
+        """On the native back end, the C parse of ``cls``'s reference rule
+        (URI-reference, IRI-reference), ``None`` for a text it does not
+        match: what C's normalizers parse with (``engine.text_normalizer``).
+        ``None`` on the pure back end."""
+        if not self.backend.native:
+            return None
+        made: Callable[[str], RefT | None] = self._matcher(cls.dialect.parse_rules[0], cls, True)
+        return made
+
+    def host_lookup(self, cls: type[Components], table: dict[str, Any]) -> _Fast | None:
+        """On the native back end, a C function from a text to
+        ``table[text]``, else ``table[host]`` for the host of ``cls``'s
+        parse of it, else ``None`` (``engine.host_lookup``); ``None`` on the
+        pure back end."""
+        # Imported here, on first use: a first parse imports nothing it
+        # does not need.
+        from ..engine import host_lookup
+
+        parse = self.c_parse(cls)
+        if parse is None:
+            return None
+        return host_lookup(self.backend, parse, FIELDS.index("host"), table)
+
+    def text_front(self, table: dict[Any, Any], *, by_identity: bool = False) -> Callable[[F], F]:
+        """A decorator: the function with a C front on the native back end
+        that, called with one ``str`` alone, returns what ``table[TEXT]``
+        returns for it unless that is ``None`` or absent, when the function
+        answers; the function fills the table (``engine.front``).  With
+        ``by_identity``, called with a ``str`` and an options value (or the
+        ``str`` alone: ``None``), what the function of ``table[id(options)]``,
+        a pair ``(options, function)``, returns."""
+
+        def fronted(function: F) -> F:
+            return front(
+                self.backend,
+                table,
+                function,
+                TEXT,
+                text_only=not by_identity,
+                by_identity=by_identity,
+            )
+
+        return fronted
 
     def __reduce__(self) -> tuple[object, tuple[Backend]]:
         # One Api per back end: its bound methods (check, parser_for) pickle.
@@ -382,6 +436,21 @@ def parser_for(cls: type[RefT], *, screen: bool = True) -> Parser[RefT]:
 def normalizer() -> NormalizeUri | None:
     """``Api.normalize_uri`` on the default back end."""
     return _DEFAULT.normalize_uri
+
+
+def text_front(table: dict[Any, Any], *, by_identity: bool = False) -> Callable[[F], F]:
+    """``Api.text_front`` on the default back end."""
+    return _DEFAULT.text_front(table, by_identity=by_identity)
+
+
+def host_lookup(cls: type[Components], table: dict[str, Any]) -> _Fast | None:
+    """``Api.host_lookup`` on the default back end."""
+    return _DEFAULT.host_lookup(cls, table)
+
+
+def default_api() -> Api:
+    """The functions on the default back end."""
+    return _DEFAULT
 
 
 def parse_as(

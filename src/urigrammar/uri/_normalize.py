@@ -24,9 +24,10 @@ Empty components are kept: ``http://a/?`` keeps its empty query, since no
 scheme in the registry licenses dropping it (section 6.2.3).  With
 ``Normalization.ipv6_canonical`` an IPv6 host takes the RFC 5952 text form.
 
-Which of the optional steps run is one value, ``Normalization``; the
-public functions also take its fields as keywords and turn them into one
-at once (``options_from``), so the defaults are written only in it.
+Which of the optional steps run is one value, ``Normalization``
+(``_normalization``, with the scheme rules); the public functions also
+take its fields as keywords and turn them into one at once
+(``options_from``), so the defaults are written only in it.
 
 ``equivalent`` compares normalized forms; ``==`` compares components
 exactly.
@@ -38,21 +39,22 @@ public wrappers in ``_reference`` pass ``URIReference``).
 
 from __future__ import annotations
 
-import dataclasses
 import ipaddress
 import re
 import string
 import unicodedata
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from ..engine import NormalizeUri
 
-from ._api import normalizer, parse_as, validate
+from ..engine import KeySteps
+from ..engine import text_key as text_key_in_c
+from ..engine import text_normalizer as text_normalizer_in_c
+from ._api import TEXT, Api, default_api, normalizer, parse_as, validate
 from ._components import (
     FIELDS,
     Components,
@@ -65,185 +67,36 @@ from ._components import (
 )
 from ._dialect import Dialect
 from ._encode import admitted, decode_where, encode_except
+from ._normalization import (
+    DEFAULT,
+    NO_FLAGS,
+    NO_RULE,
+    SCHEME_RULES,
+    FrozenRules,
+    Normalization,
+    SchemeRule,
+    options_from,
+)
 from ._resolve import as_reference, remove_dot_segments, same_class, unambiguous_path
 
 __all__ = [
     "ORIGIN_SCHEMES",
-    "SCHEME_RULES",
-    "Normalization",
-    "NormalizationFlags",
+    "KeySteps",
     "Origin",
-    "SchemeRule",
+    "c_rules",
     "canonical_ipv6",
     "decode_unreserved",
     "equivalent",
+    "front_table",
     "lowercase_host",
     "normalize",
     "normalize_by_scheme",
-    "options_from",
     "origin",
     "port_or_default",
+    "text_key",
+    "text_normalizer",
     "uppercase_percent_encodings",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class SchemeRule:
-    """What a scheme's specification lets normalization change (section
-    6.2.3): its default port, and whether an empty path under an authority
-    means ``/``.
-
-    >>> import urigrammar
-    >>> rules = {**urigrammar.SCHEME_RULES, "gopher": urigrammar.SchemeRule(default_port=70)}
-    >>> str(urigrammar.normalize("gopher://example.com:70/", schemes=rules))
-    'gopher://example.com/'
-    """
-
-    default_port: int | None = None
-    empty_path_is_root: bool = False
-
-
-#: The scheme registry of section 6.2.3, keyed by lowercase scheme name.  A
-#: plain dict: add to it, or pass ``normalize(..., schemes=...)`` a mapping
-#: of your own.
-SCHEME_RULES: dict[str, SchemeRule] = {
-    "http": SchemeRule(80, empty_path_is_root=True),  # RFC 9110 section 4.2.1
-    "https": SchemeRule(443, empty_path_is_root=True),  # RFC 9110 section 4.2.2
-    "ws": SchemeRule(80, empty_path_is_root=True),  # RFC 6455 section 3
-    "wss": SchemeRule(443, empty_path_is_root=True),  # RFC 6455 section 3
-    "ftp": SchemeRule(21, empty_path_is_root=True),  # RFC 1738 section 3.2
-}
-
-#: The rule of a scheme the registry does not name: nothing to change.
-_NO_RULE = SchemeRule()
-
-
-class _FrozenRules(Mapping[str, SchemeRule]):
-    """A read-only copy of a scheme-rule mapping, hashed by its contents:
-    what ``Normalization`` keeps of a ``schemes`` dict, so that the value
-    stays immutable and hashable."""
-
-    __slots__ = ("_rules",)
-
-    def __init__(self, rules: Mapping[str, SchemeRule]) -> None:
-        self._rules = dict(rules)
-
-    def __getitem__(self, name: str) -> SchemeRule:
-        return self._rules[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._rules)
-
-    def __len__(self) -> int:
-        return len(self._rules)
-
-    def __hash__(self) -> int:
-        return hash(frozenset(self._rules.items()))
-
-    def __repr__(self) -> str:
-        return repr(self._rules)
-
-    def __reduce__(self) -> tuple[type[_FrozenRules], tuple[dict[str, SchemeRule]]]:
-        return (_FrozenRules, (self._rules,))
-
-
-def _frozen_rules(schemes: object) -> object:
-    """``schemes`` as ``Normalization`` keeps it: a mapping that can change
-    (a ``dict``: a ``Mapping`` is unhashable unless it says otherwise) is
-    copied into a ``_FrozenRules``; anything else is kept as given, and
-    fails where it failed before, when a lookup is made."""
-    if not isinstance(schemes, Mapping) or isinstance(schemes, _FrozenRules):
-        return schemes
-    try:
-        hash(schemes)
-    except TypeError:
-        return _FrozenRules(schemes)
-    return schemes
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Normalization:
-    """Which optional normalization steps ``normalize`` and ``equivalent``
-    take: one immutable, hashable value, passed as ``options`` (or spelled
-    as keywords, ``normalize(ref, nfc=True)``).  The steps every normal form
-    takes (case, percent-encoding and dot-segments: RFC 3986 sections
-    6.2.2.1 to 6.2.2.3, RFC 3987 sections 5.3.2.1 and 5.3.2.3) are no
-    option.  Build a variant with ``dataclasses.replace``.
-
-    ``scheme_based``: RFC 3986 section 6.2.3 (and 3.2.3), on by default:
-    an empty port is dropped, a port loses its leading zeros, and for a
-    scheme in the rules its default port is dropped and an empty path under
-    an authority becomes ``/`` (for IRIs, RFC 3987 section 5.3.3).
-    ``False`` keeps the syntax-based steps of section 6.2.2 only.
-
-    ``ipv6_canonical``: an IPv6 host in the text form of RFC 5952 section
-    4 (off by default).  RFC 3986 section 6.2.2.1 lowercases the hex digits
-    only; leading zeros and ``::`` are not its business, so two spellings of
-    one address stay apart unless this is set.
-
-    ``nfc``: an IRI's text in Unicode Normalization Form C after its
-    percent-encodings are decoded (RFC 3987 section 5.3.2.2; off by
-    default: equivalence there must assume IRIs already in NFC).  A
-    character NFC turns into one its component does not admit is
-    percent-encoded.  A ``URIReference`` is ASCII and unaffected.
-
-    ``schemes``: the scheme rules of RFC 3986 section 6.2.3 (RFC 3987
-    section 5.3.3), keyed by lowercase scheme name, in place of
-    ``SCHEME_RULES``.  ``None`` (the default)
-    reads ``SCHEME_RULES`` at each call, so additions to it take effect; a
-    ``dict`` given here is copied into a read-only mapping when the value
-    is made.  Read only when ``scheme_based``.
-
-    >>> import urigrammar
-    >>> syntax_only = urigrammar.Normalization(scheme_based=False)
-    >>> str(urigrammar.normalize("HTTP://example.com:80", syntax_only))
-    'http://example.com:80'
-    """
-
-    scheme_based: bool = True
-    ipv6_canonical: bool = False
-    nfc: bool = False
-    schemes: Mapping[str, SchemeRule] | None = None
-
-    def __post_init__(self) -> None:
-        if self.schemes is not None:
-            object.__setattr__(self, "schemes", _frozen_rules(self.schemes))
-
-
-class NormalizationFlags(TypedDict, total=False):
-    """``Normalization``'s fields as keyword arguments (``**flags``), the
-    spelling the functions took before ``Normalization``; the defaults are
-    ``Normalization``'s."""
-
-    scheme_based: bool
-    ipv6_canonical: bool
-    nfc: bool
-    schemes: Mapping[str, SchemeRule] | None
-
-
-_DEFAULT = Normalization()
-_FIELDS = frozenset(field.name for field in dataclasses.fields(Normalization))
-
-
-def options_from(
-    options: Normalization | None, flags: Mapping[str, Any], caller: str
-) -> Normalization:
-    """The one ``Normalization`` a public function works with: ``options``
-    (the defaults when ``None``) with the keyword ``flags`` put over it.
-    An unknown keyword is the ``TypeError`` Python gives ``caller`` for
-    one, and ``options`` must be a ``Normalization``."""
-    if options is None:
-        options = _DEFAULT
-    elif not isinstance(options, Normalization):
-        msg = f"{caller}() takes a Normalization as options, not {type(options).__name__}"
-        raise TypeError(msg)
-    if not flags:
-        return options
-    for name in flags:
-        if name not in _FIELDS:
-            msg = f"{caller}() got an unexpected keyword argument {name!r}"
-            raise TypeError(msg)
-    return dataclasses.replace(options, **flags)
 
 
 # Section 2.1: pct-encoded = "%" HEXDIG HEXDIG (HEXDIG admits "a"-"f" too,
@@ -364,7 +217,7 @@ def _by_scheme(
     """``normalize_by_scheme`` on the components it changes: the port
     and the path."""
     rules = SCHEME_RULES if schemes is None else schemes
-    rule = rules.get(scheme or "", _NO_RULE)
+    rule = rules.get(scheme or "", NO_RULE)
     if port_text is not None:
         # Compared as digit strings: a port may have millions of digits, and
         # converting those to int is quadratic (and refused past 4300).
@@ -376,7 +229,14 @@ def _by_scheme(
     return port_text, path
 
 
-def normalize(ref: RefT | str, options: Normalization | None = None, *, cls: type[RefT]) -> RefT:
+def normalize(
+    ref: RefT | str,
+    options: Normalization | None = None,
+    *,
+    cls: type[RefT],
+    flags: Mapping[str, Any] = NO_FLAGS,
+    caller: str = "normalize",
+) -> RefT:
     """The normal form of ``ref`` (section 6.2.2, then 6.2.3 unless
     ``options.scheme_based`` is false); see the module docstring for each
     step and ``Normalization`` for the options (the defaults when
@@ -385,9 +245,9 @@ def normalize(ref: RefT | str, options: Normalization | None = None, *, cls: typ
     For an IRI (RFC 3987 section 5.3.2), percent-encodings of characters
     the component admits are decoded, and ``options.nfc`` puts the decoded
     text in Unicode Normalization Form C (section 5.3.2.2), which is
-    otherwise left as is."""
-    if options is None:
-        options = _DEFAULT
+    otherwise left as is.  ``flags``, keywords a public function
+    ``caller`` was given, replace fields of ``options`` (``options_from``)."""
+    options = options_from(options, flags, caller)
     r = as_reference(ref, cls)
     # Decoding can change which rule the host matches (section 3.2.2:
     # "%31.2.3.4" is a reg-name, "1.2.3.4" an IPv4address), so the
@@ -424,10 +284,10 @@ def native_text(
         return None
     if options.ipv6_canonical and r.host_kind == "IPv6address":
         return None  # RFC 5952's form: ipaddress writes it
-    rule = _NO_RULE
+    rule = NO_RULE
     if options.scheme_based:
         rules = SCHEME_RULES if options.schemes is None else options.schemes
-        rule = rules.get((r.scheme or "").lower(), _NO_RULE)
+        rule = rules.get((r.scheme or "").lower(), NO_RULE)
         port = rule.default_port
         if port is not None and not (type(port) is int and 0 <= port < _C_LONG):
             return None  # a default port C does not read: Python compares its digits
@@ -438,6 +298,74 @@ def native_text(
         rule.default_port,
         rule.empty_path_is_root,
         options.scheme_based,
+    )
+
+
+def c_rules(options: Normalization) -> dict[str, SchemeRule] | None:
+    """The scheme rules C reads for ``options``: ``SCHEME_RULES`` itself
+    when it names none (so additions to it take effect, as in Python), a
+    copy of a read-only mapping, or ``None`` for a mapping of another kind,
+    which Python reads its own way."""
+    if options.schemes is None:
+        return SCHEME_RULES
+    if isinstance(options.schemes, FrozenRules):
+        return dict(options.schemes)
+    return None
+
+
+def text_normalizer(
+    cls: type[RefT], options: Normalization | None = None, functions: Api | None = None
+) -> Callable[[str], RefT | None] | None:
+    """``normalize(text, options, cls=cls)`` for a text, in C: the record
+    of its normal form, or ``None`` where Python must answer (a text that
+    is no URI-reference; see ``engine.text_normalizer``).  ``None`` itself
+    on the pure back end, for an IRI class, and for options C does not
+    read.  ``functions``: the back end's (the default one's when ``None``)."""
+    options = options or DEFAULT
+    functions = functions or default_api()
+    parse = functions.c_parse(cls)
+    rules = c_rules(options)
+    if parse is None or rules is None or cls.dialect.word != "URI":
+        return None
+    return text_normalizer_in_c(
+        functions.backend,
+        parse,
+        bytes(_SLOTS),
+        _decoded_octets(),
+        rules,
+        scheme_based=options.scheme_based,
+        ipv6_canonical=options.ipv6_canonical,
+    )
+
+
+def front_table(cls: type[RefT]) -> dict[str, Callable[[str], RefT | None]]:
+    """The table of ``normalize``'s C front (``Api.text_front``): the C
+    normalizer of a text into ``cls`` under the default options, or
+    nothing where there is none."""
+    made = text_normalizer(cls)
+    return {} if made is None else {TEXT: made}
+
+
+def text_key(
+    cls: type[Components], options: Normalization, steps: KeySteps, functions: Api | None = None
+) -> Callable[[str], str | None] | None:
+    """``text_normalizer``'s function for a key (``urigrammar.canonicalize``):
+    the text of a text's normal form, then ``steps``; ``None`` where
+    Python must answer.  ``None`` itself where ``text_normalizer`` is."""
+    functions = functions or default_api()
+    parse = functions.c_parse(cls)
+    rules = c_rules(options)
+    if parse is None or rules is None or cls.dialect.word != "URI":
+        return None
+    return text_key_in_c(
+        functions.backend,
+        parse,
+        bytes(_SLOTS),
+        _decoded_octets(),
+        rules,
+        scheme_based=options.scheme_based,
+        ipv6_canonical=options.ipv6_canonical,
+        steps=steps,
     )
 
 
@@ -507,12 +435,20 @@ def _iri_percent(dialect: Dialect, nfc: bool) -> Callable[[str | None, str], str
 
 
 def equivalent(
-    a: RefT | str, b: RefT | str, options: Normalization | None = None, *, cls: type[RefT]
+    a: RefT | str,
+    b: RefT | str,
+    options: Normalization | None = None,
+    *,
+    cls: type[RefT],
+    flags: Mapping[str, Any] = NO_FLAGS,
+    caller: str = "equivalent",
 ) -> bool:
     """Whether ``a`` and ``b`` have the same normal form under ``options``
-    (section 6.1); strings are parsed into ``cls`` first.  A URI and an IRI
-    are compared as IRIs (RFC 3987 section 5.3), so
-    ``http://ex.com/%C3%A4`` is equivalent to ``http://ex.com/ä``."""
+    (section 6.1), with ``flags`` as ``normalize`` takes them; strings are
+    parsed into ``cls`` first.  A URI and an IRI are compared as IRIs (RFC
+    3987 section 5.3), so ``http://ex.com/%C3%A4`` is equivalent to
+    ``http://ex.com/ä``."""
+    options = options_from(options, flags, caller)
     x, y = same_class(as_reference(a, cls), as_reference(b, cls))
     return normalize(x, options, cls=cls) == normalize(y, options, cls=cls)
 

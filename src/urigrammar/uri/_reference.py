@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from ..engine import later, untracked
-from ._api import Method, parser_for, resolve_annotations, validate
+from ._api import Method, parser_for, resolve_annotations, text_front, validate
 from ._components import Components
 from ._dialect import IRI
 
@@ -42,7 +42,7 @@ _R = TypeVar("_R", bound="Reference")
 _PARSERS = {"URI": "parse", "IRI": "parse_iri"}
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Callable, Iterable, Mapping
     from ipaddress import IPv4Address, IPv6Address
 
     # typing_extensions is read by type checkers only, which ship it
@@ -50,7 +50,8 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from ._api import Parser
-    from ._normalize import Normalization, NormalizationFlags, Origin, SchemeRule
+    from ._normalization import Normalization, NormalizationFlags, SchemeRule
+    from ._normalize import Origin
 
 __all__ = [
     "URIReference",
@@ -145,8 +146,9 @@ class Reference(Components):
     ) -> _R:
         """This reference's normal form (sections 6.2.2 and 6.2.3): the
         options are ``urigrammar.normalize``'s."""
-        chosen = _normalize.options_from(options, flags, "Reference.normalize")
-        return _normalize.normalize(self, chosen, cls=type(self))
+        return _normalize.normalize(
+            self, options, cls=type(self), flags=flags, caller="Reference.normalize"
+        )
 
     def equivalent(
         self,
@@ -156,8 +158,9 @@ class Reference(Components):
     ) -> bool:
         """Whether ``other`` has the same normal form (section 6.1): the
         options are ``urigrammar.equivalent``'s."""
-        chosen = _normalize.options_from(options, flags, "Reference.equivalent")
-        return _normalize.equivalent(self, other, chosen, cls=type(self))
+        return _normalize.equivalent(
+            self, other, options, cls=type(self), flags=flags, caller="Reference.equivalent"
+        )
 
     # --- Building and changing references: thin methods over _build.py and
     # --- _query.py.
@@ -498,6 +501,10 @@ def relativize(base: Reference | str, target: Reference | str) -> Reference:
     return _resolve.relativize(base, target, cls=_class_for(base, target))
 
 
+#: ``normalize``'s C front's table, which its first call fills (``front_table``).
+_NORMALIZE_TEXT: dict[str, Callable[[str], URIReference | None]] = {}
+
+
 @overload
 def normalize(
     ref: URIReference, options: Normalization | None = None, **flags: Unpack[NormalizationFlags]
@@ -510,6 +517,7 @@ def normalize(
 def normalize(
     ref: str, options: Normalization | None = None, **flags: Unpack[NormalizationFlags]
 ) -> URIReference | IRIReference: ...
+@text_front(_NORMALIZE_TEXT)
 def normalize(
     ref: Reference | str, options: Normalization | None = None, **flags: Unpack[NormalizationFlags]
 ) -> Reference:
@@ -527,8 +535,10 @@ def normalize(
     >>> str(urigrammar.normalize("HTTP://Example.COM:80/a/./b/../%7e"))
     'http://example.com/a/~'
     """
-    chosen = _normalize.options_from(options, flags, "normalize")
-    return _normalize.normalize(ref, chosen, cls=_class_for(ref))
+    found = _normalize.normalize(ref, options, cls=_class_for(ref), flags=flags)
+    if not _NORMALIZE_TEXT:
+        _NORMALIZE_TEXT.update(_normalize.front_table(URIReference))
+    return found
 
 
 def equivalent(
@@ -548,8 +558,7 @@ def equivalent(
     >>> urigrammar.equivalent("http://example.com", "HTTP://EXAMPLE.com:80/")
     True
     """
-    chosen = _normalize.options_from(options, flags, "equivalent")
-    return _normalize.equivalent(a, b, chosen, cls=_class_for(a, b))
+    return _normalize.equivalent(a, b, options, cls=_class_for(a, b), flags=flags)
 
 
 def build(
