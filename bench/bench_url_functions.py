@@ -52,11 +52,19 @@ def clickhouse(function: str, table: Any) -> Callable[[], object]:
     return lambda: chdb.query(query, "ArrowTable").column(0)
 
 
+#: The pause after each pass: ClickHouse's worker threads keep running
+#: for a moment after a query returns, and a pass timed meanwhile shares
+#: the cores with them (it took 1.6 times as long here).
+SETTLE = 1.0
+
+
 def fastest(runs: dict[str, Callable[[], object]], rows: int, repeats: int) -> dict[str, float]:
-    """Each run's fastest pass, in µs per row, the runs taking turns."""
+    """Each run's fastest pass, in µs per row, the runs taking turns, each
+    after a pause (``SETTLE``)."""
     best = dict.fromkeys(runs, float("inf"))
     for _ in range(repeats):
         for name, run in runs.items():
+            time.sleep(SETTLE)
             start = time.perf_counter()
             run()
             best[name] = min(best[name], (time.perf_counter() - start) / rows * 1e6)

@@ -1,11 +1,12 @@
-"""Fuzz the Arrow columns: ``validate_array`` and ``parse_array`` over
-every layout of a string column (string, large_string, string_view,
-sliced, chunked, with nulls), rows of any bytes.
+"""Fuzz the Arrow columns: ``validate_array``, ``parse_array`` and
+``canonicalize_array`` (whose keys C writes from the rows) over every
+layout of a string column (string, large_string, string_view, sliced,
+chunked, with nulls), rows of any bytes.
 
 For any rows and layout: each row of the C column is what the Python
 column gives, and what ``validate`` and ``parse`` on the pure back end
 give for the row's text (null for a null row; a row of ill-formed UTF-8
-matches no rule, and does not parse).
+matches no rule, and does not parse); each key is the pure back end's.
 
     python fuzz/fuzz_columns.py -max_total_time=60 fuzz/seeds/columns
 """
@@ -19,7 +20,7 @@ import pyarrow as pa
 
 import urigrammar as u
 from _harness import BACKENDS, PURE, run, same
-from urigrammar.arrow import PARSED_FIELDS, parse_array, validate_array
+from urigrammar.arrow import PARSED_FIELDS, canonicalize_array, parse_array, validate_array
 from urigrammar.uri._api import api
 
 RULES = (*u.PARSE_RULES, *u.IRI_PARSE_RULES)
@@ -89,6 +90,9 @@ def test_one_input(data: bytes) -> None:
                 same(f"{backend.name} {layout} parse of {raw!r}", row, reading)
             elif row["reference"] is not None:
                 raise AssertionError(f"{backend.name} parsed {raw!r}, which is not UTF-8")
+    keys = [rows(canonicalize_array(column, u.CRAWL_KEY, backend=b)) for b in BACKENDS]
+    for backend, found in zip(BACKENDS, keys, strict=True):
+        same(f"{backend.name} {layout} keys of {kept!r}", found, keys[-1])
 
 
 def warm_up() -> None:
@@ -99,6 +103,7 @@ def warm_up() -> None:
             for backend in BACKENDS:
                 rows(validate_array(column, rule, backend=backend))
                 rows(parse_array(column, rule, backend=backend))
+                rows(canonicalize_array(column, u.CRAWL_KEY, backend=backend))
 
 
 if __name__ == "__main__":

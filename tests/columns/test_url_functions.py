@@ -201,3 +201,41 @@ class TestPublicSuffixes:
         made = rows(ua.registrable_domain_array(pa.array(texts), backend=backend))
         assert made == row_answers(backend, "IRI-reference", texts, registrable_domain)
         assert sum(name is not None for name in made) > len(texts) * 0.9
+
+
+def test_keys_read_every_string_layout(backend: Backend) -> None:
+    # The native back end writes keys straight from the column's buffers:
+    # offsets of a slice, large offsets, views, nulls.
+    texts = TEXTS * 3
+    _, row = FAMILY["canonical key"]
+    for kind in (pa.string(), pa.large_string(), pa.string_view()):
+        column = pa.array(texts, kind)
+        for start in (0, 3):
+            made = rows(ua.canonicalize_array(column.slice(start), CRAWL_KEY, backend=backend))
+            assert made == row_answers(backend, "IRI-reference", texts[start:], row)
+
+
+def test_the_key_column_takes_a_c_key_only(backend: Backend) -> None:
+    from urigrammar.engine import key_column
+    from urigrammar.hygiene import c_key
+
+    key = c_key(CRAWL_KEY, backend)
+    if key is None:
+        pytest.skip("the pure back end writes keys in Python")
+    column = pa.array(["HTTP://A:80/?b&a#f", "http://ä/", None])
+    made = pa.array(ua.ArrowColumn(lambda: key_column(key, *column.__arrow_c_array__()), None))
+    assert made.to_pylist() == ["http://a/?a&b", None, None]  # the IRI is Python's
+    with pytest.raises(TypeError, match="key function"):
+        key_column(str.upper, *column.__arrow_c_array__())
+
+
+@pytest.mark.parametrize("name", sorted(FAMILY))
+def test_rows_of_ill_formed_utf8_are_nulls(backend: Backend, name: str) -> None:
+    # A row whose UTF-8 is ill-formed is no text: it matches no rule, so
+    # each function gives a null there, as parse_array does, and no error.
+    function, row = FAMILY[name]
+    raws = [b"\xff", b"http://a/?q=1", b"http://\xc3\xa4/", b"http://a/\xff", None]
+    column = pa.array(raws, pa.binary()).view(pa.string())
+    texts = [None if raw is None or b"\xff" in raw else raw.decode() for raw in raws]
+    made = rows(function(column, "IRI-reference", backend=backend))
+    assert made == row_answers(backend, "IRI-reference", texts, row)

@@ -32,7 +32,14 @@ from typing import Any
 
 from .. import Canonicalization
 from ..engine import Backend, Grammar, array_stream, column_array, column_stream, default_backend
-from ..uri._columns import PARSED_FIELDS, ParsePlan, parse_plan, validate_plan
+from ..hygiene import c_key
+from ..uri._columns import (
+    PARSED_FIELDS,
+    ParsePlan,
+    parse_plan,
+    reads_every_reference,
+    validate_plan,
+)
 from . import _cstream, _family, _pure
 from ._result import ArrowColumn, ArrowStream
 
@@ -311,6 +318,17 @@ def canonicalize_array(
     (``CRAWL_KEY`` for a crawl's).  The key is the row function's, run a
     row at a time on the row's text: see docs/performance.md for its cost."""
     chosen = options if options is not None else Canonicalization()
+    chosen_backend = backend or default_backend()
+    key = c_key(chosen, chosen_backend) if chosen_backend.native else None
+    if key is not None and reads_every_reference(rule):
+        # Every row C writes a key for is a URI-reference, so an
+        # IRI-reference: the keys come straight from the rows, in C.
+        found = key
+        return _through_pyarrow(
+            "canonicalize_array",
+            column,
+            lambda pa, chunk: _family.key_chunk(pa, chunk, found, chosen),
+        )
     return _by_chunk(
         "canonicalize_array",
         column,

@@ -27,12 +27,17 @@ from .. import (
     registrable_domain,
     surt,
 )
+from .._errors import URIError
+from ..engine import array_stream, key_column
 from ..uri._columns import PARSED_FIELDS
+from ._pure import well_formed
+from ._result import ArrowColumn
 
 __all__ = [
     "canonical_chunk",
     "component_chunk",
     "host_chunk",
+    "key_chunk",
     "lint_chunk",
     "parameter_chunk",
     "parameter_names_chunk",
@@ -48,8 +53,11 @@ def _references(pa: Module, chunk: Any, parsed: Any, read: Callable[[str], Refer
     (the parse struct's ``reference`` is null there)."""
     pc = pa.compute
     valid = pc.is_valid(pc.struct_field(parsed, [0])).to_pylist()
-    texts = chunk.to_pylist()
-    return [read(text) if ok else None for text, ok in zip(texts, valid, strict=True)]
+    texts = well_formed(pa, chunk)  # a row that parses is well-formed
+    return [
+        read(text) if ok and text is not None else None
+        for text, ok in zip(texts, valid, strict=True)
+    ]
 
 
 def component_chunk(pa: Module, chunk: Any, parsed: Any, name: str) -> Any:
@@ -124,11 +132,39 @@ def canonical_chunk(pa: Module, chunk: Any, parsed: Any, options: Canonicalizati
     pc = pa.compute
     kind = component_chunk(pa, chunk, parsed, "host").type
     valid = pc.is_valid(pc.struct_field(parsed, [0])).to_pylist()
-    texts = chunk.to_pylist()
+    texts = well_formed(pa, chunk)  # a row that parses is well-formed
     keys = [
-        canonicalize(text, options) if ok else None for text, ok in zip(texts, valid, strict=True)
+        canonicalize(text, options) if ok and text is not None else None
+        for text, ok in zip(texts, valid, strict=True)
     ]
     return pa.array(keys, kind)
+
+
+def key_chunk(
+    pa: Module, chunk: Any, key: Callable[[str], str | None], options: Canonicalization
+) -> Any:
+    """``canonicalize(text, options)`` of each row read as an IRI-reference:
+    ``key`` (a C key function) writes the keys of the rows it reads, in C
+    (``engine.key_column``); ``canonicalize`` the others, a null where a
+    row is no IRI-reference."""
+    pc = pa.compute
+    made = key_column(key, *chunk.__arrow_c_array__())
+    keys = pa.array(ArrowColumn(lambda: made, lambda pair: array_stream(*pair)))
+    left = pc.and_(pc.is_null(keys), pc.is_valid(chunk))
+    if not pc.any(left).as_py():
+        return keys
+    rest = [
+        None if text is None else _key_or_none(text, options)
+        for text in well_formed(pa, pc.filter(chunk, left))
+    ]
+    return pc.replace_with_mask(keys, left, pa.array(rest, keys.type))
+
+
+def _key_or_none(text: str, options: Canonicalization) -> str | None:
+    try:
+        return canonicalize(text, options)
+    except URIError:
+        return None  # no IRI-reference: a null, as parse_array's
 
 
 def surt_chunk(

@@ -65,6 +65,12 @@ def _texts(pa: Module, array: Any) -> Iterator[str | bytes | None]:
             yield raw[: exc.start]
 
 
+def well_formed(pa: Module, array: Any) -> list[str | None]:
+    """Each row's text; ``None`` for a null row and for a row of ill-formed
+    UTF-8, which is no text (``to_pylist`` would raise on it)."""
+    return [text if isinstance(text, str) else None for text in _texts(pa, array)]
+
+
 def validate_chunk(pa: Module, array: Any, row: Callable[[str], bool]) -> Any:
     values = [
         None if text is None else (isinstance(text, str) and row(text))

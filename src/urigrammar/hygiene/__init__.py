@@ -7,7 +7,8 @@ the RFCs' advice on how a URI is written (``_lint``: ``lint``), and the
 web archives' sort-friendly form of a key (``_surt``: ``surt``).
 A layer above ``schemes``,
 importing the model only through ``urigrammar.uri``; the public names are
-re-exported by ``urigrammar``."""
+re-exported by ``urigrammar``, all but ``c_key`` (the C key function of
+an options value, which the column functions run over whole columns)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_names
 
 if TYPE_CHECKING:
-    from ._canonical import CRAWL_KEY, TRACKING_PARAMETERS, Canonicalization, canonicalize
+    from ._canonical import CRAWL_KEY, TRACKING_PARAMETERS, Canonicalization, c_key, canonicalize
     from ._lint import LINT_CODES, Finding, lint
     from ._suffix import public_suffix, public_suffix_list_version, registrable_domain
     from ._surt import SURT_KEY, surt
@@ -28,6 +29,7 @@ __all__ = [
     "TRACKING_PARAMETERS",
     "Canonicalization",
     "Finding",
+    "c_key",
     "canonicalize",
     "lint",
     "public_suffix",
@@ -42,6 +44,7 @@ _LAZY: dict[str, str] = {
     "CRAWL_KEY": "._canonical",
     "TRACKING_PARAMETERS": "._canonical",
     "Canonicalization": "._canonical",
+    "c_key": "._canonical",
     "canonicalize": "._canonical",
     "LINT_CODES": "._lint",
     "Finding": "._lint",

@@ -43,6 +43,7 @@ from ..uri import (
     KeySteps,
     Normalization,
     URIReference,
+    api,
     as_iri,
     normalize,
     parameter_name,
@@ -56,7 +57,7 @@ from ..uri import (
 from ._tracking import tracking_parameters
 
 if TYPE_CHECKING:
-    from ..uri import Api
+    from ..engine import Backend
 
 __all__ = ["CRAWL_KEY", "TRACKING_PARAMETERS", "Canonicalization", "canonicalize"]
 
@@ -303,12 +304,12 @@ def _remember_c_key(options: Canonicalization | None) -> None:
 
 
 def c_key(
-    options: Canonicalization, functions: Api | None = None
+    options: Canonicalization, backend: Backend | None = None
 ) -> Callable[[str], str | None] | None:
     """The C function that writes ``canonicalize(text, options)`` for a
     text, or answers ``None`` where Python must; ``None`` where C takes no
     text under these options (the pure back end, ``drop_www``, a glob C
-    does not read).  ``functions``: the back end's (the default one's when
+    does not read).  ``backend``: the back end (the default one when
     ``None``)."""
     exact: list[str] = []
     prefixes: list[str] = []
@@ -326,7 +327,7 @@ def c_key(
         exact=frozenset(exact),
         prefixes=tuple(prefixes),
     )
-    return text_key(URIReference, options.normalization, steps, functions)
+    return text_key(URIReference, options.normalization, steps, api(backend))
 
 
 @text_front(_C_KEYS, by_identity=True)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_names
 
 if TYPE_CHECKING:
-    from ._api import TEXT, Api, host_lookup, text_front, validate
+    from ._api import TEXT, Api, api, host_lookup, text_front, validate
     from ._components import layout, port_number, recompose
     from ._encode import percent_decode, percent_encode
     from ._normalization import SCHEME_RULES, Normalization
@@ -54,6 +54,7 @@ __all__ = [
     "Origin",
     "Reference",
     "URIReference",
+    "api",
     "as_iri",
     "canonical_ipv6",
     "decode_unreserved",
@@ -90,6 +91,7 @@ _LAZY: dict[str, str] = {
     "Origin": "._normalize",
     "Reference": "._reference",
     "URIReference": "._reference",
+    "api": "._api",
     "as_iri": "._reference",
     "canonical_ipv6": "._normalize",
     "decode_unreserved": "._normalize",

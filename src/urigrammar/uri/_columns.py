@@ -28,7 +28,14 @@ from ._dialect import BIDI_FORMATTING, IRI, URI, Dialect
 from ._reference import IRIReference, Reference, URIReference
 from ._visitor import CAPTURES, LEAVES, plan
 
-__all__ = ["PARSED_FIELDS", "ParsePlan", "ValidatePlan", "parse_plan", "validate_plan"]
+__all__ = [
+    "PARSED_FIELDS",
+    "ParsePlan",
+    "ValidatePlan",
+    "parse_plan",
+    "reads_every_reference",
+    "validate_plan",
+]
 
 #: The fields of a parsed row: ``URIReference``'s components, the port as
 #: written (its ``port_text``).
@@ -97,6 +104,12 @@ def _dialect(rule: str) -> tuple[Dialect, str]:
         "Grammar.parse a text at a time"
     )
     raise URIError(msg, rule=name)
+
+
+def reads_every_reference(rule: str) -> bool:
+    """Whether ``rule`` is IRI-reference (in any spelling): every URI and
+    IRI reference matches it, as ``canonicalize`` reads a text."""
+    return shipped_rule(rule) == shipped_rule("IRI-reference")
 
 
 def parse_plan(rule: str, backend: Backend) -> ParsePlan:

@@ -108,3 +108,6 @@ def uri_key(
 def host_lookup(
     parse: Callable[[str], object], slot: int, table: dict[str, Any], /
 ) -> Callable[[str], Any]: ...
+def key_column(
+    key: Callable[[str], str | None], schema: object, array: object, /
+) -> tuple[object, object]: ...

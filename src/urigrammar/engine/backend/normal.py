@@ -28,6 +28,7 @@ __all__ = [
     "KeySteps",
     "NormalizeUri",
     "host_lookup",
+    "key_column",
     "text_key",
     "text_normalizer",
     "uri_normalizer",
@@ -132,6 +133,18 @@ def host_lookup(
     if not backend.native or native.MODULE is None:
         return None
     made: Callable[[str], Any] = native.MODULE.host_lookup(parse, slot, table)
+    return made
+
+
+def key_column(
+    key: Callable[[str], str | None], schema: object, array: object
+) -> tuple[object, object]:
+    """The keys ``key`` (a function ``text_key`` made) writes for the rows
+    of an Arrow string array given as its two capsules: the capsules of a
+    string array, null for a null row and for each row ``key`` answers
+    ``None`` for (in C, with no Python object per row)."""
+    assert native.MODULE is not None
+    made: tuple[object, object] = native.MODULE.key_column(key, schema, array)
     return made
 
 

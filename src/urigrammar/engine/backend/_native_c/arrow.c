@@ -477,3 +477,102 @@ array_stream(PyObject *module, PyObject *args)
     out->private_data = pv;
     return capsule_of(out, "arrow_array_stream", stream_capsule_free, drop_stream);
 }
+
+/* ---- a string column, built row by row ---------------------------------- */
+
+/* reserve: the bytes the column may need (a component is part of its
+   row, so at most the input's bytes): reserved, not touched, so memory
+   holds the pages written; column_export gives the rest back. */
+int
+column_init(Column *c, int64_t length, int wide, size_t reserve)
+{
+    memset(c, 0, sizeof *c);
+    c->wide = wide;
+    c->length = length;
+    c->offsets = calloc((size_t)length + 1, wide ? 8 : 4);
+    c->valid = calloc(bitmap_size(length), 1);
+    c->cap = reserve > 64 ? reserve : 64;
+    c->data = malloc(c->cap);
+    return c->offsets == NULL || c->valid == NULL || c->data == NULL ? -1 : 0;
+}
+
+void
+column_free(Column *c)
+{
+    free(c->offsets);
+    free(c->data);
+    free(c->valid);
+}
+
+/* Row i's value: bytes (n of them at p), or null when p is NULL.  0, or
+   -1 with an exception set. */
+int
+column_put(Column *c, int64_t i, const unsigned char *p, size_t n)
+{
+    if (p == NULL) {
+        c->nulls++;
+        n = 0;
+    }
+    else {
+        set_bit(c->valid, i);
+    }
+    if (n > 0) {
+        if (c->size + n > c->cap) {
+            size_t cap = c->cap;
+            while (cap < c->size + n) {
+                if (cap > SIZE_MAX / 2) {
+                    PyErr_NoMemory();
+                    return -1;
+                }
+                cap *= 2;
+            }
+            unsigned char *grown = realloc(c->data, cap);
+            if (grown == NULL) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            c->data = grown;
+            c->cap = cap;
+        }
+        memcpy(c->data + c->size, p, n);
+        c->size += n;
+    }
+    if (c->wide) {
+        if (c->size > (size_t)INT64_MAX) {
+            PyErr_SetString(PyExc_OverflowError, "a column over 2**63 bytes");
+            return -1;
+        }
+        ((int64_t *)c->offsets)[i + 1] = (int64_t)c->size;
+    }
+    else {
+        if (c->size > (size_t)INT32_MAX) {
+            PyErr_SetString(PyExc_OverflowError,
+                            "the parsed components exceed utf8's 2**31 bytes: pass large_utf8");
+            return -1;
+        }
+        ((int32_t *)c->offsets)[i + 1] = (int32_t)c->size;
+    }
+    return 0;
+}
+
+/* Move the column into a string array (out, zeroed by new_array). */
+int
+column_export(Column *c, struct ArrowArray *out)
+{
+    if (new_array(out, c->length, 3, 0) < 0) {
+        return -1;
+    }
+    ArrayPrivate *pv = out->private_data;
+    pv->buffers[0] = c->nulls > 0 ? c->valid : NULL;
+    if (c->nulls == 0) {
+        free(c->valid);
+    }
+    pv->buffers[1] = c->offsets;
+    unsigned char *fitted = c->size + 1 < c->cap ? realloc(c->data, c->size + 1) : NULL;
+    pv->buffers[2] = fitted != NULL ? fitted : c->data;
+    out->null_count = c->nulls;
+    c->valid = NULL;
+    c->offsets = NULL;
+    c->data = NULL;
+    return 0;
+}

@@ -4,7 +4,8 @@
  * specification defines them, a string column read row by row (utf8,
  * large_utf8, utf8_view, or a struct of one such column; offsets and
  * validity honoured), arrays and schemas built with malloc (so that a
- * consumer on any thread may release them without the GIL), the capsules
+ * consumer on any thread may release them without the GIL), a string
+ * column built row by row, the capsules
  * of the Arrow PyCapsule interface that carry them, and a stream of one
  * array.  Nothing here knows what a column is run for (columns.c).
  */
@@ -195,6 +196,33 @@ bitmap_size(int64_t length)
 {
     return (size_t)(length / 8 + 1);
 }
+
+/* A string column being built: offsets (int32, or int64 when wide), data
+   and validity. */
+typedef struct {
+    int wide;
+    int64_t length;
+    void *offsets;
+    unsigned char *data;
+    size_t size, cap;
+    uint8_t *valid;
+    int64_t nulls;
+} Column;
+
+/* reserve: the bytes the column may need, reserved, not touched:
+   0, or -1 (out of memory; column_free frees what was taken). */
+NATIVE_SHARED int
+column_init(Column *c, int64_t length, int wide, size_t reserve);
+NATIVE_SHARED void
+column_free(Column *c);
+/* Row i's value: bytes (n of them at p), or null when p is NULL.  0, or
+   -1 with an exception set. */
+NATIVE_SHARED int
+column_put(Column *c, int64_t i, const unsigned char *p, size_t n);
+/* Move the column into a string array (out, zeroed by new_array): 0, or
+   -1 (out of memory). */
+NATIVE_SHARED int
+column_export(Column *c, struct ArrowArray *out);
 
 /* ---- capsules ------------------------------------------------------------ */
 

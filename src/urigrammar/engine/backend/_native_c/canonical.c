@@ -16,8 +16,13 @@
  * which for ASCII is Python's order of str.  Linear in the text but for
  * the sort, O(n log n) in the number of pieces.  Nothing is shared between
  * calls.
+ *
+ * key_column runs a key function over each row of an Arrow string column,
+ * building a string column of the keys (arrow.h's Column), a null where
+ * the row is null or Python must write the key.
  */
 
+#include "arrow.h"
 #include "normal.h"
 
 #include <string.h>
@@ -173,11 +178,11 @@ cut_query(PyObject *state, const char *t, Py_ssize_t q, Py_ssize_t end, Piece *p
     return kept;
 }
 
-/* The key's text from the normal text n: n up to its query, the query's
-   kept pieces in order, the fragment unless dropped; a new str, or NULL
-   with an exception set. */
-static PyObject *
-put_key(PyObject *state, const Normal *n, long flags)
+/* The key's text from the normal text n into out (room for n's length):
+   n up to its query, the query's kept pieces in order, the fragment unless
+   dropped.  Its length, or -1 with an exception set. */
+static Py_ssize_t
+put_key(PyObject *state, const Normal *n, long flags, char *out)
 {
     const char *t = n->chars;
     Py_ssize_t query_end = n->fragment >= 0 ? n->fragment - 1 : n->length;
@@ -188,12 +193,9 @@ put_key(PyObject *state, const Normal *n, long flags)
     }
     Piece few[2 * FEW_PIECES];
     Piece *pieces = count <= FEW_PIECES ? few : PyMem_Malloc(2 * (size_t)count * sizeof *pieces);
-    char small[SMALL];
-    char *out = n->length <= SMALL ? small : PyMem_Malloc((size_t)n->length);
-    PyObject *key = NULL;
-    if (pieces == NULL || out == NULL) {
+    if (pieces == NULL) {
         PyErr_NoMemory();
-        goto done;
+        return -1;
     }
     memcpy(out, t, (size_t)head);
     Py_ssize_t at = head;
@@ -201,6 +203,7 @@ put_key(PyObject *state, const Normal *n, long flags)
         int cut;
         Py_ssize_t kept = cut_query(state, t, n->query, query_end, pieces, &cut);
         if (kept < 0) {
+            at = -1;
             goto done;
         }
         if (flags & KEY_SORT_QUERY) {
@@ -226,15 +229,40 @@ put_key(PyObject *state, const Normal *n, long flags)
         memcpy(out + at, t + n->fragment - 1, (size_t)(n->length - n->fragment + 1));
         at += n->length - n->fragment + 1;
     }
-    key = PyUnicode_DecodeASCII(out, at, NULL);
 done:
     if (pieces != few) {
         PyMem_Free(pieces);
     }
-    if (out != small) {
-        PyMem_Free(out);
+    return at;
+}
+
+/* The key of an ASCII text's bytes (size of them) into *key: the caller's
+   small (SMALL bytes), or the heap for a longer one (then *key != small,
+   for the caller to free).  Its length; -2 when Python must answer (an
+   octet past ASCII percent-encoded, no URI-reference, a rule C does not
+   read); -1 with an exception set. */
+static Py_ssize_t
+key_of(PyObject *state, const char *utf8, Py_ssize_t size, char *small, char **key)
+{
+    *key = small;
+    if (encodes_past_ascii(utf8, size)) {
+        return -2;
     }
-    return key;
+    Normal n;
+    int done = normal_bytes(state, utf8, size, &n);
+    Py_ssize_t length = done < 0 ? -1 : -2;
+    if (done > 0) {
+        *key = n.length <= SMALL ? small : PyMem_Malloc((size_t)n.length);
+        if (*key == NULL) {
+            *key = small;
+            PyErr_NoMemory();
+        }
+        else {
+            length = put_key(state, &n, PyLong_AsLong(PyTuple_GetItem(state, NORMAL_FLAGS)), *key);
+        }
+    }
+    normal_release(&n);
+    return length;
 }
 
 /* A key function's call: the key of text, or None when Python must
@@ -248,16 +276,18 @@ key_text(PyObject *state, PyObject *text)
         PyErr_Clear(); /* no str, or a lone surrogate: Python's way says what is wrong */
         Py_RETURN_NONE;
     }
-    if (size != PyUnicode_GetLength(text) || encodes_past_ascii(utf8, size)) {
-        Py_RETURN_NONE;
+    if (size != PyUnicode_GetLength(text)) {
+        Py_RETURN_NONE; /* not ASCII: the IRI way */
     }
-    Normal n;
-    int done = normal_text(state, text, &n);
-    PyObject *key = done > 0 ? put_key(state, &n, PyLong_AsLong(PyTuple_GetItem(state, NORMAL_FLAGS)))
-                    : done == 0 ? Py_NewRef(Py_None)
-                                : NULL;
-    normal_release(&n);
-    return key;
+    char small[SMALL], *key;
+    Py_ssize_t length = key_of(state, utf8, size, small, &key);
+    PyObject *made = length >= 0 ? PyUnicode_DecodeASCII(key, length, NULL)
+                     : length == -2 ? Py_NewRef(Py_None)
+                                    : NULL;
+    if (key != small) {
+        PyMem_Free(key);
+    }
+    return made;
 }
 
 static PyMethodDef key_text_def = {
@@ -302,7 +332,104 @@ uri_key(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return made;
 }
 
+/* ---- a column of keys ---------------------------------------------------- */
+
+/* The keys of the rows of in into c (made here): a null for a null row and
+   for each row whose key Python must write (the caller writes those).  0,
+   or -1 with an exception set. */
+static int
+key_rows(PyObject *state, const Strings *in, int wide, Column *c)
+{
+    if (column_init(c, in->length, wide, 64 * (size_t)in->length) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int64_t i = 0; i < in->length; i++) {
+        const unsigned char *p;
+        size_t n;
+        Py_ssize_t length = -2;
+        char small[SMALL], *key = small;
+        if (row_at(in, i, &p, &n) == 0 && n <= (size_t)PY_SSIZE_T_MAX) {
+            size_t k = 0;
+            while (k < n && p[k] < 0x80) {
+                k++;
+            }
+            if (k == n) { /* ASCII: any other row is the IRI way's */
+                length = key_of(state, (const char *)p, (Py_ssize_t)n, small, &key);
+            }
+        }
+        int put = length == -1 ? -1
+                               : column_put(c, i, length >= 0 ? (const unsigned char *)key : NULL,
+                                            length >= 0 ? (size_t)length : 0);
+        if (key != small) {
+            PyMem_Free(key);
+        }
+        if (put < 0) {
+            column_free(c);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(key_column_doc,
+             "key_column(key, schema, array, /)\n"
+             "--\n\n"
+             "The keys that key (a function uri_key made) writes for the rows of an Arrow\n"
+             "string array given as its two capsules: the (schema, array) capsules of a\n"
+             "string array (large_utf8 when the input is large or a view), null for a null\n"
+             "row and for each row key answers None for.");
+
+static PyObject *
+key_column(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 || !Py_IS_TYPE(args[0], &PyCFunction_Type) ||
+        PyCFunction_GetFunction(args[0]) != key_text) {
+        PyErr_SetString(PyExc_TypeError, "key_column takes a key function and two capsules");
+        return NULL;
+    }
+    PyObject *state = PyCFunction_GetSelf(args[0]);
+    struct ArrowSchema *schema = PyCapsule_GetPointer(args[1], "arrow_schema");
+    struct ArrowArray *array = PyCapsule_GetPointer(args[2], "arrow_array");
+    int kind = schema == NULL || array == NULL ? 0 : input_kind(schema);
+    Strings in;
+    if (kind == 0 || read_strings(schema, array, &in) < 0) {
+        return NULL;
+    }
+    struct ArrowSchema *out_schema = calloc(1, sizeof *out_schema);
+    struct ArrowArray *out_array = calloc(1, sizeof *out_array);
+    Column c;
+    int ok = out_schema != NULL && out_array != NULL &&
+             new_schema(out_schema, kind == 'u' ? "u" : "U", "", 0) == 0;
+    if (!ok) {
+        PyErr_NoMemory();
+    }
+    else if (key_rows(state, &in, kind != 'u', &c) < 0) {
+        ok = 0;
+    }
+    else if (column_export(&c, out_array) < 0) {
+        column_free(&c);
+        PyErr_NoMemory();
+        ok = 0;
+    }
+    if (!ok) {
+        if (out_schema != NULL && out_schema->release != NULL) {
+            out_schema->release(out_schema);
+        }
+        free(out_schema);
+        free(out_array);
+        return NULL;
+    }
+    PyObject *s = capsule_of(out_schema, "arrow_schema", schema_capsule_free, drop_schema);
+    PyObject *a = capsule_of(out_array, "arrow_array", array_capsule_free, drop_array);
+    PyObject *pair = s == NULL || a == NULL ? NULL : PyTuple_Pack(2, s, a);
+    Py_XDECREF(s);
+    Py_XDECREF(a);
+    return pair;
+}
+
 PyMethodDef canonical_methods[] = {
     {"uri_key", (PyCFunction)(void (*)(void))uri_key, METH_FASTCALL, uri_key_doc},
+    {"key_column", (PyCFunction)(void (*)(void))key_column, METH_FASTCALL, key_column_doc},
     {NULL, NULL, 0, NULL},
 };

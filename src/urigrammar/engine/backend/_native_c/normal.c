@@ -66,7 +66,18 @@ static Py_ssize_t
 put_percent(char *out, Py_ssize_t at, const char *src, Py_ssize_t n,
             const unsigned char *decode, int lower)
 {
-    for (Py_ssize_t i = 0; i < n; i++) {
+    for (Py_ssize_t i = 0; i < n;) {
+        if (!lower) {
+            /* The run before the next "%" is copied as it is. */
+            const char *percent = memchr(src + i, '%', (size_t)(n - i));
+            Py_ssize_t run = percent == NULL ? n - i : percent - (src + i);
+            memcpy(out + at, src + i, (size_t)run);
+            at += run;
+            i += run;
+            if (i == n) {
+                break;
+            }
+        }
         char c = src[i];
         if (c == '%' && i + 2 < n) {
             int high = hex_value(src[i + 1]), low = hex_value(src[i + 2]);
@@ -80,11 +91,12 @@ put_percent(char *out, Py_ssize_t at, const char *src, Py_ssize_t n,
                     out[at++] = ascii_upper(src[i + 1]);
                     out[at++] = ascii_upper(src[i + 2]);
                 }
-                i += 2;
+                i += 3;
                 continue;
             }
         }
         out[at++] = lower ? ascii_lower(c) : c;
+        i++;
     }
     return at;
 }
@@ -427,6 +439,25 @@ normalize_uri(PyObject *module, PyObject *args)
 
 /* --- A text's normalizer: options fixed, the scheme's rule looked up. */
 
+/* The scheme name lower[0 .. n) as a str (a new reference): the one the
+   state holds when it is among the names the rules had when the state was
+   made (its hash is kept: no str to make and hash), else a new one; NULL
+   with an exception set. */
+static PyObject *
+known_name(PyObject *state, const char *lower, Py_ssize_t n)
+{
+    PyObject *names = PyTuple_GetItem(state, NORMAL_NAMES);
+    for (Py_ssize_t k = 0; k < PyTuple_Size(names); k++) {
+        PyObject *name = PyTuple_GetItem(names, k);
+        Py_ssize_t size;
+        const char *chars = PyUnicode_AsUTF8AndSize(name, &size);
+        if (chars != NULL && size == n && memcmp(chars, lower, (size_t)n) == 0) {
+            return Py_NewRef(name);
+        }
+    }
+    return PyUnicode_DecodeASCII(lower, n, NULL);
+}
+
 /* The scheme's rule, read into c: 1, or 0 when C does not read it (no
    int default port in C's range, an object without the attributes: Python
    answers, with its own error), or -1 with an exception set. */
@@ -441,7 +472,7 @@ scheme_rule(PyObject *state, Call *c, char *digits, size_t room)
     for (Py_ssize_t i = 0; i < n; i++) {
         lower[i] = ascii_lower(c->text[c->start[SCHEME] + i]);
     }
-    PyObject *name = PyUnicode_DecodeASCII(lower, n, NULL);
+    PyObject *name = known_name(state, lower, n);
     if (name == NULL) {
         return -1;
     }
@@ -527,11 +558,17 @@ normal_text(PyObject *state, PyObject *text, Normal *out)
 {
     out->chars = NULL;
     const char *utf8;
-    Py_ssize_t size, spans[2 * NPARTS];
+    Py_ssize_t size;
     int done = ascii_text(text, &utf8, &size); /* a URI-reference is ASCII */
-    if (done > 0) {
-        done = tag_components(state, utf8, size, spans);
-    }
+    return done > 0 ? normal_bytes(state, utf8, size, out) : done;
+}
+
+int
+normal_bytes(PyObject *state, const char *utf8, Py_ssize_t size, Normal *out)
+{
+    out->chars = NULL;
+    Py_ssize_t spans[2 * NPARTS];
+    int done = tag_components(state, utf8, size, spans);
     long flags = PyLong_AsLong(PyTuple_GetItem(state, NORMAL_FLAGS));
     Call c = {.decode = (const unsigned char *)PyBytes_AsString(
                   PyTuple_GetItem(state, NORMAL_DECODE)),
@@ -554,6 +591,33 @@ normal_text(PyObject *state, PyObject *text, Normal *out)
     return done;
 }
 
+/* The keys of rules that are str of ASCII, as a tuple; NULL with an
+   exception set. */
+static PyObject *
+ascii_names(PyObject *rules)
+{
+    PyObject *keys = PyDict_Keys(rules);
+    PyObject *names = keys == NULL ? NULL : PyList_New(0);
+    for (Py_ssize_t k = 0; names != NULL && k < PyList_Size(keys); k++) {
+        PyObject *key = PyList_GetItem(keys, k);
+        Py_ssize_t size;
+        const char *chars = PyUnicode_CheckExact(key) ? PyUnicode_AsUTF8AndSize(key, &size) : NULL;
+        if (chars == NULL) {
+            PyErr_Clear(); /* no str, or a lone surrogate: never a scheme's name */
+        }
+        else if (size == PyUnicode_GetLength(key) && PyList_Append(names, key) < 0) {
+            Py_CLEAR(names);
+        }
+    }
+    Py_XDECREF(keys);
+    if (names == NULL) {
+        return NULL;
+    }
+    PyObject *tuple = PyList_AsTuple(names);
+    Py_DECREF(names);
+    return tuple;
+}
+
 PyObject *
 normal_state(PyObject *module, PyObject *const *args, Py_ssize_t extra)
 {
@@ -573,12 +637,14 @@ normal_state(PyObject *module, PyObject *const *args, Py_ssize_t extra)
                         "a normalizer takes 7 slots and 128 octets as bytes, a dict and an int");
         return NULL;
     }
-    PyObject *state = PyTuple_New(NORMAL_ITEMS + extra);
+    PyObject *names = ascii_names(rules);
+    PyObject *state = names == NULL ? NULL : PyTuple_New(NORMAL_ITEMS + extra);
     if (state == NULL) {
+        Py_XDECREF(names);
         return NULL;
     }
     PyObject *items[NORMAL_ITEMS] = {
-        tagger, slots, decode, rules, args[4],
+        tagger, slots, decode, rules, args[4], names,
         PyUnicode_InternFromString("default_port"), PyUnicode_InternFromString("empty_path_is_root"),
     };
     for (int k = 0; k < NORMAL_ITEMS; k++) {
@@ -586,8 +652,8 @@ normal_state(PyObject *module, PyObject *const *args, Py_ssize_t extra)
             Py_DECREF(state);
             return NULL;
         }
-        if (k < NORMAL_PORT_NAME) {
-            Py_INCREF(items[k]); /* the names are new references already */
+        if (k < NORMAL_NAMES) {
+            Py_INCREF(items[k]); /* the others are new references already */
         }
         PyTuple_SetItem(state, k, items[k]);
     }

@@ -58,14 +58,17 @@ enum {
    of the seven components (bytes); the octets decoded (128 bytes); the
    scheme rules (a dict from a lowercase scheme name to an object with
    default_port and empty_path_is_root, read on each call: the caller may
-   change it); the flags (an int); the two attribute names; then what
-   canonical.c adds. */
+   change it); the flags (an int); the ASCII names the rules had when the
+   state was made (a tuple of str, whose hashes are kept: the scheme's name
+   is looked up as one of them when it is one); the two attribute names;
+   then what canonical.c adds. */
 enum {
     NORMAL_TAGGER,
     NORMAL_SLOTS,
     NORMAL_DECODE,
     NORMAL_RULES,
     NORMAL_FLAGS,
+    NORMAL_NAMES,
     NORMAL_PORT_NAME,
     NORMAL_ROOT_NAME,
     NORMAL_ITEMS
@@ -85,6 +88,9 @@ normal_state(PyObject *module, PyObject *const *args, Py_ssize_t extra);
    any of the three. */
 NATIVE_SHARED int
 normal_text(PyObject *state, PyObject *text, Normal *out);
+/* The same of the bytes of an ASCII text (size of them). */
+NATIVE_SHARED int
+normal_bytes(PyObject *state, const char *utf8, Py_ssize_t size, Normal *out);
 NATIVE_SHARED void
 normal_release(Normal *out);
 
