@@ -257,3 +257,28 @@ def test_normalize_takes_no_rule_name() -> None:
     with pytest.raises(TypeError, match="Normalization"):
         urigrammar.normalize("http://a/", "URI-reference")  # type: ignore[call-overload]
     assert str(urigrammar.normalize("HTTP://A:80")) == "http://a/"
+
+
+def test_a_rule_replaced_or_of_a_mutable_type_is_read_again(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The normalizer reads the rules it was made with once, when they are
+    # SchemeRules (immutable); a rule put in their place, or of a type
+    # that can change, is read on the call.
+    class Mutable:
+        default_port = 70
+        empty_path_is_root = False
+
+    mutable = Mutable()
+    monkeypatch.setitem(SCHEME_RULES, "gopher", mutable)
+    made = text_normalizer(URIReference, Normalization(), api(backend))
+    if made is None:
+        pytest.skip("the pure back end has no C normalization")
+    assert str(made("http://h:80")) == "http://h/"
+    monkeypatch.setitem(SCHEME_RULES, "http", SchemeRule(8080))
+    assert str(made("http://h:80")) == "http://h:80"
+    assert str(made("http://h:8080")) == "http://h"
+    assert str(made("gopher://h:70")) == "gopher://h"
+    mutable.default_port = 71
+    assert str(made("gopher://h:70")) == "gopher://h:70"
+    assert str(made("gopher://h:71")) == "gopher://h"

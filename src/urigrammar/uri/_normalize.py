@@ -333,6 +333,7 @@ def text_normalizer(
         bytes(_SLOTS),
         _decoded_octets(),
         rules,
+        rule_type=SchemeRule,
         scheme_based=options.scheme_based,
         ipv6_canonical=options.ipv6_canonical,
     )
@@ -363,6 +364,7 @@ def text_key(
         bytes(_SLOTS),
         _decoded_octets(),
         rules,
+        rule_type=SchemeRule,
         scheme_based=options.scheme_based,
         ipv6_canonical=options.ipv6_canonical,
         steps=steps,

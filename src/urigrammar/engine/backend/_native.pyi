@@ -93,6 +93,7 @@ def uri_normalizer(
     decode: bytes,
     rules: dict[str, Any],
     flags: int,
+    rule_type: type[Any],
     /,
 ) -> Callable[[str], Any]: ...
 def uri_key(
@@ -101,6 +102,7 @@ def uri_key(
     decode: bytes,
     rules: dict[str, Any],
     flags: int,
+    rule_type: type[Any],
     exact: frozenset[str],
     prefixes: tuple[bytes, ...],
     /,

@@ -78,6 +78,7 @@ def text_normalizer(
     decode: bytes,
     rules: dict[str, Any],
     *,
+    rule_type: type[Any],
     scheme_based: bool,
     ipv6_canonical: bool,
 ) -> Callable[[str], Any] | None:
@@ -85,13 +86,16 @@ def text_normalizer(
     ``None`` where Python must answer; ``parse`` is the C parse of
     URI-reference into the record class (``slots`` names the slots of its
     seven components), ``decode`` the octets decoded (128 bytes),
-    ``rules`` the scheme rules, read on each call; ``scheme_based`` and
-    ``ipv6_canonical`` are ``Normalization``'s.  ``None`` on the pure back
-    end."""
+    ``rules`` the scheme rules, looked up on each call (a rule of
+    ``rule_type``, an immutable type, that they hold when the function is
+    made is read then); ``scheme_based`` and ``ipv6_canonical`` are
+    ``Normalization``'s.  ``None`` on the pure back end."""
     if not backend.native or native.MODULE is None:
         return None
     flags = _flags(scheme_based, ipv6_canonical)
-    made: Callable[[str], Any] = native.MODULE.uri_normalizer(parse, slots, decode, rules, flags)
+    made: Callable[[str], Any] = native.MODULE.uri_normalizer(
+        parse, slots, decode, rules, flags, rule_type
+    )
     return made
 
 
@@ -102,6 +106,7 @@ def text_key(
     decode: bytes,
     rules: dict[str, Any],
     *,
+    rule_type: type[Any],
     scheme_based: bool,
     ipv6_canonical: bool,
     steps: KeySteps,
@@ -118,7 +123,7 @@ def text_key(
     )
     prefixes = tuple(prefix.encode("ascii") for prefix in steps.prefixes)
     made: Callable[[str], str | None] = native.MODULE.uri_key(
-        parse, slots, decode, rules, flags, steps.exact, prefixes
+        parse, slots, decode, rules, flags, rule_type, steps.exact, prefixes
     )
     return made
 

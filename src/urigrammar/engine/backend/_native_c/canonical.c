@@ -295,7 +295,7 @@ static PyMethodDef key_text_def = {
     "key(text, /)\n--\n\nThe key of text, or None where Python answers."};
 
 PyDoc_STRVAR(uri_key_doc,
-             "uri_key(parse, slots, decode, rules, flags, exact, prefixes, /)\n"
+             "uri_key(parse, slots, decode, rules, flags, rule_type, exact, prefixes, /)\n"
              "--\n\n"
              "A function from a text to its key (a str), or None where Python must\n"
              "answer: uri_normalizer's arguments, with flags 4 to drop the fragment, 8 to\n"
@@ -306,11 +306,11 @@ PyDoc_STRVAR(uri_key_doc,
 static PyObject *
 uri_key(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != NORMAL_FLAGS + 3) {
-        PyErr_SetString(PyExc_TypeError, "uri_key takes 7 arguments");
+    if (nargs != NORMAL_ARGS + 2) {
+        PyErr_SetString(PyExc_TypeError, "uri_key takes 8 arguments");
         return NULL;
     }
-    PyObject *exact = args[NORMAL_FLAGS + 1], *prefixes = args[NORMAL_FLAGS + 2];
+    PyObject *exact = args[NORMAL_ARGS], *prefixes = args[NORMAL_ARGS + 1];
     if (!PyFrozenSet_Check(exact) || !PyTuple_Check(prefixes)) {
         PyErr_SetString(PyExc_TypeError, "uri_key takes the names as a frozenset, prefixes a tuple");
         return NULL;

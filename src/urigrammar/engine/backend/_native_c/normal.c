@@ -321,19 +321,11 @@ ascii_text(PyObject *text, const char **utf8, Py_ssize_t *size)
     return *size == PyUnicode_GetLength(text);
 }
 
-/* The scheme's default port, an int, as digits in c (digits holds them,
-   room at least 24): 0, or -1 with an exception set. */
-static int
-put_default_port(Call *c, PyObject *default_port, char *digits, size_t room)
+/* The scheme's default port, not negative, as digits in c (digits holds
+   them, room at least 24). */
+static void
+put_default_port(Call *c, long port, char *digits, size_t room)
 {
-    long port = PyLong_AsLong(default_port);
-    if (port == -1 && PyErr_Occurred()) {
-        return -1;
-    }
-    if (port < 0) {
-        PyErr_SetString(PyExc_ValueError, "normalize_uri: a default port is not negative");
-        return -1;
-    }
     /* Written from the end of digits (snprintf's format parsing cost a
        tenth of a normalization). */
     size_t at = room;
@@ -343,7 +335,6 @@ put_default_port(Call *c, PyObject *default_port, char *digits, size_t room)
     } while (port > 0);
     c->default_port = digits + at;
     c->default_port_len = (Py_ssize_t)(room - at);
-    return 0;
 }
 
 /* Write c into out: 0, or -1 with MemoryError set.  The output is at most
@@ -424,9 +415,19 @@ normalize_uri(PyObject *module, PyObject *args)
     Call c = {.decode = (const unsigned char *)PyBytes_AsString(decode),
               .empty_path_is_root = empty_path_is_root, .scheme_based = scheme_based};
     char digits[24];
-    if (put_spans(&c, utf8, size, spans) < 0 ||
-        (default_port != Py_None && put_default_port(&c, default_port, digits, sizeof digits) < 0)) {
+    if (put_spans(&c, utf8, size, spans) < 0) {
         return NULL;
+    }
+    if (default_port != Py_None) {
+        long port = PyLong_AsLong(default_port);
+        if (port == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (port < 0) {
+            PyErr_SetString(PyExc_ValueError, "normalize_uri: a default port is not negative");
+            return NULL;
+        }
+        put_default_port(&c, port, digits, sizeof digits);
     }
     Normal out;
     if (put_normal(&c, &out) < 0) {
@@ -439,28 +440,69 @@ normalize_uri(PyObject *module, PyObject *args)
 
 /* --- A text's normalizer: options fixed, the scheme's rule looked up. */
 
-/* The scheme name lower[0 .. n) as a str (a new reference): the one the
-   state holds when it is among the names the rules had when the state was
-   made (its hash is kept: no str to make and hash), else a new one; NULL
-   with an exception set. */
-static PyObject *
-known_name(PyObject *state, const char *lower, Py_ssize_t n)
+/* What C reads of a scheme's rule: its default port (in C's range: an
+   int, or None) and whether an empty path under an authority is "/": 1
+   with *port (-1 for None) and *root set, 0 when C does not read it (an
+   object without the attributes, a port of another type or past C's
+   range: Python answers, with its own error), -1 with an exception set. */
+static int
+read_rule(PyObject *state, PyObject *rule, long *port, int *root)
 {
-    PyObject *names = PyTuple_GetItem(state, NORMAL_NAMES);
-    for (Py_ssize_t k = 0; k < PyTuple_Size(names); k++) {
-        PyObject *name = PyTuple_GetItem(names, k);
-        Py_ssize_t size;
-        const char *chars = PyUnicode_AsUTF8AndSize(name, &size);
-        if (chars != NULL && size == n && memcmp(chars, lower, (size_t)n) == 0) {
-            return Py_NewRef(name);
+    PyObject *value = PyObject_GetAttr(rule, PyTuple_GetItem(state, NORMAL_PORT_NAME));
+    PyObject *flag = value == NULL ? NULL
+                                   : PyObject_GetAttr(rule, PyTuple_GetItem(state, NORMAL_ROOT_NAME));
+    int found = 0;
+    if (value == NULL || flag == NULL) {
+        PyErr_Clear();
+    }
+    else if (value == Py_None) {
+        *port = -1;
+        found = 1;
+    }
+    else if (PyLong_CheckExact(value)) {
+        *port = PyLong_AsLong(value);
+        if (*port == -1 && PyErr_Occurred()) {
+            PyErr_Clear(); /* past a C long: Python compares the digits */
+        }
+        else {
+            found = *port >= 0 && *port < 0x7fffffffL;
         }
     }
-    return PyUnicode_DecodeASCII(lower, n, NULL);
+    if (found) {
+        *root = PyObject_IsTrue(flag);
+        if (*root < 0) {
+            PyErr_Clear(); /* Python raises it its own way */
+            found = 0;
+        }
+    }
+    Py_XDECREF(value);
+    Py_XDECREF(flag);
+    return found;
 }
 
-/* The scheme's rule, read into c: 1, or 0 when C does not read it (no
-   int default port in C's range, an object without the attributes: Python
-   answers, with its own error), or -1 with an exception set. */
+/* The state's known rule named lower[0 .. n) (a borrowed 4-tuple: name,
+   rule, port, root), or NULL when the rules had no such name when the
+   state was made. */
+static PyObject *
+known_rule(PyObject *state, const char *lower, Py_ssize_t n)
+{
+    PyObject *known = PyTuple_GetItem(state, NORMAL_KNOWN);
+    for (Py_ssize_t k = 0; k < PyTuple_Size(known); k++) {
+        PyObject *entry = PyTuple_GetItem(known, k);
+        Py_ssize_t size;
+        const char *chars = PyUnicode_AsUTF8AndSize(PyTuple_GetItem(entry, 0), &size);
+        if (chars != NULL && size == n && memcmp(chars, lower, (size_t)n) == 0) {
+            return entry;
+        }
+    }
+    return NULL;
+}
+
+/* The scheme's rule, read into c: 1, or 0 when C does not read it
+   (read_rule), or -1 with an exception set.  The rules are looked up on
+   each call (the caller may change them); a rule that is the one the state
+   read when it was made, of the type it was told is immutable, is not
+   read again. */
 static int
 scheme_rule(PyObject *state, Call *c, char *digits, size_t room)
 {
@@ -472,7 +514,10 @@ scheme_rule(PyObject *state, Call *c, char *digits, size_t room)
     for (Py_ssize_t i = 0; i < n; i++) {
         lower[i] = ascii_lower(c->text[c->start[SCHEME] + i]);
     }
-    PyObject *name = known_name(state, lower, n);
+    /* A known name is a str whose hash is kept: none to make and hash. */
+    PyObject *entry = known_rule(state, lower, n);
+    PyObject *name = entry != NULL ? Py_NewRef(PyTuple_GetItem(entry, 0))
+                                   : PyUnicode_DecodeASCII(lower, n, NULL);
     if (name == NULL) {
         return -1;
     }
@@ -481,37 +526,26 @@ scheme_rule(PyObject *state, Call *c, char *digits, size_t room)
     if (rule == NULL) {
         return PyErr_Occurred() ? -1 : 1; /* no rule: nothing to change */
     }
-    Py_INCREF(rule); /* reading it may run code that empties the dict */
-    PyObject *port = PyObject_GetAttr(rule, PyTuple_GetItem(state, NORMAL_PORT_NAME));
-    PyObject *root = port == NULL ? NULL
-                                  : PyObject_GetAttr(rule, PyTuple_GetItem(state, NORMAL_ROOT_NAME));
-    Py_DECREF(rule);
-    int found = 0;
-    if (port == NULL || root == NULL) {
-        PyErr_Clear();
-    }
-    else if (port == Py_None) {
+    long port;
+    int root, found;
+    if (entry != NULL && PyTuple_GetItem(entry, 1) == rule) {
+        port = PyLong_AsLong(PyTuple_GetItem(entry, 2));
+        root = PyObject_IsTrue(PyTuple_GetItem(entry, 3));
         found = 1;
     }
-    else if (PyLong_CheckExact(port)) {
-        long value = PyLong_AsLong(port);
-        if (value == -1 && PyErr_Occurred()) {
-            PyErr_Clear(); /* past a C long: Python compares the digits */
-        }
-        else if (value >= 0 && value < 0x7fffffffL) {
-            found = put_default_port(c, port, digits, room) < 0 ? -1 : 1;
-        }
+    else {
+        Py_INCREF(rule); /* reading it may run code that empties the dict */
+        found = read_rule(state, rule, &port, &root);
+        Py_DECREF(rule);
     }
-    if (found > 0) {
-        c->empty_path_is_root = PyObject_IsTrue(root);
-        if (c->empty_path_is_root < 0) {
-            PyErr_Clear(); /* Python raises it its own way */
-            found = 0;
-        }
+    if (found <= 0) {
+        return found;
     }
-    Py_XDECREF(port);
-    Py_XDECREF(root);
-    return found;
+    c->empty_path_is_root = root;
+    if (port >= 0) {
+        put_default_port(c, port, digits, room);
+    }
+    return 1;
 }
 
 /* The spans of the seven components of utf8 (size bytes, ASCII) as the
@@ -591,30 +625,47 @@ normal_bytes(PyObject *state, const char *utf8, Py_ssize_t size, Normal *out)
     return done;
 }
 
-/* The keys of rules that are str of ASCII, as a tuple; NULL with an
-   exception set. */
+/* For each key of rules that is a str of ASCII, (name, rule, port, root)
+   when the rule is of rule_type, which the caller says is immutable, and
+   read_rule reads it, else (name, None, None, None): a tuple of them,
+   read with state's attribute names; NULL with an exception set. */
 static PyObject *
-ascii_names(PyObject *rules)
+known_rules(PyObject *state, PyObject *rules, PyObject *rule_type)
 {
     PyObject *keys = PyDict_Keys(rules);
-    PyObject *names = keys == NULL ? NULL : PyList_New(0);
-    for (Py_ssize_t k = 0; names != NULL && k < PyList_Size(keys); k++) {
+    PyObject *known = keys == NULL ? NULL : PyList_New(0);
+    for (Py_ssize_t k = 0; known != NULL && k < PyList_Size(keys); k++) {
         PyObject *key = PyList_GetItem(keys, k);
         Py_ssize_t size;
         const char *chars = PyUnicode_CheckExact(key) ? PyUnicode_AsUTF8AndSize(key, &size) : NULL;
-        if (chars == NULL) {
-            PyErr_Clear(); /* no str, or a lone surrogate: never a scheme's name */
+        if (chars == NULL || size != PyUnicode_GetLength(key)) {
+            PyErr_Clear(); /* no str of ASCII: never a scheme's name */
+            continue;
         }
-        else if (size == PyUnicode_GetLength(key) && PyList_Append(names, key) < 0) {
-            Py_CLEAR(names);
+        PyObject *rule = PyDict_GetItemWithError(rules, key);
+        long port = -1;
+        int root = 0;
+        int read = rule != NULL && Py_IS_TYPE(rule, (PyTypeObject *)rule_type)
+                       ? read_rule(state, rule, &port, &root)
+                       : 0;
+        PyObject *value = read <= 0 ? NULL : port < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(port);
+        PyObject *entry = read < 0 || (read > 0 && value == NULL) ? NULL
+                          : read > 0 ? Py_BuildValue("(OONO)", key, rule, value, root ? Py_True : Py_False)
+                                     : Py_BuildValue("(OOOO)", key, Py_None, Py_None, Py_None);
+        if (entry == NULL && value != NULL && read > 0) {
+            Py_DECREF(value); /* N steals it only when the tuple is made */
         }
+        if (entry == NULL || PyList_Append(known, entry) < 0) {
+            Py_CLEAR(known);
+        }
+        Py_XDECREF(entry);
     }
     Py_XDECREF(keys);
-    if (names == NULL) {
+    if (known == NULL) {
         return NULL;
     }
-    PyObject *tuple = PyList_AsTuple(names);
-    Py_DECREF(names);
+    PyObject *tuple = PyList_AsTuple(known);
+    Py_DECREF(known);
     return tuple;
 }
 
@@ -632,31 +683,44 @@ normal_state(PyObject *module, PyObject *const *args, Py_ssize_t extra)
         return NULL;
     }
     if (!PyBytes_Check(slots) || PyBytes_Size(slots) != NPARTS || !PyBytes_Check(decode) ||
-        PyBytes_Size(decode) != ASCII || !PyDict_Check(rules) || !PyLong_Check(args[4])) {
+        PyBytes_Size(decode) != ASCII || !PyDict_Check(rules) || !PyLong_Check(args[4]) ||
+        !PyType_Check(args[5])) {
         PyErr_SetString(PyExc_TypeError,
-                        "a normalizer takes 7 slots and 128 octets as bytes, a dict and an int");
+                        "a normalizer takes 7 slots and 128 octets as bytes, a dict, an int and "
+                        "a type");
         return NULL;
     }
-    PyObject *names = ascii_names(rules);
-    PyObject *state = names == NULL ? NULL : PyTuple_New(NORMAL_ITEMS + extra);
+    PyObject *state = PyTuple_New(NORMAL_ITEMS + extra);
     if (state == NULL) {
-        Py_XDECREF(names);
         return NULL;
     }
     PyObject *items[NORMAL_ITEMS] = {
-        tagger, slots, decode, rules, args[4], names,
+        tagger, slots, decode, rules, args[4], PyTuple_New(0),
         PyUnicode_InternFromString("default_port"), PyUnicode_InternFromString("empty_path_is_root"),
     };
     for (int k = 0; k < NORMAL_ITEMS; k++) {
         if (items[k] == NULL) {
+            for (int j = k + 1; j < NORMAL_ITEMS; j++) {
+                if (j >= NORMAL_KNOWN) {
+                    Py_XDECREF(items[j]); /* new references, not yet in the state */
+                }
+            }
             Py_DECREF(state);
             return NULL;
         }
-        if (k < NORMAL_NAMES) {
+        if (k < NORMAL_KNOWN) {
             Py_INCREF(items[k]); /* the others are new references already */
         }
         PyTuple_SetItem(state, k, items[k]);
     }
+    /* The state is this function's alone until it returns: its known
+       rules, read with its attribute names, go in last. */
+    PyObject *known = known_rules(state, rules, args[5]);
+    if (known == NULL) {
+        Py_DECREF(state);
+        return NULL;
+    }
+    PyTuple_SetItem(state, NORMAL_KNOWN, known);
     return state;
 }
 
@@ -689,7 +753,7 @@ static PyMethodDef normalize_text_def = {
     "normalize(text, /)\n--\n\nThe record of text's normal form, or None where Python answers."};
 
 PyDoc_STRVAR(uri_normalizer_doc,
-             "uri_normalizer(parse, slots, decode, rules, flags, /)\n"
+             "uri_normalizer(parse, slots, decode, rules, flags, rule_type, /)\n"
              "--\n\n"
              "A function from a text to the record of its normal form (as normalize_uri\n"
              "writes it), or None where Python must answer: parse is a Tagger's parse of\n"
@@ -697,13 +761,14 @@ PyDoc_STRVAR(uri_normalizer_doc,
              "userinfo, host, port, path, query and fragment; decode (128 bytes) says which\n"
              "octets a percent-encoding is decoded for; rules maps a lowercase scheme to\n"
              "its rule (default_port, empty_path_is_root); flags: 1 scheme-based, 2 an\n"
-             "IPv6 host left to Python.");
+             "IPv6 host left to Python; a rule of rule_type (immutable) that the rules\n"
+             "hold when the function is made is read then, not on each call.");
 
 static PyObject *
 uri_normalizer(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != NORMAL_FLAGS + 1) {
-        PyErr_SetString(PyExc_TypeError, "uri_normalizer takes 5 arguments");
+    if (nargs != NORMAL_ARGS) {
+        PyErr_SetString(PyExc_TypeError, "uri_normalizer takes 6 arguments");
         return NULL;
     }
     PyObject *state = normal_state(module, args, 0);

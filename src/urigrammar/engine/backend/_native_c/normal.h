@@ -58,26 +58,31 @@ enum {
    of the seven components (bytes); the octets decoded (128 bytes); the
    scheme rules (a dict from a lowercase scheme name to an object with
    default_port and empty_path_is_root, read on each call: the caller may
-   change it); the flags (an int); the ASCII names the rules had when the
-   state was made (a tuple of str, whose hashes are kept: the scheme's name
-   is looked up as one of them when it is one); the two attribute names;
-   then what canonical.c adds. */
+   change it); the flags (an int); the rules the state knows (for each
+   ASCII name the rules had when it was made, a tuple: the name, a str
+   whose hash is kept, and the rule, its port and root as read then, or
+   None where the rule is none of an immutable type); the two attribute
+   names; then what canonical.c adds. */
 enum {
     NORMAL_TAGGER,
     NORMAL_SLOTS,
     NORMAL_DECODE,
     NORMAL_RULES,
     NORMAL_FLAGS,
-    NORMAL_NAMES,
+    NORMAL_KNOWN,
     NORMAL_PORT_NAME,
     NORMAL_ROOT_NAME,
     NORMAL_ITEMS
 };
 
+/* The arguments of the module function that makes a normalizer: the
+   Tagger's bound parse, slots, decode, rules, flags, and the type of the
+   rules that are immutable. */
+#define NORMAL_ARGS 6
+
 /* The state of a normalizer, from the arguments of the module function
-   that makes it (args[0 .. NORMAL_ITEMS - 2): the Tagger's bound parse,
-   slots, decode, rules, flags), with `extra` more items after them, which
-   the caller sets; NULL with an exception set. */
+   that makes it (args[0 .. NORMAL_ARGS)), with `extra` more items after
+   them, which the caller sets; NULL with an exception set. */
 NATIVE_SHARED PyObject *
 normal_state(PyObject *module, PyObject *const *args, Py_ssize_t extra);
 
