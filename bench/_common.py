@@ -41,6 +41,27 @@ def per_item(run: Callable[[str], object], items: Sequence[str], repeats: int = 
     return statistics.median(times)
 
 
+#: A call to time: a function, and the arguments that follow each item
+#: (so that ``canonicalize(s, CRAWL_KEY)`` is timed as a user calls it,
+#: with no Python function of the benchmark's around it).
+Call = Callable[[str], object] | tuple[Callable[..., object], tuple[object, ...]]
+
+
+def side_by_side(runs: dict[str, Call], items: Sequence[str], repeats: int = 5) -> dict[str, float]:
+    """Each run's fastest pass, in seconds per item, the runs taking turns
+    pass by pass: a spell in which the machine runs slower falls on every
+    run alike, rather than on the one timed then."""
+    best = dict.fromkeys(runs, float("inf"))
+    for _ in range(repeats):
+        for name, call in runs.items():
+            run, rest = call if isinstance(call, tuple) else (call, ())
+            start = time.perf_counter()
+            for item in items:
+                run(item, *rest)
+            best[name] = min(best[name], (time.perf_counter() - start) / len(items))
+    return best
+
+
 def quietly(run: Callable[[str], object]) -> Callable[[str], object]:
     """``run`` with the errors a validator raises for invalid input ignored,
     so that every peer pays for the same inputs."""

@@ -8,8 +8,9 @@ Over the corpus's valid IRI-references: ``canonicalize`` with its defaults
 and with ``CRAWL_KEY``, and ``normalize`` for scale; then w3lib's
 ``canonicalize_url``, courlan's ``normalize_url`` and url-normalize's
 ``url_normalize`` where installed (each on the same strings; a peer's
-errors are ignored, so each pays for the same inputs).  The table gives
-median µs per URL and each row's ratio to ``canonicalize(s, CRAWL_KEY)``.
+errors are ignored, so each pays for the same inputs), the calls taking
+turns pass by pass.  The table gives each call's fastest pass in µs per
+URL and each row's ratio to ``canonicalize(s, CRAWL_KEY)``.
 What each peer gives instead: compare_canonical.py.  Then
 ``registrable_domain(s)`` beside tldextract (its bundled list, no network)
 and ``urllib.parse.urlsplit`` with publicsuffixlist, with the ratios to
@@ -23,7 +24,7 @@ import importlib.util
 from collections.abc import Callable
 
 import urigrammar
-from _common import corpus, per_item, quietly
+from _common import Call, corpus, quietly, side_by_side
 
 
 def peers() -> dict[str, Callable[[str], object]]:
@@ -52,20 +53,19 @@ def main() -> None:
     urls = [u for u in corpus() if urigrammar.validate("IRI-reference", u)]
     print(f"corpus: {len(urls)} valid IRI-references, back end {urigrammar.BACKEND}")
     crawl = urigrammar.CRAWL_KEY
-    ours: dict[str, Callable[[str], object]] = {
-        "urigrammar.canonicalize(s, CRAWL_KEY)": lambda s: urigrammar.canonicalize(s, crawl),
+    ours: dict[str, Call] = {
+        "urigrammar.canonicalize(s, CRAWL_KEY)": (urigrammar.canonicalize, (crawl,)),
         "urigrammar.canonicalize(s)": urigrammar.canonicalize,
         "urigrammar.normalize(s)": urigrammar.normalize,
     }
-    rows = [(name, per_item(run, urls, args.repeats)) for name, run in ours.items()]
-    rows += [(name, per_item(run, urls, args.repeats)) for name, run in peers().items()]
+    rows = list(side_by_side({**ours, **peers()}, urls, args.repeats).items())
     unit = rows[0][1]
     print(f"\n{'call':40} {'µs/URL':>8} {'vs crawl key':>13}")
     for name, seconds in rows:
         print(f"{name:40} {seconds * 1e6:8.2f} {seconds / unit:12.2f}x")
     domains = _domains()
     if domains:
-        rows = [(name, per_item(run, urls, args.repeats)) for name, run in domains.items()]
+        rows = list(side_by_side(domains, urls, args.repeats).items())
         unit = rows[-1][1]
         print(f"\n{'call':40} {'µs/URL':>8} {'vs tldextract':>14}")
         for name, seconds in rows:

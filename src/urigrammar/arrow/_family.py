@@ -26,6 +26,7 @@ from .. import (
     public_suffix,
     registrable_domain,
     surt,
+    validate,
 )
 from .._errors import URIError
 from ..engine import array_stream, key_column
@@ -161,10 +162,12 @@ def key_chunk(
 
 
 def _key_or_none(text: str, options: Canonicalization) -> str | None:
+    if not validate("IRI-reference", text):
+        return None  # no IRI-reference: a null, as parse_array's, with no error made
     try:
         return canonicalize(text, options)
     except URIError:
-        return None  # no IRI-reference: a null, as parse_array's
+        return None  # a bidi formatting character (RFC 3987 section 4.1)
 
 
 def surt_chunk(
