@@ -9,6 +9,7 @@ the others need ``can_ada`` (``tox -e integrations``).
 from __future__ import annotations
 
 import dataclasses
+import importlib.metadata
 import json
 import pickle
 import subprocess
@@ -233,11 +234,25 @@ def test_a_finding_is_an_immutable_value_with_a_json_form() -> None:
     assert hash(finding) == hash(u.differential.diff("http://127.1/")[0])
     assert pickle.loads(pickle.dumps(finding)) == finding
     record = json.loads(json.dumps(finding.to_json()))
-    assert set(record) == {"kind", "severity", "offset", "rfc", "whatwg", "resolver"}
+    assert set(record) == {
+        "kind",
+        "severity",
+        "offset",
+        "readers",
+        "readings",
+        "versions",
+        "resolver",
+    }
+    assert record["readers"] == ["rfc3986", "whatwg"]
+    assert record["readings"] == {
+        "rfc3986": finding.rfc.to_json(),
+        "whatwg": finding.whatwg.to_json(),
+    }
+    assert record["versions"]["whatwg"] == importlib.metadata.version("can_ada")
     assert record["severity"] == finding.severity == "error"
     assert (
-        set(record["rfc"])
-        == set(record["whatwg"])
+        set(record["readings"]["rfc3986"])
+        == set(record["readings"]["whatwg"])
         == {
             "scheme",
             "host",
@@ -247,7 +262,7 @@ def test_a_finding_is_an_immutable_value_with_a_json_form() -> None:
             "error",
         }
     )
-    assert record["whatwg"]["host_kind"] == "IPv4 address"
+    assert record["readings"]["whatwg"]["host_kind"] == "IPv4 address"
     assert finding.why == u.differential.KINDS["ipv4-number"]
 
 

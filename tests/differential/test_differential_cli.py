@@ -52,7 +52,7 @@ def test_stdin_and_base(monkeypatch: pytest.MonkeyPatch) -> None:
     first, second = _records(out)
     assert first["findings"] == []
     assert [f["kind"] for f in second["findings"]] == ["backslash"]
-    assert second["findings"][0]["whatwg"]["host"] == "evil.com"
+    assert second["findings"][0]["readings"]["whatwg"]["host"] == "evil.com"
 
 
 @pytest.mark.usefixtures("whatwg")
@@ -108,3 +108,21 @@ def test_a_base_that_fails_shows_no_password(monkeypatch: pytest.MonkeyPatch) ->
     assert status == 2
     assert "****" in err
     assert "SECRETPW" not in out + err
+
+
+@pytest.mark.usefixtures("whatwg")
+def test_readers_named_with_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("urllib3")
+    text = "http://127.0.0.1\\@1.1.1.1/"
+    status, out, err = run(
+        "diff", "--reader", "urllib", "--reader", "urllib3", text, monkeypatch=monkeypatch
+    )
+    assert (status, err) == (1, "")
+    (record,) = _records(out)
+    assert record["findings"] == [
+        f.to_json() for f in u.differential.diff(text, readers=["urllib", "urllib3"])
+    ]
+    assert record["findings"][0]["readers"] == ["urllib", "urllib3"]
+    status, _, err = run("diff", "--reader", "urllib", text, monkeypatch=monkeypatch)
+    assert status == 2
+    assert "two readers" in err

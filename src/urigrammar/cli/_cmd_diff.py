@@ -1,7 +1,8 @@
-"""``urigrammar diff [--base URL] TEXT...``: where RFC 3986 and the URL
-Standard (and the numeric resolver) read each text differently
-(``urigrammar.differential.diff``).  ``urigrammar check-host --allow
-HOST... TEXT...``: whether each URL passes a ``HostPolicy``.
+"""``urigrammar diff [--base URL] [--reader NAME]... TEXT...``: where RFC
+3986 and the URL Standard (and the numeric resolver), or the named
+readers, read each text differently (``urigrammar.differential.diff``).
+``urigrammar check-host --allow HOST... TEXT...``: whether each URL passes
+a ``HostPolicy``.
 
 One JSON object a line, in the order of the texts, whatever they come
 from (arguments, ``-``, ``--file``, stdin): ``{"text": ..., "findings":
@@ -33,14 +34,17 @@ __all__ = ["COMMANDS"]
 class _Diff:
     """``diff`` on one text; picklable (the base as text) for ``--jobs``."""
 
-    __slots__ = ("base", "mask")
+    __slots__ = ("base", "mask", "readers")
 
-    def __init__(self, base: str | None, mask: bool = False) -> None:
+    def __init__(
+        self, base: str | None, mask: bool = False, readers: tuple[str, ...] | None = None
+    ) -> None:
         self.base = base
         self.mask = mask
+        self.readers = readers
 
     def __call__(self, text: str) -> Outcome:
-        found = urigrammar.differential.diff(text, self.base)
+        found = urigrammar.differential.diff(text, self.base, self.readers)
         findings = [f.to_json() for f in found]
         line = json.dumps({"text": shown(text, self.mask), "findings": findings})
         return Outcome("invalid" if found else "valid", line)
@@ -59,13 +63,27 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         help="resolve each text against this URL (RFC 3986 section 5.2, the URL Standard's "
         "base URL); it must be a URI that both read alike",
     )
+    parser.add_argument(
+        "--reader",
+        metavar="NAME",
+        action="append",
+        choices=list(urigrammar.differential.READERS),
+        help="a reader to compare, in place of RFC 3986 and the URL Standard (repeat it: "
+        "two or more; name rfc3986 and whatwg to keep them): "
+        + ", ".join(urigrammar.differential.READERS),
+    )
 
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    # The extra and the base, checked once before any text: a missing
-    # can_ada or a bad base is a usage error (exit 2), not a finding.
-    urigrammar.differential.diff("", args.base)
-    return run_texts(_Diff(args.base, args.mask_passwords), texts(args), out, err, args.jobs)
+    # The extras and the base, checked once before any text: a missing
+    # library or a bad base is a usage error (exit 2), not a finding.
+    readers = None if args.reader is None else tuple(args.reader)
+    if readers is not None and len(set(readers)) < 2:
+        msg = "name two readers or more with --reader"
+        raise UsageError(msg)
+    urigrammar.differential.diff("http://a/", args.base, readers)
+    job = _Diff(args.base, args.mask_passwords, readers)
+    return run_texts(job, texts(args), out, err, args.jobs)
 
 
 class _CheckHost:

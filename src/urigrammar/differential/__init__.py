@@ -22,6 +22,10 @@ Two readings are the same when their scheme, host, port and path are
 equivalent by RFC 3986 section 6.2, applied to both (``_compare`` says
 exactly how); the query and fragment are not compared.
 
+``diff`` and ``agreed_host`` also compare the Python parsers people chain
+(``readers``: ``urllib.parse``, urllib3, httpx, yarl and pydantic, each
+behind its extra; ``_readers``), pair by pair (``_pairs``).
+
 ``HostPolicy`` (``_policy``) is the allow list decided on that agreed host.
 """
 
@@ -30,9 +34,11 @@ from __future__ import annotations
 from ._diff import agreed_host, diff
 from ._findings import KINDS, SEVERITIES, Finding, HostDisagreementError, Kind, Reading
 from ._policy import HostPolicy, HostPolicyError
+from ._readers import READERS
 
 __all__ = [
     "KINDS",
+    "READERS",
     "SEVERITIES",
     "Finding",
     "HostDisagreementError",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -32,8 +33,10 @@ from ._compare import (
 )
 from ._explain import COVERS, layout
 from ._explain import explain as _explain
-from ._findings import Finding, HostDisagreementError, Reading
+from ._findings import RFC_AND_WHATWG, Finding, HostDisagreementError, Reading
+from ._pairs import host_value, pair_kinds, parts
 from ._raw import raw_kinds
+from ._readers import READERS, chosen_readers, versions
 from ._whatwg import SPECIAL_SCHEMES, ada, whatwg_parse, whatwg_reading
 
 if TYPE_CHECKING:
@@ -209,9 +212,10 @@ def _agree(target: URIReference, url: URL) -> bool:
     return not host or host[0] not in "0123456789%" or resolver_address(target) is None
 
 
-def diff(text: str, base: str | None = None) -> list[Finding]:
+def diff(text: str, base: str | None = None, readers: Iterable[str] | None = None) -> list[Finding]:
     """Where RFC 3986, the URL Standard and the numeric resolver read
-    ``text`` (against ``base``, when given) differently.
+    ``text`` (against ``base``, when given) differently; with ``readers``,
+    where any two of the named readers do (below).
 
     RFC 3986's reading is ``parse(text)`` (section 4.1), resolved against
     ``base`` (section 5.2; a relative reference without a base is no URL);
@@ -227,10 +231,20 @@ def diff(text: str, base: str | None = None) -> list[Finding]:
     Needs the ``urigrammar[whatwg]`` extra (``MissingExtraError``
     without it).  ``base`` must be a URI that both read alike, else
     ``URIError``; a text never raises.
+
+    ``readers`` names two or more of ``READERS`` (``rfc3986``, ``whatwg``,
+    ``urllib``, ``urllib3``, ``httpx``, ``yarl``, ``pydantic``; each but
+    the standard library's behind its extra, imported on first use): the
+    findings are then those of every pair of them that part (``_pairs``
+    compares a pair other than RFC 3986 and the URL Standard), each naming
+    its pair and their versions; RFC 3986 and the URL Standard, when both
+    named, part as above.
     """
     if not isinstance(text, str):
         raise _not_text("diff", text)
     text = str.__str__(text)  # a str subclass: the characters it holds, as C reads them
+    if readers is not None:
+        return _diff_readers(text, base, chosen_readers(readers))
     if base is not None:
         target, error, url, base_scheme = _readings(text, base)
     else:  # _readings, written out: this is the path taken for most URLs
@@ -263,7 +277,11 @@ def _raw_findings(
     secrets = _secrets(text, url, SecretSpan(None))
     rfc = _masked(_rfc_reading(target, None), secrets)
     whatwg = _masked(whatwg_reading(url), secrets)
-    return [Finding(kind, offset, rfc, whatwg) for kind, offset in kinds]  # type: ignore[arg-type]
+    both = versions(RFC_AND_WHATWG)
+    return [
+        Finding(kind, offset, rfc, whatwg, versions=both)  # type: ignore[arg-type]
+        for kind, offset in kinds
+    ]
 
 
 def _findings(
@@ -292,7 +310,48 @@ def _findings(
     rfc = _masked(_rfc_reading(target, error), secrets)
     whatwg = _masked(whatwg_reading(url), secrets)
     shown = None if resolver is None else str(resolver)
-    return [Finding(kind, offset, rfc, whatwg, shown) for kind, offset in kinds]
+    both = versions(RFC_AND_WHATWG)
+    return [Finding(kind, offset, rfc, whatwg, shown, versions=both) for kind, offset in kinds]
+
+
+def _reader_readings(text: str, base: str | None, names: tuple[str, ...]) -> dict[str, Reading]:
+    """Each named reader's reading of ``text``, no password in any."""
+    found = {name: READERS[name].read(text, base) for name in names}
+    if "@" not in text:
+        return found  # no userinfo, no credentials: no password to find
+    try:
+        url = whatwg_parse(text, None if base is None else _base(base)[1])
+    except UrigrammarError:  # no can_ada: the passwords as RFC 3986 finds them
+        url = None
+    secrets = _secrets(text, url, SecretSpan(base))
+    return {
+        name: _masked_error(_masked(reading, secrets), secrets) for name, reading in found.items()
+    }
+
+
+def _diff_readers(text: str, base: str | None, names: tuple[str, ...]) -> list[Finding]:
+    found = diff(text, base) if {"rfc3986", "whatwg"} <= set(names) else []
+    readings = _reader_readings(text, base, names)
+    compared = {name: parts(reading) for name, reading in readings.items()}
+    for i, first in enumerate(names):
+        for second in names[i + 1 :]:
+            if (first, second) == RFC_AND_WHATWG or compared[first] == compared[second]:
+                continue
+            pair = (first, second)
+            both = (readings[first], readings[second])
+            for kind, offset in pair_kinds(text, *both, (compared[first], compared[second])):
+                found.append(
+                    Finding(
+                        kind,  # type: ignore[arg-type]
+                        offset,
+                        None,
+                        None,
+                        readers=pair,
+                        readings=both,
+                        versions=versions(pair),
+                    )
+                )
+    return sorted(found, key=lambda finding: finding.offset)
 
 
 def _differences(target: URIReference, url: URL) -> set[str]:
@@ -354,7 +413,21 @@ def _masked(reading: Reading, secrets: tuple[str, ...]) -> Reading:
     return dataclasses.replace(reading, path=path)
 
 
-def agreed_host(text: str, base: str | None = None) -> str | None:
+def _masked_error(reading: Reading, secrets: tuple[str, ...]) -> Reading:
+    """``reading`` whose error, another library's message, may quote the
+    text: the password between a ``:`` and an ``@`` masked there, as in a
+    path."""
+    error = reading.error
+    if not secrets or error is None or ":" not in error:
+        return reading
+    for secret in secrets:
+        error = error.replace(f":{secret}@", f":{HIDDEN}@")
+    return dataclasses.replace(reading, error=error)
+
+
+def agreed_host(
+    text: str, base: str | None = None, readers: Iterable[str] | None = None
+) -> str | None:
     """The host of ``text`` (against ``base``) when RFC 3986, the URL
     Standard and the numeric resolver read the same one, else
     ``HostDisagreementError`` (a ``URIError``) naming the disagreement;
@@ -364,8 +437,67 @@ def agreed_host(text: str, base: str | None = None) -> str | None:
     (lowercase, IDNA A-labels, an IPv4 address in dotted decimal, an IPv6
     address compressed in brackets), otherwise in RFC 3986's normal form
     (section 6.2.2).  A text neither reads raises RFC 3986's error.  Needs
-    the ``urigrammar[whatwg]`` extra."""
-    return agreement(text, base).host
+    the ``urigrammar[whatwg]`` extra.
+
+    With ``readers`` (as ``diff`` takes them), the host only when every
+    named reader reads a URL, and the same host (``_pairs.host_value``),
+    the numeric resolver agreeing too when RFC 3986 is named: as above
+    when RFC 3986 and the URL Standard are both named, else an IP address
+    as ``ipaddress`` writes it (an IPv6 one in brackets) or a name in
+    lowercase with its A-labels decoded; ``URIError`` when no named reader
+    reads one."""
+    if readers is None:
+        return agreement(text, base).host
+    if not isinstance(text, str):
+        raise _not_text("agreed_host", text)
+    text = str.__str__(text)
+    names = chosen_readers(readers)
+    classic = {"rfc3986", "whatwg"} <= set(names)
+    host = agreement(text, base).host if classic else None
+    readings = _reader_readings(text, base, names)
+    values = {host_value(readings[name]) for name in names}
+    refused = [name for name in names if readings[name].error is not None]
+    if not refused and len(values) == 1 and not ("rfc3986" in names and _resolved(text, base)):
+        if classic:
+            return host
+        (value,) = values
+        if value[0] == "none":
+            return None
+        if value[0] == "ip":
+            address = value[1]
+            return f"[{address}]" if getattr(address, "version", 4) == 6 else str(address)
+        return str(value[1])
+    finder = SecretSpan(base)
+    if len(refused) == len(names):
+        first = readings[names[0]]
+        msg = f"none of the readers reads a URL: {names[0]}: {first.error}"
+        raise URIError(msg, rule="URI", text=text, offset=0, secrets=finder)
+    found = [f for f in _diff_readers(text, base, names) if _parts_host(f)]
+    raise _disagreement(text, tuple(found), finder)
+
+
+def _resolved(text: str, base: str | None) -> bool:
+    """Whether the numeric resolver reads an address from RFC 3986's
+    reg-name of ``text``."""
+    try:
+        ref = _parse(text)
+        target = ref if base is None else _resolve(_base(base)[0], ref)
+    except URIError:
+        return False
+    return resolver_address(target) is not None
+
+
+def _parts_host(finding: Finding) -> bool:
+    """Whether ``finding`` is about the host: a reader that refuses, or
+    two hosts."""
+    if finding.readers == RFC_AND_WHATWG:
+        return finding.rfc is None or _about_host(finding.kind) or finding.whatwg is None
+    first, second = finding.readings or (Reading(), Reading())
+    return (
+        first.error is not None
+        or second.error is not None
+        or host_value(first) != host_value(second)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -414,20 +546,34 @@ def _about_host(kind: str) -> bool:
 def _host_words(reading: Reading) -> str:
     if reading.error is not None:
         return reading.error
-    return "no host" if not reading.host else f"{reading.host_kind} {reading.host!r}"
+    if not reading.host:
+        return "no host"
+    return (
+        f"{reading.host!r}"
+        if reading.host_kind is None
+        else f"{reading.host_kind} {reading.host!r}"
+    )
 
 
 def _disagreement(
     text: str, found: tuple[Finding, ...], finder: SecretSpan
 ) -> HostDisagreementError:
     first = found[0]
-    rfc, whatwg = _host_words(first.rfc), _host_words(first.whatwg)
-    resolver = "" if first.resolver is None else f"; the numeric resolver: {first.resolver}"
+    one, two = first.readings or (Reading(), Reading())
     kinds = ", ".join(dict.fromkeys(f.kind for f in found))
-    msg = (
-        f"RFC 3986, the URL Standard and the numeric resolver read no one host ({kinds}) "
-        f"at offset {first.offset}: RFC 3986: {rfc}; the URL Standard: {whatwg}{resolver}"
-    )
+    if first.readers == RFC_AND_WHATWG:
+        rfc, whatwg = _host_words(one), _host_words(two)
+        resolver = "" if first.resolver is None else f"; the numeric resolver: {first.resolver}"
+        msg = (
+            f"RFC 3986, the URL Standard and the numeric resolver read no one host ({kinds}) "
+            f"at offset {first.offset}: RFC 3986: {rfc}; the URL Standard: {whatwg}{resolver}"
+        )
+    else:
+        a, b = first.readers
+        msg = (
+            f"the readers read no one host ({kinds}) at offset {first.offset}: "
+            f"{a}: {_host_words(one)}; {b}: {_host_words(two)}"
+        )
     error = HostDisagreementError(msg, rule="host", text=text, offset=first.offset, secrets=finder)
     error.findings = found
     return error

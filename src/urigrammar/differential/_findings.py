@@ -17,7 +17,15 @@ from typing import Any, Literal
 
 from .._errors import URIError
 
-__all__ = ["KINDS", "SEVERITIES", "Finding", "HostDisagreementError", "Kind", "Reading"]
+__all__ = [
+    "KINDS",
+    "RFC_AND_WHATWG",
+    "SEVERITIES",
+    "Finding",
+    "HostDisagreementError",
+    "Kind",
+    "Reading",
+]
 
 Kind = Literal[
     "stripped-control",
@@ -43,6 +51,8 @@ Kind = Literal[
     "raw-escaped-host",
     "raw-dot-segment",
     "invalid-a-label",
+    "bracketed-host",
+    "reader-failure",
 ]
 
 #: Every kind of finding, with what it means, where its ``offset`` points,
@@ -116,6 +126,12 @@ KINDS: Mapping[str, str] = MappingProxyType(
         "invalid-a-label": "a label that starts with 'xn--' and is no A-label by IDNA 2008 "
         "(RFC 5890 2.3.2.1, by the idna package), which the URL Standard passes on (UTS #46 "
         "with CheckHyphens off, 3.3) and IDNA 2008 clients refuse; offset: the label",
+        "bracketed-host": "a '[' in a host that is no IP literal: urllib.parse reads the "
+        "bracketed part alone as the host (CVE-2024-11168, CVE-2025-0938), where RFC 3986 "
+        "allows brackets only around a whole IP-literal (3.2.2) and other readers refuse "
+        "the text or read another host; offset: the '['",
+        "reader-failure": "one reader refuses the text where the other reads a URL, and no "
+        "finer kind applies; offset: 0",
     }
 )
 
@@ -166,19 +182,44 @@ class Reading:
         }
 
 
-@dataclass(frozen=True, slots=True)
+#: The pair of readers a finding is about unless it says otherwise.
+RFC_AND_WHATWG = ("rfc3986", "whatwg")
+
+
+@dataclass(frozen=True, slots=True, repr=False)
 class Finding:
-    """One reason the readings of a text part: its ``kind`` (a key of
-    ``KINDS``), the ``offset`` in the text where they part, RFC 3986's
-    reading (``rfc``), the URL Standard's (``whatwg``) and, when it reads
-    the host otherwise than RFC 3986, the numeric resolver's (``resolver``:
-    the IPv4 address it takes the host for)."""
+    """One reason two readings of a text part: its ``kind`` (a key of
+    ``KINDS``), the ``offset`` in the text where they part, the two
+    ``readers`` (names of ``diff``'s readers: ``rfc3986`` and ``whatwg``
+    unless said otherwise) and their ``readings``, in that order, and each
+    reader's library version (``versions``).  ``rfc`` and ``whatwg`` are
+    RFC 3986's and the URL Standard's readings when the pair is theirs,
+    else ``None``; ``resolver``, when the numeric resolver reads the host
+    otherwise than RFC 3986, is the IPv4 address it takes the host for."""
 
     kind: Kind
     offset: int
-    rfc: Reading
-    whatwg: Reading
+    rfc: Reading | None
+    whatwg: Reading | None
     resolver: str | None = None
+    readers: tuple[str, str] = RFC_AND_WHATWG
+    readings: tuple[Reading, Reading] | None = None
+    versions: tuple[str, str] = ("", "")
+
+    def __post_init__(self) -> None:
+        if self.readings is None and self.rfc is not None and self.whatwg is not None:
+            object.__setattr__(self, "readings", (self.rfc, self.whatwg))
+
+    def __repr__(self) -> str:
+        # The readings once: as rfc and whatwg for their pair, else by reader.
+        shown = [f"kind={self.kind!r}", f"offset={self.offset!r}"]
+        if self.readers == RFC_AND_WHATWG:
+            shown += [f"rfc={self.rfc!r}", f"whatwg={self.whatwg!r}"]
+        else:
+            shown += [f"readers={self.readers!r}", f"readings={self.readings!r}"]
+        if self.resolver is not None:
+            shown.append(f"resolver={self.resolver!r}")
+        return f"Finding({', '.join(shown)})"
 
     @property
     def why(self) -> str:
@@ -192,14 +233,19 @@ class Finding:
 
     def to_json(self) -> dict[str, Any]:
         """The finding as a JSON object: ``kind``, ``severity``,
-        ``offset``, ``rfc``, ``whatwg`` (each a reading's object) and
+        ``offset``, ``readers`` (the two names), ``readings`` (each a
+        reading's object) and ``versions``, each by reader name, and
         ``resolver``."""
+        readings = self.readings or (Reading(), Reading())
         return {
             "kind": self.kind,
             "severity": self.severity,
             "offset": self.offset,
-            "rfc": self.rfc.to_json(),
-            "whatwg": self.whatwg.to_json(),
+            "readers": list(self.readers),
+            "readings": {
+                name: found.to_json() for name, found in zip(self.readers, readings, strict=True)
+            },
+            "versions": dict(zip(self.readers, self.versions, strict=True)),
             "resolver": self.resolver,
         }
 

@@ -44,7 +44,8 @@ from dataclasses import dataclass, field
 from .._errors import URIError
 from ..shipped import userinfo_secret
 from ..uri import SCHEME_RULES
-from ._diff import Agreement, agreement
+from ._diff import Agreement, agreed_host, agreement
+from ._readers import chosen_readers
 
 __all__ = ["HostPolicy", "HostPolicyError"]
 
@@ -209,7 +210,9 @@ class HostPolicy:
     """Which URLs a client may fetch: ``hosts`` (names, ``*.`` wildcards,
     IP addresses; ``None`` for any host), ``schemes``, ``ports`` (``None``:
     each scheme's default port only), and whether addresses that no
-    public service has pass (``allow_internal``).  Immutable and hashable;
+    public service has pass (``allow_internal``); ``readers`` (as
+    ``diff`` takes them) must each read the same host as well, a URL they
+    read otherwise refused.  Immutable and hashable;
     ``allows(url)`` says yes or no, ``check(url)`` gives the agreed host or
     raises ``HostPolicyError`` (or the readers' ``HostDisagreementError``)
     saying why.  Needs the ``urigrammar[whatwg]`` extra (the URL Standard's
@@ -229,6 +232,7 @@ class HostPolicy:
     schemes: Iterable[str] = ("http", "https")
     ports: Iterable[int] | None = None
     allow_internal: bool = False
+    readers: Iterable[str] | None = None
     _names: frozenset[str] = field(init=False, repr=False, compare=False)
     _wildcards: frozenset[str] = field(init=False, repr=False, compare=False)
     _addresses: frozenset[Address] = field(init=False, repr=False, compare=False)
@@ -244,6 +248,7 @@ class HostPolicy:
         set_(self, "hosts", None if self.hosts is None else tuple(sorted(every)))
         set_(self, "schemes", schemes)
         set_(self, "ports", ports)
+        set_(self, "readers", None if self.readers is None else chosen_readers(self.readers))
         set_(self, "_names", frozenset(names))
         set_(self, "_wildcards", frozenset(wildcards))
         set_(self, "_addresses", frozenset(addresses))
@@ -252,17 +257,25 @@ class HostPolicy:
     def allows(self, url: str) -> bool:
         """Whether ``check(url)`` passes (without making its error)."""
         try:
-            found = agreement(url)
+            found = self._agreement(url)
         except URIError:
             return False
         return self._refusal(found) is None
+
+    def _agreement(self, url: str) -> Agreement:
+        """What RFC 3986 and the URL Standard agree on, when every one of
+        ``readers`` (if any) reads that host too."""
+        found = agreement(url)
+        if self.readers is not None:
+            agreed_host(url, readers=self.readers)
+        return found
 
     def check(self, url: str) -> str:
         """The host every reader reads from ``url``, as the URL Standard
         writes it, when the policy allows the URL; else ``URIError`` (the
         readers' ``HostDisagreementError``, or ``HostPolicyError``) saying
         why."""
-        found = agreement(url)
+        found = self._agreement(url)
         refusal = self._refusal(found)
         if refusal is not None:
             why, offset = refusal

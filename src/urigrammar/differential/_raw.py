@@ -26,7 +26,7 @@ import idna
 from ..uri import URIReference, percent_decode
 from ._whatwg import SPECIAL_SCHEMES
 
-__all__ = ["raw_kinds"]
+__all__ = ["invalid_a_label", "raw_kinds"]
 
 #: An escape, of any octet.
 _ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
@@ -83,6 +83,11 @@ def _a_label(label: str) -> bool:
     except (idna.IDNAError, UnicodeError):
         return False
     return True
+
+
+def invalid_a_label(label: str) -> bool:
+    """Whether ``label`` starts with ``xn--`` and is no A-label by IDNA 2008."""
+    return label[:4].lower() == "xn--" and not _a_label(label)
 
 
 def _path_kinds(path: str, at: int) -> list[tuple[str, int]]:
