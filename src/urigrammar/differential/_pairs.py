@@ -8,7 +8,8 @@ with its A-labels decoded (Punycode, RFC 3492), since readers differ in
 whether they serialize A-labels or U-labels; no host, an empty host and
 file's ``localhost`` alike; the port as a number, a special scheme's
 default the same as none (some readers report the default); the path as
-``_compare.path_key`` normalizes it.  The kinds are those of RFC 3986 and
+``_compare.path_key`` normalizes it, an empty one under an authority as
+``/`` (what a client sends).  The kinds are those of RFC 3986 and
 the URL Standard where the text shows their cause (a backslash, two
 ``@``, a percent-encoded or non-ASCII host, a host one reads as an IPv4
 address and the other as a name, a port past 65535, an invalid A-label),
@@ -74,11 +75,15 @@ def parts(reading: Reading) -> dict[str, object]:
     if reading.error is not None:
         return {}
     scheme = (reading.scheme or "").lower()
+    host = host_value(reading)
+    # An empty path under an authority is "/" to every client that sends
+    # it (some readers write it so for any scheme); without one it is not.
+    rooted = scheme in SPECIAL_SCHEMES or reading.host is not None
     return {
         "scheme": scheme,
-        "host": host_value(reading),
+        "host": host,
         "port": _port_value(reading),
-        "path": path_key(reading.path or "", scheme in SPECIAL_SCHEMES),
+        "path": path_key(reading.path or "", rooted),
     }
 
 
