@@ -340,7 +340,10 @@ uri_key(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 static int
 key_rows(PyObject *state, const Strings *in, int wide, Column *c)
 {
+    /* A key is about as long as its row: 64 bytes a row reserved, which
+       memory holds only as it is written. */
     if (column_init(c, in->length, wide, 64 * (size_t)in->length) < 0) {
+        column_free(c); /* what column_init took before it failed */
         PyErr_NoMemory();
         return -1;
     }
