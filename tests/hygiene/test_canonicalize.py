@@ -430,3 +430,12 @@ def test_the_front_takes_options_by_identity() -> None:
     assert u.canonicalize(text, rules) == u.canonicalize(text, again) == "http://h/a?b=2"
     with pytest.raises(TypeError, match="Canonicalization"):
         u.canonicalize(text, "crawl")  # type: ignore[arg-type]
+
+
+def test_a_key_under_rules_without_a_port_is_the_same_every_time() -> None:
+    # The C key knows the rules it was made with; one with no default port
+    # answers alike on every call, and in a column.
+    rules = u.Canonicalization(
+        normalization=u.Normalization(schemes={"file": u.SchemeRule(empty_path_is_root=True)})
+    )
+    assert [u.canonicalize("file://h", rules) for _ in range(3)] == ["file://h/"] * 3

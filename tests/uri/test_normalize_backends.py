@@ -282,3 +282,62 @@ def test_a_rule_replaced_or_of_a_mutable_type_is_read_again(
     mutable.default_port = 71
     assert str(made("gopher://h:70")) == "gopher://h:70"
     assert str(made("gopher://h:71")) == "gopher://h"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [SchemeRule(empty_path_is_root=True), SchemeRule(None, False)],
+    ids=["no-port", "no-port-no-root"],
+)
+def test_a_rule_without_a_port_is_read_alike_on_every_call(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch, rule: SchemeRule
+) -> None:
+    # A rule the normalizer knew when it was made, with no default port:
+    # each call answers as the first did.
+    monkeypatch.setitem(SCHEME_RULES, "bar", rule)
+    made = text_normalizer(URIReference, Normalization(), api(backend))
+    if made is None:
+        pytest.skip("the pure back end has no C normalization")
+    for _ in range(3):
+        for text in ("bar://h", "bar://h:0", "BAR://h/x"):
+            _check_text(backend, text, Normalization())
+
+
+def test_none_in_place_of_a_rule_is_left_to_python(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No rule at all: C answers nothing (None, as the rules held None when
+    # it was made), and Python raises its own error, call after call.
+    monkeypatch.setitem(SCHEME_RULES, "bar", None)
+    made = text_normalizer(URIReference, Normalization(), api(backend))
+    if made is None:
+        pytest.skip("the pure back end has no C normalization")
+    for _ in range(3):
+        assert made("bar://h") is None
+        with pytest.raises(AttributeError):
+            normal_text(api(backend).parser_for(URIReference)("bar://h"), Normalization())
+
+
+def test_a_reference_without_a_scheme_takes_the_rule_of_the_empty_name(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Python looks a rule up under "" for a reference with no scheme; so
+    # does C.
+    monkeypatch.setitem(SCHEME_RULES, "", SchemeRule(80, empty_path_is_root=True))
+    for text in ("//a:80", "//a:080/b", "//a"):
+        _check_text(backend, text, Normalization())
+
+
+def test_a_rule_whose_truth_can_change_is_read_on_each_call(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A SchemeRule is frozen, but a field may hold a mutable value: its
+    # truth is read on the call, never kept.
+    root: list[int] = []
+    monkeypatch.setitem(SCHEME_RULES, "bar", SchemeRule(None, root))  # type: ignore[arg-type]
+    made = text_normalizer(URIReference, Normalization(), api(backend))
+    if made is None:
+        pytest.skip("the pure back end has no C normalization")
+    assert str(made("bar://h")) == "bar://h"
+    root.append(1)
+    assert str(made("bar://h")) == "bar://h/"

@@ -256,6 +256,7 @@ key_of(PyObject *state, const char *utf8, Py_ssize_t size, char *small, char **k
         if (*key == NULL) {
             *key = small;
             PyErr_NoMemory();
+            length = -1;
         }
         else {
             length = put_key(state, &n, PyLong_AsLong(PyTuple_GetItem(state, NORMAL_FLAGS)), *key);
@@ -273,6 +274,9 @@ key_text(PyObject *state, PyObject *text)
     Py_ssize_t size;
     const char *utf8 = PyUnicode_Check(text) ? PyUnicode_AsUTF8AndSize(text, &size) : NULL;
     if (utf8 == NULL) {
+        if (PyErr_Occurred() && !PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) {
+            return NULL;
+        }
         PyErr_Clear(); /* no str, or a lone surrogate: Python's way says what is wrong */
         Py_RETURN_NONE;
     }

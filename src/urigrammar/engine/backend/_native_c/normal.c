@@ -440,20 +440,34 @@ normalize_uri(PyObject *module, PyObject *args)
 
 /* --- A text's normalizer: options fixed, the scheme's rule looked up. */
 
+/* An error C leaves to Python, which raises it its own way or answers
+   otherwise: cleared, 0.  An error no fallback may hide (MemoryError, or
+   no Exception at all: KeyboardInterrupt): kept, -1. */
+static int
+python_answers(void)
+{
+    if (PyErr_ExceptionMatches(PyExc_MemoryError) || !PyErr_ExceptionMatches(PyExc_Exception)) {
+        return -1;
+    }
+    PyErr_Clear();
+    return 0;
+}
+
 /* What C reads of a scheme's rule: its default port (in C's range: an
    int, or None) and whether an empty path under an authority is "/": 1
-   with *port (-1 for None) and *root set, 0 when C does not read it (an
-   object without the attributes, a port of another type or past C's
-   range: Python answers, with its own error), -1 with an exception set. */
+   with *port (-1 for None), *root and *fixed (whether the truth value is
+   a bool, which cannot change) set; 0 when C does not read it (an object
+   without the attributes, a port of another type or past C's range:
+   Python answers, with its own error); -1 with an exception set. */
 static int
-read_rule(PyObject *state, PyObject *rule, long *port, int *root)
+read_rule(PyObject *state, PyObject *rule, long *port, int *root, int *fixed)
 {
     PyObject *value = PyObject_GetAttr(rule, PyTuple_GetItem(state, NORMAL_PORT_NAME));
     PyObject *flag = value == NULL ? NULL
                                    : PyObject_GetAttr(rule, PyTuple_GetItem(state, NORMAL_ROOT_NAME));
     int found = 0;
     if (value == NULL || flag == NULL) {
-        PyErr_Clear();
+        found = python_answers();
     }
     else if (value == Py_None) {
         *port = -1;
@@ -462,17 +476,17 @@ read_rule(PyObject *state, PyObject *rule, long *port, int *root)
     else if (PyLong_CheckExact(value)) {
         *port = PyLong_AsLong(value);
         if (*port == -1 && PyErr_Occurred()) {
-            PyErr_Clear(); /* past a C long: Python compares the digits */
+            found = python_answers(); /* past a C long: Python compares the digits */
         }
         else {
             found = *port >= 0 && *port < 0x7fffffffL;
         }
     }
-    if (found) {
+    if (found > 0) {
+        *fixed = PyBool_Check(flag);
         *root = PyObject_IsTrue(flag);
         if (*root < 0) {
-            PyErr_Clear(); /* Python raises it its own way */
-            found = 0;
+            found = python_answers();
         }
     }
     Py_XDECREF(value);
@@ -507,7 +521,8 @@ static int
 scheme_rule(PyObject *state, Call *c, char *digits, size_t room)
 {
     char lower[64];
-    Py_ssize_t n = c->end[SCHEME] - c->start[SCHEME];
+    /* No scheme: the rule of "", as Python looks it up. */
+    Py_ssize_t n = has(c, SCHEME) ? c->end[SCHEME] - c->start[SCHEME] : 0;
     if (n > (Py_ssize_t)sizeof lower) {
         return 0;
     }
@@ -527,15 +542,18 @@ scheme_rule(PyObject *state, Call *c, char *digits, size_t room)
         return PyErr_Occurred() ? -1 : 1; /* no rule: nothing to change */
     }
     long port;
-    int root, found;
-    if (entry != NULL && PyTuple_GetItem(entry, 1) == rule) {
-        port = PyLong_AsLong(PyTuple_GetItem(entry, 2));
-        root = PyObject_IsTrue(PyTuple_GetItem(entry, 3));
+    int root, fixed, found;
+    PyObject *known = entry == NULL ? Py_None : PyTuple_GetItem(entry, 1);
+    if (known != Py_None && known == rule) {
+        /* The rule read when the state was made, of an immutable type. */
+        PyObject *value = PyTuple_GetItem(entry, 2);
+        port = value == Py_None ? -1 : PyLong_AsLong(value);
+        root = PyTuple_GetItem(entry, 3) == Py_True;
         found = 1;
     }
     else {
         Py_INCREF(rule); /* reading it may run code that empties the dict */
-        found = read_rule(state, rule, &port, &root);
+        found = read_rule(state, rule, &port, &root, &fixed);
         Py_DECREF(rule);
     }
     if (found <= 0) {
@@ -616,7 +634,7 @@ normal_bytes(PyObject *state, const char *utf8, Py_ssize_t size, Normal *out)
         utf8[c.start[HOST] + 1] != 'v' && utf8[c.start[HOST] + 1] != 'V') {
         done = 0; /* an IPv6 address: RFC 5952's form is Python's */
     }
-    if (done > 0 && c.scheme_based && has(&c, SCHEME)) {
+    if (done > 0 && c.scheme_based) {
         done = scheme_rule(state, &c, digits, sizeof digits);
     }
     if (done > 0) {
@@ -629,6 +647,35 @@ normal_bytes(PyObject *state, const char *utf8, Py_ssize_t size, Normal *out)
    when the rule is of rule_type, which the caller says is immutable, and
    read_rule reads it, else (name, None, None, None): a tuple of them,
    read with state's attribute names; NULL with an exception set. */
+/* What known_rules keeps of the rule of key: (key, rule, port or None,
+   True or False) when the rule is of rule_type and read_rule reads it with
+   a bool for its root, else (key, None, None, None); NULL with an
+   exception set. */
+static PyObject *
+known_entry(PyObject *state, PyObject *key, PyObject *rule, PyObject *rule_type)
+{
+    long port = -1;
+    int root = 0, fixed = 0, read = 0;
+    if (Py_IS_TYPE(rule, (PyTypeObject *)rule_type)) {
+        Py_INCREF(rule); /* reading it may run code that empties the dict */
+        read = read_rule(state, rule, &port, &root, &fixed);
+        Py_DECREF(rule);
+    }
+    if (read < 0) {
+        return NULL;
+    }
+    if (read == 0 || !fixed) {
+        return PyTuple_Pack(4, key, Py_None, Py_None, Py_None);
+    }
+    PyObject *value = port < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(port);
+    if (value == NULL) {
+        return NULL;
+    }
+    PyObject *entry = PyTuple_Pack(4, key, rule, value, root ? Py_True : Py_False);
+    Py_DECREF(value);
+    return entry;
+}
+
 static PyObject *
 known_rules(PyObject *state, PyObject *rules, PyObject *rule_type)
 {
@@ -639,22 +686,21 @@ known_rules(PyObject *state, PyObject *rules, PyObject *rule_type)
         Py_ssize_t size;
         const char *chars = PyUnicode_CheckExact(key) ? PyUnicode_AsUTF8AndSize(key, &size) : NULL;
         if (chars == NULL || size != PyUnicode_GetLength(key)) {
-            PyErr_Clear(); /* no str of ASCII: never a scheme's name */
-            continue;
+            if (PyErr_Occurred() && python_answers() < 0) {
+                Py_CLEAR(known);
+            }
+            continue; /* no str of ASCII: never a scheme's name */
         }
         PyObject *rule = PyDict_GetItemWithError(rules, key);
-        long port = -1;
-        int root = 0;
-        int read = rule != NULL && Py_IS_TYPE(rule, (PyTypeObject *)rule_type)
-                       ? read_rule(state, rule, &port, &root)
-                       : 0;
-        PyObject *value = read <= 0 ? NULL : port < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(port);
-        PyObject *entry = read < 0 || (read > 0 && value == NULL) ? NULL
-                          : read > 0 ? Py_BuildValue("(OONO)", key, rule, value, root ? Py_True : Py_False)
-                                     : Py_BuildValue("(OOOO)", key, Py_None, Py_None, Py_None);
-        if (entry == NULL && value != NULL && read > 0) {
-            Py_DECREF(value); /* N steals it only when the tuple is made */
+        if (rule == NULL) {
+            if (PyErr_Occurred()) {
+                Py_CLEAR(known);
+            }
+            continue; /* gone while the others were read */
         }
+        Py_INCREF(rule);
+        PyObject *entry = known_entry(state, key, rule, rule_type);
+        Py_DECREF(rule);
         if (entry == NULL || PyList_Append(known, entry) < 0) {
             Py_CLEAR(known);
         }
