@@ -145,3 +145,57 @@ def test_parts_every_reader_reads_alike_give_no_finding(
     ports = [int(port[1:])] if port else [default]
     policy = HostPolicy([host], allow_internal=True, ports=ports, readers=EVERY)
     assert policy.allows(url), url
+
+
+@pytest.mark.parametrize(
+    ("text", "pair", "base"),
+    [
+        ("http:u:s3cret%50W@h/", ("whatwg", "yarl"), None),
+        ('http:u:s3cret"PW@x@h/', ("whatwg", "urllib3"), None),
+        ("http:u:s3cret PW@x@h/", ("whatwg", "yarl"), None),
+        ("http:///u:s3cret%PW@h/", ("whatwg", "urllib3"), None),
+        ("http://u[:s3cretPW]@h/", ("whatwg", "urllib"), None),
+        ("http://u\\:s3cretPW\\@h/", ("whatwg", "urllib"), None),
+        ("http:/:s3cret\nPW@@h/", ("whatwg", "urllib"), None),
+        ("http:u:s3cretPW@h/", ("rfc3986", "pydantic"), "http://example.com/a/b"),
+        ("wss:\t//\u00fc:s3cretPW\\@&\u00fc@h", ("rfc3986", "urllib"), None),
+    ],
+)
+def test_a_password_any_reader_reads_or_respells_is_hidden(
+    text: str, pair: tuple[str, str], base: str | None
+) -> None:
+    # Readers decode, encode or cut a password otherwise than the text
+    # writes it; each of their spellings is hidden, in readings and errors.
+    found = diff(text, base, pair)
+    assert "s3cret" not in json.dumps([f.to_json() for f in found]) + repr(found)
+    shown = ""
+    try:
+        agreed_host(text, base, pair)
+    except u.URIError as exc:
+        shown = str(exc)
+    assert "s3cret" not in shown
+
+
+@pytest.mark.parametrize("text", ["http://127.1/", "http://4294967295/", "foo://0/"])
+def test_a_name_only_the_resolver_reads_as_an_address_is_no_agreed_host(text: str) -> None:
+    assert diff(text, readers=["rfc3986", "urllib"]) == []
+    with pytest.raises(u.differential.HostDisagreementError, match="numeric resolver"):
+        agreed_host(text, readers=["rfc3986", "urllib"])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a://][@",
+        "http://][@",
+        "http://[]@",
+        "http://h:" + "1" * 4301,
+        "http://h:" + "0" * 5000 + "80/",
+    ],
+)
+def test_what_a_library_raises_is_its_refusal(text: str) -> None:
+    # IndexError from yarl, ValueError from int() past Python's digit limit:
+    # a reading that refuses, never an exception of diff's.
+    for finding in diff(text, readers=EVERY):
+        assert finding.kind in KINDS
+    assert isinstance(HostPolicy(None, readers=["rfc3986", "urllib"]).allows(text), bool)

@@ -36,7 +36,7 @@ from ._explain import explain as _explain
 from ._findings import RFC_AND_WHATWG, Finding, HostDisagreementError, Reading
 from ._pairs import host_value, pair_kinds, parts
 from ._raw import raw_kinds
-from ._readers import READERS, chosen_readers, versions
+from ._readers import READERS, chosen_readers, hidden_in, spellings, versions
 from ._whatwg import SPECIAL_SCHEMES, ada, whatwg_parse, whatwg_reading
 
 if TYPE_CHECKING:
@@ -314,24 +314,49 @@ def _findings(
     return [Finding(kind, offset, rfc, whatwg, shown, versions=both) for kind, offset in kinds]
 
 
-def _reader_readings(text: str, base: str | None, names: tuple[str, ...]) -> dict[str, Reading]:
-    """Each named reader's reading of ``text``, no password in any."""
-    found = {name: READERS[name].read(text, base) for name in names}
+def _reader_readings(
+    text: str, base: str | None, names: tuple[str, ...]
+) -> tuple[dict[str, Reading], tuple[str, ...]]:
+    """Each named reader's reading of ``text``, no password in any, and
+    the passwords hidden: what any reader or the URL Standard reads as one,
+    each as written and as readers re-spell it (``_readers.spellings``)."""
+    read = {name: READERS[name].read_secret(text, base) for name in names}
+    found = {name: reading for name, (reading, _) in read.items()}
     if "@" not in text:
-        return found  # no userinfo, no credentials: no password to find
+        return found, ()  # no userinfo, no credentials: no password to find
     try:
         url = whatwg_parse(text, None if base is None else _base(base)[1])
     except UrigrammarError:  # no can_ada: the passwords as RFC 3986 finds them
         url = None
-    secrets = _secrets(text, url, SecretSpan(base))
-    return {
-        name: _masked_error(_masked(reading, secrets), secrets) for name, reading in found.items()
-    }
+    secrets = {*_secrets(text, url, SecretSpan(base)), *(s for _, s in read.values() if s)}
+    hidden = spellings(secrets)
+    return {name: hidden_in(reading, hidden) for name, reading in found.items()}, hidden
+
+
+@dataclass(frozen=True, slots=True)
+class _ReaderSecrets(SecretSpan):
+    """``SecretSpan``, with the span of each password the readers read
+    (``hidden``) where the text writes it: what an error's excerpt masks."""
+
+    hidden: tuple[str, ...] = ()
+
+    def __call__(self, text: str, rule: str | None = None) -> tuple[int, int, int] | None:
+        span = SecretSpan.__call__(self, text, rule)
+        for secret in self.hidden:
+            at = text.find(secret)
+            if at >= 0:
+                end = at + len(secret)
+                span = (
+                    (at, at, end)
+                    if span is None
+                    else (min(span[0], at), min(span[1], at), max(span[2], end))
+                )
+        return span
 
 
 def _diff_readers(text: str, base: str | None, names: tuple[str, ...]) -> list[Finding]:
     found = diff(text, base) if {"rfc3986", "whatwg"} <= set(names) else []
-    readings = _reader_readings(text, base, names)
+    readings, _ = _reader_readings(text, base, names)
     compared = {name: parts(reading) for name, reading in readings.items()}
     for i, first in enumerate(names):
         for second in names[i + 1 :]:
@@ -413,18 +438,6 @@ def _masked(reading: Reading, secrets: tuple[str, ...]) -> Reading:
     return dataclasses.replace(reading, path=path)
 
 
-def _masked_error(reading: Reading, secrets: tuple[str, ...]) -> Reading:
-    """``reading`` whose error, another library's message, may quote the
-    text: the password between a ``:`` and an ``@`` masked there, as in a
-    path."""
-    error = reading.error
-    if not secrets or error is None or ":" not in error:
-        return reading
-    for secret in secrets:
-        error = error.replace(f":{secret}@", f":{HIDDEN}@")
-    return dataclasses.replace(reading, error=error)
-
-
 def agreed_host(
     text: str, base: str | None = None, readers: Iterable[str] | None = None
 ) -> str | None:
@@ -440,12 +453,9 @@ def agreed_host(
     the ``urigrammar[whatwg]`` extra.
 
     With ``readers`` (as ``diff`` takes them), the host only when every
-    named reader reads a URL, and the same host (``_pairs.host_value``),
-    the numeric resolver agreeing too when RFC 3986 is named: as above
-    when RFC 3986 and the URL Standard are both named, else an IP address
-    as ``ipaddress`` writes it (an IPv6 one in brackets) or a name in
-    lowercase with its A-labels decoded; ``URIError`` when no named reader
-    reads one."""
+    one reads it (``_pairs.host_value``; the resolver too with RFC 3986):
+    as above with RFC 3986 and the URL Standard, else an address as
+    ``ipaddress`` writes it or a name in lowercase, A-labels decoded."""
     if readers is None:
         return agreement(text, base).host
     if not isinstance(text, str):
@@ -454,10 +464,11 @@ def agreed_host(
     names = chosen_readers(readers)
     classic = {"rfc3986", "whatwg"} <= set(names)
     host = agreement(text, base).host if classic else None
-    readings = _reader_readings(text, base, names)
+    readings, hidden = _reader_readings(text, base, names)
     values = {host_value(readings[name]) for name in names}
     refused = [name for name in names if readings[name].error is not None]
-    if not refused and len(values) == 1 and not ("rfc3986" in names and _resolved(text, base)):
+    resolved = "rfc3986" in names and _resolved(text, base)
+    if not refused and len(values) == 1 and not resolved:
         if classic:
             return host
         (value,) = values
@@ -467,12 +478,22 @@ def agreed_host(
             address = value[1]
             return f"[{address}]" if getattr(address, "version", 4) == 6 else str(address)
         return str(value[1])
-    finder = SecretSpan(base)
+    finder = _ReaderSecrets(base, hidden)
     if len(refused) == len(names):
         first = readings[names[0]]
         msg = f"none of the readers reads a URL: {names[0]}: {first.error}"
         raise URIError(msg, rule="URI", text=text, offset=0, secrets=finder)
     found = [f for f in _diff_readers(text, base, names) if _parts_host(f)]
+    if not found:
+        # Only the numeric resolver parts from RFC 3986 (the readers agree).
+        at = max(text.find(readings["rfc3986"].host or "", text.find(":") + 1), 0)
+        msg = (
+            f"RFC 3986 reads the reg-name {readings['rfc3986'].host!r}, which the numeric "
+            f"resolver reads as an address, at offset {at}"
+        )
+        error = HostDisagreementError(msg, rule="host", text=text, offset=at, secrets=finder)
+        error.findings = ()
+        raise error
     raise _disagreement(text, tuple(found), finder)
 
 

@@ -60,13 +60,24 @@ def _unicode_label(label: str) -> str:
     return decoded if decoded.encode("punycode").decode("ascii") == label[4:] else label
 
 
-def _port_value(reading: Reading) -> int | None:
-    scheme = (reading.scheme or "").lower()
+def _digits(port: str) -> str:
+    """A port's digits without leading zeros (a port may have thousands:
+    never made an int)."""
+    return port.lstrip("0") or "0"
+
+
+def _past_range(port: str | None) -> bool:
+    """Whether a port is past 65535 (no TCP port, RFC 9293 section 3.1)."""
+    digits = _digits(port or "0")
+    return len(digits) > 5 or int(digits) > 65535
+
+
+def _port_value(reading: Reading) -> str | None:
     if not reading.port:
         return None
-    port = int(reading.port)
-    default = DEFAULT_PORTS.get(scheme)
-    return None if default is not None and port == int(default) else port
+    digits = _digits(reading.port)
+    default = DEFAULT_PORTS.get((reading.scheme or "").lower())
+    return None if digits == default else digits
 
 
 def parts(reading: Reading) -> dict[str, object]:
@@ -165,7 +176,7 @@ def _failure_kind(text: str, read: Reading) -> tuple[str, int]:
     cause = _cause(text)
     if cause is not None:
         return cause
-    if read.port and int(read.port) > 65535:
+    if read.port and _past_range(read.port):
         return "port-range", max(text.rfind(read.port), 0)
     host = read.host or ""
     if "%" in host:
@@ -195,9 +206,9 @@ def _part_kind(text: str, part: str, a: Reading, b: Reading) -> tuple[str, int]:
             return "idna-mapped-host", at
         return "host-differs", at
     if part == "port":
-        ports = [int(r.port) for r in (a, b) if r.port]
-        if any(port > 65535 for port in ports):
-            return "port-range", max(text.rfind(str(max(ports))), 0)
+        far = [r.port for r in (a, b) if r.port and _past_range(r.port)]
+        if far:
+            return "port-range", max(text.rfind(far[0]), 0)
         return "port-differs", max(text.rfind(":"), 0)
     if part == "path":
         path = a.path or b.path or ""
