@@ -5,6 +5,8 @@ load linear in the text (``syntax.limits``)."""
 from __future__ import annotations
 
 import functools
+import sys
+import threading
 import tracemalloc
 from pathlib import Path
 from typing import Any
@@ -24,7 +26,7 @@ from urigrammar.engine.syntax.limits import (
     MAX_GRAMMAR_LENGTH,
     MAX_RULE_LENGTH,
 )
-from urigrammar.engine.syntax.reader import crlf, read_rules
+from urigrammar.engine.syntax.reader import RuleText, crlf, read_rules
 
 GRAMMARS = sorted((Path(__file__).parents[2] / "grammar").glob("*.abnf"))
 
@@ -363,3 +365,33 @@ def test_a_chain_of_captured_rules_past_the_stack_is_refused_at_its_rule() -> No
     with pytest.raises(u.GrammarError, match="MAX_DEPTH") as info:
         grammar.parse("r0", "x", captures=[f"r{i}" for i in range(300)])
     assert info.value.rule == "r0"
+
+
+@pytest.mark.thread_unsafe  # it starts its own threads and sets the switch interval
+def test_a_rule_read_later_gives_its_expression_to_threads_that_ask_at_once() -> None:
+    # Threads switch every microsecond, so some ask while another has
+    # decoded the rule and not yet returned; every one gets the expression.
+    expr = Chars(CharSet.of([0x61]))
+    rules = [RuleText.later(f"r{n}", False, lambda: (expr, ("r = %x61",))) for n in range(3000)]
+    seen: list[object] = []
+    errors: list[BaseException] = []
+
+    def ask() -> None:
+        try:
+            seen.extend(rule.expr for rule in rules)
+        except BaseException as exc:  # the test reports whatever a thread raises
+            errors.append(exc)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=ask) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert errors == []
+    assert len(seen) == 8 * len(rules)
+    assert all(got is expr for got in seen)

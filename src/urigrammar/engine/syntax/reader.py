@@ -81,9 +81,10 @@ class RuleText:
         _set(made, "_read", read)
         return made
 
-    def _decoded(self) -> None:
-        read = self._read
-        assert read is not None
+    def _decoded(self, read: Callable[[], tuple[Expr | None, tuple[str, ...]]]) -> None:
+        # ``read`` is what the caller saw in ``_read``: another thread may
+        # have decoded the rule and emptied ``_read`` since, and reading
+        # twice gives the same expression.
         expr, source = read()
         if (expr is None) != self.prose:
             msg = f"rule {self.name!r}: its piece says otherwise than its index"
@@ -94,14 +95,16 @@ class RuleText:
 
     @property
     def expr(self) -> Expr | None:
-        if self._read is not None:
-            self._decoded()
+        read = self._read
+        if read is not None:
+            self._decoded(read)
         return self._expr
 
     @property
     def source(self) -> tuple[str, ...]:
-        if self._read is not None:
-            self._decoded()
+        read = self._read
+        if read is not None:
+            self._decoded(read)
         return self._source
 
     def __setattr__(self, name: str, value: object) -> None:
