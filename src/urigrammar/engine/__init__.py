@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from .backend.normal import (
         KeySteps,
         NormalizeUri,
+        TextReading,
         host_lookup,
         key_column,
         text_key,
@@ -130,6 +131,7 @@ _LAZY: dict[str, str] = {
     "key_column": ".backend.normal",
     "text_normalizer": ".backend.normal",
     "text_key": ".backend.normal",
+    "TextReading": ".backend.normal",
     "untracked": ".result.record",
     "later": ".base.later",
     "END": ".syntax.analysis",
@@ -178,6 +180,7 @@ __all__ = [
     "Seq",
     "Store",
     "Tables",
+    "TextReading",
     "alphabet",
     "array_stream",
     "cache_dir",

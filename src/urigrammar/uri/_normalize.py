@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     from ..engine import NormalizeUri
 
-from ..engine import KeySteps
+from ..engine import KeySteps, TextReading
 from ..engine import text_key as text_key_in_c
 from ..engine import text_normalizer as text_normalizer_in_c
 from ._api import TEXT, Api, default_api, normalizer, parse_as, validate
@@ -313,22 +313,17 @@ def c_rules(options: Normalization) -> dict[str, SchemeRule] | None:
     return None
 
 
-def text_normalizer(
-    cls: type[RefT], options: Normalization | None = None, functions: Api | None = None
-) -> Callable[[str], RefT | None] | None:
-    """``normalize(text, options, cls=cls)`` for a text, in C: the record
-    of its normal form, or ``None`` where Python must answer (a text that
-    is no URI-reference; see ``engine.text_normalizer``).  ``None`` itself
-    on the pure back end, for an IRI class, and for options C does not
-    read.  ``functions``: the back end's (the default one's when ``None``)."""
-    options = options or DEFAULT
-    functions = functions or default_api()
+def _text_reading(
+    cls: type[Components], options: Normalization, functions: Api
+) -> TextReading | None:
+    """What C reads a text into ``cls`` with under ``options``, or ``None``
+    where it cannot: an IRI class, options C does not read, the pure back
+    end."""
     parse = functions.c_parse(cls)
     rules = c_rules(options)
     if parse is None or rules is None or cls.dialect.word != "URI":
         return None
-    return text_normalizer_in_c(
-        functions.backend,
+    return TextReading(
         parse,
         bytes(_SLOTS),
         _decoded_octets(),
@@ -337,6 +332,19 @@ def text_normalizer(
         scheme_based=options.scheme_based,
         ipv6_canonical=options.ipv6_canonical,
     )
+
+
+def text_normalizer(
+    cls: type[RefT], options: Normalization | None = None, functions: Api | None = None
+) -> Callable[[str], RefT | None] | None:
+    """``normalize(text, options, cls=cls)`` for a text, in C: the record
+    of its normal form, or ``None`` where Python must answer (a text that
+    is no URI-reference; see ``engine.text_normalizer``).  ``None`` itself
+    on the pure back end, for an IRI class, and for options C does not
+    read.  ``functions``: the back end's (the default one's when ``None``)."""
+    functions = functions or default_api()
+    reading = _text_reading(cls, options or DEFAULT, functions)
+    return None if reading is None else text_normalizer_in_c(functions.backend, reading)
 
 
 def front_table(cls: type[RefT]) -> dict[str, Callable[[str], RefT | None]]:
@@ -354,21 +362,8 @@ def text_key(
     the text of a text's normal form, then ``steps``; ``None`` where
     Python must answer.  ``None`` itself where ``text_normalizer`` is."""
     functions = functions or default_api()
-    parse = functions.c_parse(cls)
-    rules = c_rules(options)
-    if parse is None or rules is None or cls.dialect.word != "URI":
-        return None
-    return text_key_in_c(
-        functions.backend,
-        parse,
-        bytes(_SLOTS),
-        _decoded_octets(),
-        rules,
-        rule_type=SchemeRule,
-        scheme_based=options.scheme_based,
-        ipv6_canonical=options.ipv6_canonical,
-        steps=steps,
-    )
+    reading = _text_reading(cls, options, functions)
+    return None if reading is None else text_key_in_c(functions.backend, reading, steps)
 
 
 def normal_text(r: Components, options: Normalization) -> str:

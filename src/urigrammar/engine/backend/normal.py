@@ -7,7 +7,8 @@ holds which component, which octets are decoded (the grammar's
 
 Three ways in: ``uri_normalizer`` normalizes a record's text under any
 options; ``text_normalizer`` makes a function that parses a text,
-normalizes it and parses the result, under options fixed when it is made;
+normalizes it and parses the result, under options fixed when it is made
+(what it reads the text with is a ``TextReading``);
 ``text_key`` one that writes a text's key (``urigrammar.canonicalize``).
 Beside them, ``host_lookup`` reads a text's host in C to look a value up
 by it (``_native_c/lookup.c``).
@@ -27,6 +28,7 @@ from .backend import Backend
 __all__ = [
     "KeySteps",
     "NormalizeUri",
+    "TextReading",
     "host_lookup",
     "key_column",
     "text_key",
@@ -62,68 +64,74 @@ class NormalizeUri(Protocol):
     ) -> str | None: ...
 
 
+def _module(backend: Backend) -> Any:
+    """The extension where ``backend`` runs C, else ``None``."""
+    return native.MODULE if backend.native else None
+
+
 def uri_normalizer(backend: Backend) -> NormalizeUri | None:
     """The C normalization on ``backend``, or ``None`` where it runs in
     Python (the pure back end)."""
-    if not backend.native or native.MODULE is None:
+    module = _module(backend)
+    if module is None:
         return None
-    found: NormalizeUri = native.MODULE.normalize_uri
+    found: NormalizeUri = module.normalize_uri
     return found
 
 
-def text_normalizer(
-    backend: Backend,
-    parse: Callable[[str], Any],
-    slots: bytes,
-    decode: bytes,
-    rules: dict[str, Any],
-    *,
-    rule_type: type[Any],
-    scheme_based: bool,
-    ipv6_canonical: bool,
-) -> Callable[[str], Any] | None:
-    """A function from a text to the record of its normal form, or
-    ``None`` where Python must answer; ``parse`` is the C parse of
-    URI-reference into the record class (``slots`` names the slots of its
+@dataclass(frozen=True, slots=True)
+class TextReading:
+    """What a made function reads a text with: ``parse`` is the C parse of
+    URI-reference into a record class (``slots`` names the slots of its
     seven components), ``decode`` the octets decoded (128 bytes),
     ``rules`` the scheme rules, looked up on each call (a rule of
     ``rule_type``, an immutable type, that they hold when the function is
     made is read then); ``scheme_based`` and ``ipv6_canonical`` are
-    ``Normalization``'s.  ``None`` on the pure back end."""
-    if not backend.native or native.MODULE is None:
+    ``Normalization``'s."""
+
+    parse: Callable[[str], Any]
+    slots: bytes
+    decode: bytes
+    rules: dict[str, Any]
+    rule_type: type[Any]
+    scheme_based: bool
+    ipv6_canonical: bool
+
+    def arguments(self, steps: KeySteps | None = None) -> tuple[Any, ...]:
+        """The arguments C's makers take first, the flags with ``steps``'s."""
+        flags = (_SCHEME_BASED if self.scheme_based else 0) | (
+            _IPV6_CANONICAL if self.ipv6_canonical else 0
+        )
+        if steps is not None:
+            flags |= (
+                (_DROP_FRAGMENT if steps.drop_fragment else 0)
+                | (_SORT_QUERY if steps.sort_query else 0)
+                | (_DROP_EMPTY_QUERY if steps.drop_empty_query else 0)
+            )
+        return self.parse, self.slots, self.decode, self.rules, flags, self.rule_type
+
+
+def text_normalizer(backend: Backend, reading: TextReading) -> Callable[[str], Any] | None:
+    """A function from a text to the record of its normal form, or
+    ``None`` where Python must answer.  ``None`` on the pure back end."""
+    module = _module(backend)
+    if module is None:
         return None
-    flags = _flags(scheme_based, ipv6_canonical)
-    made: Callable[[str], Any] = native.MODULE.uri_normalizer(
-        parse, slots, decode, rules, flags, rule_type
-    )
+    made: Callable[[str], Any] = module.uri_normalizer(*reading.arguments())
     return made
 
 
 def text_key(
-    backend: Backend,
-    parse: Callable[[str], Any],
-    slots: bytes,
-    decode: bytes,
-    rules: dict[str, Any],
-    *,
-    rule_type: type[Any],
-    scheme_based: bool,
-    ipv6_canonical: bool,
-    steps: KeySteps,
+    backend: Backend, reading: TextReading, steps: KeySteps
 ) -> Callable[[str], str | None] | None:
     """``text_normalizer``'s function for a key: the normal text, then
     ``steps``.  ``None`` on the pure back end."""
-    if not backend.native or native.MODULE is None:
+    module = _module(backend)
+    if module is None:
         return None
-    flags = (
-        _flags(scheme_based, ipv6_canonical)
-        | (_DROP_FRAGMENT if steps.drop_fragment else 0)
-        | (_SORT_QUERY if steps.sort_query else 0)
-        | (_DROP_EMPTY_QUERY if steps.drop_empty_query else 0)
-    )
     prefixes = tuple(prefix.encode("ascii") for prefix in steps.prefixes)
-    made: Callable[[str], str | None] = native.MODULE.uri_key(
-        parse, slots, decode, rules, flags, rule_type, steps.exact, prefixes
+    made: Callable[[str], str | None] = module.uri_key(
+        *reading.arguments(steps), steps.exact, prefixes
     )
     return made
 
@@ -135,9 +143,10 @@ def host_lookup(
     ``host`` the text of slot ``slot`` of ``parse``'s record of it (a C
     parse), else ``None``: a value kept by host, read in C.  ``None`` on
     the pure back end."""
-    if not backend.native or native.MODULE is None:
+    module = _module(backend)
+    if module is None:
         return None
-    made: Callable[[str], Any] = native.MODULE.host_lookup(parse, slot, table)
+    made: Callable[[str], Any] = module.host_lookup(parse, slot, table)
     return made
 
 
@@ -151,10 +160,6 @@ def key_column(
     assert native.MODULE is not None
     made: tuple[object, object] = native.MODULE.key_column(key, schema, array)
     return made
-
-
-def _flags(scheme_based: bool, ipv6_canonical: bool) -> int:
-    return (_SCHEME_BASED if scheme_based else 0) | (_IPV6_CANONICAL if ipv6_canonical else 0)
 
 
 @dataclass(frozen=True, slots=True)

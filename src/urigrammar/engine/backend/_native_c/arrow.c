@@ -359,6 +359,17 @@ capsule_of(void *what, const char *name, PyCapsule_Destructor destroy, void (*dr
     return capsule;
 }
 
+PyObject *
+capsule_pair(struct ArrowSchema *schema, struct ArrowArray *array)
+{
+    PyObject *s = capsule_of(schema, "arrow_schema", schema_capsule_free, drop_schema);
+    PyObject *a = capsule_of(array, "arrow_array", array_capsule_free, drop_array);
+    PyObject *pair = s == NULL || a == NULL ? NULL : PyTuple_Pack(2, s, a);
+    Py_XDECREF(s);
+    Py_XDECREF(a);
+    return pair;
+}
+
 void
 drop_schema(void *what)
 {

@@ -248,6 +248,11 @@ drop_stream(void *what);
 NATIVE_SHARED PyObject *
 capsule_of(void *what, const char *name, PyCapsule_Destructor destroy, void (*drop)(void *));
 
+/* The pair of capsules (schema, array) owning both (malloc'ed), or NULL
+   with an exception set, both then released. */
+NATIVE_SHARED PyObject *
+capsule_pair(struct ArrowSchema *schema, struct ArrowArray *array);
+
 /* The kind of a schema's strings ('u', 'U' or 'v'), or 0 with an
    exception set. */
 NATIVE_SHARED int

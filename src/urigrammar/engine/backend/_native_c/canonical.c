@@ -427,12 +427,7 @@ key_column(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         free(out_array);
         return NULL;
     }
-    PyObject *s = capsule_of(out_schema, "arrow_schema", schema_capsule_free, drop_schema);
-    PyObject *a = capsule_of(out_array, "arrow_array", array_capsule_free, drop_array);
-    PyObject *pair = s == NULL || a == NULL ? NULL : PyTuple_Pack(2, s, a);
-    Py_XDECREF(s);
-    Py_XDECREF(a);
-    return pair;
+    return capsule_pair(out_schema, out_array);
 }
 
 PyMethodDef canonical_methods[] = {

@@ -817,17 +817,7 @@ column_array(PyObject *module, PyObject *args)
         free(out_array);
         return NULL;
     }
-    PyObject *s = capsule_of(out_schema, "arrow_schema", schema_capsule_free, drop_schema);
-    PyObject *a = capsule_of(out_array, "arrow_array", array_capsule_free, drop_array);
-    if (s == NULL || a == NULL) {
-        Py_XDECREF(s);
-        Py_XDECREF(a);
-        return NULL;
-    }
-    PyObject *pair = PyTuple_Pack(2, s, a);
-    Py_DECREF(s);
-    Py_DECREF(a);
-    return pair;
+    return capsule_pair(out_schema, out_array);
 }
 
 /* ---- streams ------------------------------------------------------------- */

@@ -173,12 +173,8 @@ entry_parse(Entry *self, PyObject *text, PyObject *name, PyObject **out)
         return 0;
     }
     PyObject *found;
-    PyObject *tagger = NULL;
-    if (Py_IS_TYPE(matcher, &PyCFunction_Type) &&
-        PyCFunction_GetFunction(matcher) == Tagger_parse) {
-        tagger = PyCFunction_GetSelf(matcher);
-    }
-    if (tagger != NULL && Py_IS_TYPE(tagger, (PyTypeObject *)self->tagger_type)) {
+    PyObject *tagger = tagger_of_parse(matcher, (PyTypeObject *)self->tagger_type);
+    if (tagger != NULL) {
         found = Tagger_parse(tagger, text);
     }
     else if (Py_IS_TYPE(matcher, &PyCFunction_Type) && PyCFunction_GetFlags(matcher) == METH_O) {

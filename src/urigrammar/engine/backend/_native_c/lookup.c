@@ -96,12 +96,8 @@ host_lookup(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     module_state *st = (module_state *)PyModule_GetState(module);
-    PyObject *parse = args[0], *tagger = NULL;
-    if (Py_IS_TYPE(parse, &PyCFunction_Type) && PyCFunction_GetFunction(parse) == Tagger_parse) {
-        tagger = PyCFunction_GetSelf(parse);
-    }
-    if (tagger == NULL || !Py_IS_TYPE(tagger, (PyTypeObject *)st->tagger_type) ||
-        !PyLong_Check(args[1]) || !PyDict_Check(args[2])) {
+    PyObject *tagger = tagger_of_parse(args[0], (PyTypeObject *)st->tagger_type);
+    if (tagger == NULL || !PyLong_Check(args[1]) || !PyDict_Check(args[2])) {
         PyErr_SetString(PyExc_TypeError, "host_lookup takes a Tagger's parse, an int and a dict");
         return NULL;
     }

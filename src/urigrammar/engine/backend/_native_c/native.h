@@ -106,6 +106,10 @@ NATIVE_SHARED PyObject *
 Runner_fullmatch(PyObject *self, PyObject *arg);
 NATIVE_SHARED PyObject *
 Tagger_parse(PyObject *self, PyObject *arg);
+/* The Tagger (of tagger_type) whose bound parse `matcher` is, borrowed,
+   else NULL with no exception set: a parse C can run without a call. */
+NATIVE_SHARED PyObject *
+tagger_of_parse(PyObject *matcher, PyTypeObject *tagger_type);
 
 /* A record of cls (a subclass of Record, record.c) over text, `length`
    code points long, with nslots slots whose spans are spans[0 .. 2 *

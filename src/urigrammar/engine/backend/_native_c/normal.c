@@ -719,12 +719,9 @@ PyObject *
 normal_state(PyObject *module, PyObject *const *args, Py_ssize_t extra)
 {
     module_state *st = (module_state *)PyModule_GetState(module);
-    PyObject *parse = args[0], *slots = args[1], *decode = args[2], *rules = args[3];
-    PyObject *tagger = NULL;
-    if (Py_IS_TYPE(parse, &PyCFunction_Type) && PyCFunction_GetFunction(parse) == Tagger_parse) {
-        tagger = PyCFunction_GetSelf(parse);
-    }
-    if (tagger == NULL || !Py_IS_TYPE(tagger, (PyTypeObject *)st->tagger_type)) {
+    PyObject *slots = args[1], *decode = args[2], *rules = args[3];
+    PyObject *tagger = tagger_of_parse(args[0], (PyTypeObject *)st->tagger_type);
+    if (tagger == NULL) {
         PyErr_SetString(PyExc_TypeError, "a normalizer parses with a Tagger's parse");
         return NULL;
     }

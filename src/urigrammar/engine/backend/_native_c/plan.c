@@ -303,6 +303,17 @@ Tagger_get_consts(PyObject *self, void *Py_UNUSED(closure))
 }
 
 PyObject *
+tagger_of_parse(PyObject *matcher, PyTypeObject *tagger_type)
+{
+    if (!Py_IS_TYPE(matcher, &PyCFunction_Type) ||
+        PyCFunction_GetFunction(matcher) != Tagger_parse) {
+        return NULL;
+    }
+    PyObject *tagger = PyCFunction_GetSelf(matcher);
+    return tagger != NULL && Py_IS_TYPE(tagger, tagger_type) ? tagger : NULL;
+}
+
+PyObject *
 Tagger_parse(PyObject *self, PyObject *arg)
 {
     Tagger *t = (Tagger *)self;
