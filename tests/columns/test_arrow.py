@@ -234,11 +234,15 @@ def test_property_rows_of_any_bytes(
         column = binary.view(pa.large_string() if kind == "large_string" else pa.string())
     column = column.slice(0, max(0, len(raws) - cut))
     kept = raws[: len(column)]
+    parses = []
     for backend in BACKENDS:
         for rule in ("URI-reference", "IRI-reference"):
             assert rows(validate_array(column, rule, backend=backend)) == [
                 _verdict(backend, rule, raw) for raw in kept
             ]
+        # Where a parse stops, the bytes past ASCII decoded as they come.
+        parses.append(rows(parse_array(column, "IRI-reference", backend=backend)))
+    assert all(parsed == parses[0] for parsed in parses)
 
 
 def test_the_corpus_and_its_damaged_copies(backend: Backend) -> None:
