@@ -29,8 +29,9 @@ from . import (
     parse_iri,
     percent_encode,
 )
-from .engine import combination, encode_combinations, recording, sharing
+from .engine import PURE, combination, encode_combinations, recording, sharing
 from .shipped import COMBINATIONS, COMPILED, FILES, grammar_path
+from .uri._columns import parse_plan
 from .uri._dialect import IRI, URI
 from .uri._encode import encode_rules
 
@@ -51,6 +52,10 @@ def _first_uses() -> None:
     template.match("http://example.com/a?q=1")
     for rule in encode_rules():
         percent_encode("a b", rule)
+    # host_array and the suffix functions parse with a program that
+    # captures the host alone (component_array's other fields compile on
+    # first use: each program would add a sixth to the IRI grammar's file).
+    parse_plan("IRI-reference", PURE, ("host",))
     for scheme in SCHEMES:
         profile = SCHEMES[scheme]
         profile.validate(f"{scheme}:")  # its rule's matcher and parse programs

@@ -103,7 +103,7 @@ def _parsed(pa: Any, chunk: Any, plan: ParsePlan) -> Any:
     """``parse_array``'s struct for one chunk, as a pyarrow array."""
     if plan.job is not None:
         return pa.array(_native(plan.job, chunk))
-    return _pure.parse_chunk(pa, chunk, PARSED_FIELDS, plan.row, plan.viable)
+    return _pure.parse_chunk(pa, chunk, plan.fields, plan.row, plan.viable)
 
 
 #: A function of the family on one chunk: pyarrow, the chunk's strings,
@@ -112,10 +112,18 @@ Compute = Callable[[Any, Any, Any, Callable[[str], Any]], Any]
 
 
 def _by_chunk(
-    name: str, column: object, rule: str, backend: Backend | None, compute: Compute
+    name: str,
+    column: object,
+    rule: str,
+    backend: Backend | None,
+    compute: Compute,
+    fields: tuple[str, ...] = PARSED_FIELDS,
 ) -> ArrowData:
+    """``compute`` over each chunk and its parse, which keeps ``fields``
+    (some of ``PARSED_FIELDS``): a parse that keeps fewer runs a tagged
+    DFA of fewer tags and writes fewer columns."""
     _is_column(column)
-    plan = parse_plan(rule, backend or default_backend())
+    plan = parse_plan(rule, backend or default_backend(), fields)
     return _through_pyarrow(
         name,
         column,
@@ -208,6 +216,7 @@ def component_array(
         rule,
         backend,
         lambda pa, chunk, parsed, _read: _family.component_chunk(pa, chunk, parsed, component),
+        (component,),
     )
 
 
@@ -217,7 +226,7 @@ def host_array(
     """Each row's host as ``normalize`` writes it (``normalize(ref).host``):
     lowercase, percent-encodings normalized (an IRI's decoded where they
     spell UTF-8)."""
-    return _by_chunk("host_array", column, rule, backend, _family.host_chunk)
+    return _by_chunk("host_array", column, rule, backend, _family.host_chunk, ("host",))
 
 
 def _suffixes(
@@ -232,7 +241,7 @@ def _suffixes(
     def compute(pa: Any, chunk: Any, parsed: Any, _read: Callable[[str], Any]) -> Any:
         return _family.suffix_chunk(pa, chunk, parsed, registrable=registrable, private=private)
 
-    return _by_chunk(name, column, rule, backend, compute)
+    return _by_chunk(name, column, rule, backend, compute, ("host",))
 
 
 def registrable_domain_array(

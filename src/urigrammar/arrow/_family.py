@@ -30,7 +30,6 @@ from .. import (
 )
 from .._errors import URIError
 from ..engine import array_stream, key_column
-from ..uri._columns import PARSED_FIELDS
 from ._pure import well_formed
 from ._result import ArrowColumn
 
@@ -62,9 +61,9 @@ def _references(pa: Module, chunk: Any, parsed: Any, read: Callable[[str], Refer
 
 
 def component_chunk(pa: Module, chunk: Any, parsed: Any, name: str) -> Any:
-    """The component ``name`` (one of ``PARSED_FIELDS``) as written:
+    """The component ``name`` (a field of the parse) as written:
     ``parse_array``'s field."""
-    return pa.compute.struct_field(parsed, [0, PARSED_FIELDS.index(name)])
+    return pa.compute.struct_field(parsed, ["reference", name])
 
 
 def host_chunk(pa: Module, chunk: Any, parsed: Any, read: Callable[[str], Reference]) -> Any:

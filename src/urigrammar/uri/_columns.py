@@ -26,7 +26,7 @@ from ._api import api
 from ._components import FIELDS
 from ._dialect import BIDI_FORMATTING, IRI, URI, Dialect
 from ._reference import IRIReference, Reference, URIReference
-from ._visitor import CAPTURES, LEAVES, plan
+from ._visitor import CAPTURES, LEAVES, READS, plan
 
 __all__ = [
     "PARSED_FIELDS",
@@ -57,12 +57,14 @@ class ValidatePlan(NamedTuple):
 
 
 class ParsePlan(NamedTuple):
-    """The canonical rule name, the C job (or ``None``), the row parse,
-    the end of the longest viable prefix of a text (for a row whose
+    """The canonical rule name, the fields of a parsed row (some of
+    ``PARSED_FIELDS``, in their order), the C job (or ``None``), the row
+    parse, the end of the longest viable prefix of a text (for a row whose
     UTF-8 turns ill-formed: the text before that), and the reference a
     text parses to (``URISyntaxError`` where it does not)."""
 
     rule: str
+    fields: tuple[str, ...]
     job: ColumnJob | None
     row: Callable[[str], Parsed]
     viable: Callable[[str], int]
@@ -112,20 +114,38 @@ def reads_every_reference(rule: str) -> bool:
     return shipped_rule(rule) == shipped_rule("IRI-reference")
 
 
-def parse_plan(rule: str, backend: Backend) -> ParsePlan:
+def _captures(fields: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
+    """The rules a tagged program captures to fill ``fields``, and those
+    whose insides it never reads: the visitor's for every field (the
+    program ``parse`` runs), else only the rules of those fields, none
+    read inside (a program with fewer tags)."""
+    if fields == PARSED_FIELDS:
+        return CAPTURES, LEAVES
+    wanted = {"port_text" if f == "port" else f for f in fields}
+    captures = frozenset(name for name, read in READS.items() if read.field in wanted)
+    return captures, captures
+
+
+def parse_plan(rule: str, backend: Backend, fields: tuple[str, ...] = PARSED_FIELDS) -> ParsePlan:
     """Parsing ``rule``, one of ``URI``'s or ``IRI``'s parse rules, on
     ``backend``, as ``parse`` (``URIReference``) or ``parse_iri``
-    (``IRIReference``) does."""
+    (``IRIReference``) does, each row's ``fields`` (some of
+    ``PARSED_FIELDS``, in their order) kept."""
+    if not fields or any(f not in PARSED_FIELDS for f in fields):
+        msg = f"fields must be some of {', '.join(PARSED_FIELDS)}, not {fields!r}"
+        raise ValueError(msg)
+    fields = tuple(f for f in PARSED_FIELDS if f in fields)
+    slots = tuple(_SLOTS[PARSED_FIELDS.index(f)] for f in fields)
     dialect, name = _dialect(rule)
     grammar = dialect.grammar
-    tagged = grammar.program(name, CAPTURES, LEAVES)
+    tagged = grammar.program(name, *_captures(fields))
     forbidden = "" if dialect is URI else "".join(sorted(BIDI_FORMATTING))
     job = column_job(
         backend,
         grammar.program(name),
         tagged,
         plan(tagged.names),
-        tuple(zip(PARSED_FIELDS, _SLOTS, strict=True)),
+        tuple(zip(fields, slots, strict=True)),
         forbidden,
     )
     parse = api(backend).parser_for(URIReference if dialect is URI else IRIReference)
@@ -136,9 +156,9 @@ def parse_plan(rule: str, backend: Backend) -> ParsePlan:
         except URISyntaxError as exc:
             return exc.offset if exc.offset is not None else 0
         values = ref._values()
-        return tuple(values[slot] for slot in _SLOTS)
+        return tuple(values[slot] for slot in slots)
 
     def viable(text: str) -> int:
         return grammar.viable_prefix(name, text, backend=backend)
 
-    return ParsePlan(name, job, row, viable, lambda text: parse(text, name))
+    return ParsePlan(name, fields, job, row, viable, lambda text: parse(text, name))
