@@ -278,6 +278,22 @@ def test_a_column_long_enough_to_be_shared_among_threads(backend: Backend) -> No
 
 
 @pytest.mark.parametrize("kind", ["string", "large_string", "string_view"])
+def test_a_column_long_enough_to_be_shared_parses_as_each_row_does(
+    backend: Backend, kind: str
+) -> None:
+    # Natively, the rows of a parse are shared among threads as a
+    # validation's are, each share writing columns of its own that are
+    # joined in row order: every field, the nulls and the error offsets
+    # land on their rows, through a slice at an odd offset.
+    texts = (TEXTS * 5_000)[5 : 5 + 70_001]
+    column = pa.array([None, *texts], getattr(pa, kind)()).slice(1)
+    answers = dict(zip(TEXTS, parsed(backend, "IRI-reference", TEXTS), strict=True))
+    assert rows(parse_array(column, "IRI-reference", backend=backend)) == [
+        answers[text] for text in texts
+    ]
+
+
+@pytest.mark.parametrize("kind", ["string", "large_string", "string_view"])
 def test_a_stream_of_no_batch(backend: Backend, kind: str) -> None:
     # A chunked array of no chunk, a table of no batch: a valid stream,
     # whose type is in its schema.

@@ -532,15 +532,13 @@ column_put(Column *c, int64_t i, const unsigned char *p, size_t n)
             size_t cap = c->cap;
             while (cap < c->size + n) {
                 if (cap > SIZE_MAX / 2) {
-                    PyErr_NoMemory();
-                    return -1;
+                    return COLUMN_NO_MEMORY;
                 }
                 cap *= 2;
             }
             unsigned char *grown = realloc(c->data, cap);
             if (grown == NULL) {
-                PyErr_NoMemory();
-                return -1;
+                return COLUMN_NO_MEMORY;
             }
             c->data = grown;
             c->cap = cap;
@@ -550,20 +548,31 @@ column_put(Column *c, int64_t i, const unsigned char *p, size_t n)
     }
     if (c->wide) {
         if (c->size > (size_t)INT64_MAX) {
-            PyErr_SetString(PyExc_OverflowError, "a column over 2**63 bytes");
-            return -1;
+            return COLUMN_TOO_LONG;
         }
         ((int64_t *)c->offsets)[i + 1] = (int64_t)c->size;
     }
     else {
         if (c->size > (size_t)INT32_MAX) {
-            PyErr_SetString(PyExc_OverflowError,
-                            "the parsed components exceed utf8's 2**31 bytes: pass large_utf8");
-            return -1;
+            return COLUMN_TOO_LONG;
         }
         ((int32_t *)c->offsets)[i + 1] = (int32_t)c->size;
     }
     return 0;
+}
+
+int
+column_raise(const Column *c, int failed)
+{
+    if (failed == COLUMN_TOO_LONG) {
+        PyErr_SetString(PyExc_OverflowError,
+                        c->wide ? "a column over 2**63 bytes"
+                                : "a column of utf8 past its 2**31 bytes: pass large_utf8");
+    }
+    else {
+        PyErr_NoMemory();
+    }
+    return -1;
 }
 
 /* Move the column into a string array (out, zeroed by new_array). */

@@ -216,9 +216,15 @@ column_init(Column *c, int64_t length, int wide, size_t reserve);
 NATIVE_SHARED void
 column_free(Column *c);
 /* Row i's value: bytes (n of them at p), or null when p is NULL.  0, or
-   -1 with an exception set. */
+   COLUMN_NO_MEMORY or COLUMN_TOO_LONG with no exception set (a column's
+   rows may be written without the GIL): column_raise raises it. */
+#define COLUMN_NO_MEMORY (-2)
+#define COLUMN_TOO_LONG (-4)
 NATIVE_SHARED int
 column_put(Column *c, int64_t i, const unsigned char *p, size_t n);
+/* -1 with the exception of what column_put gave set; with the GIL. */
+NATIVE_SHARED int
+column_raise(const Column *c, int failed);
 /* Move the column into a string array (out, zeroed by new_array): 0, or
    -1 (out of memory). */
 NATIVE_SHARED int

@@ -372,6 +372,9 @@ key_rows(PyObject *state, const Strings *in, int wide, Column *c)
             PyMem_Free(key);
         }
         if (put < 0) {
+            if (put != -1) {
+                column_raise(c, put);
+            }
             column_free(c);
             return -1;
         }

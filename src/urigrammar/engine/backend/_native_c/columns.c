@@ -356,64 +356,55 @@ validate_each(const Runner *runner, Rows *rows)
 }
 
 /* A long column is cut into shares, one per processor (at most
-   MAX_SHARES), each validated on a thread of its own: rows are
-   independent, and each share writes whole bytes of the bitmaps (its
-   rows start at a multiple of 8), so the threads share nothing but the
-   read-only tables and input.  A share is at least SHARE_ROWS rows,
-   which keeps a thread's start-up (tens of microseconds) small beside
-   its work; a thread that cannot start leaves its share to the caller.
-   The threads are CPython's (PyThread, in the stable ABI), not the C
-   library's: the extension then needs no threads symbol of its own, whose
-   version would tie the wheel to the C library it was built against
-   (glibc 2.34 moved pthread_create into libc under a new version). */
+   MAX_SHARES), each run on a thread of its own: rows are independent, and
+   each share writes whole bytes of the shared bitmaps (its rows start at
+   a multiple of 8), so the threads share nothing but the read-only
+   tables and input.  A share is at least SHARE_ROWS rows, which keeps a
+   thread's start-up (tens of microseconds) small beside its work; a
+   thread that cannot start leaves its share to the caller.  The threads
+   are CPython's (PyThread, in the stable ABI), not the C library's: the
+   extension then needs no threads symbol of its own, whose version would
+   tie the wheel to the C library it was built against (glibc 2.34 moved
+   pthread_create into libc under a new version).  What a share runs
+   calls nothing of Python's (a UTF-8 source, the C allocator), and the
+   input stays alive in the caller's capsules. */
 #define MAX_SHARES 4
 #define SHARE_ROWS 32768
 
 typedef struct {
-    const Runner *runner;
-    Rows rows;
-    /* Held by the caller while the share's thread runs; the thread
-       releases it as its last step, so acquiring it is the join. */
+    void (*work)(void *);
+    void *arg;
+    /* Held by the caller while the thread runs; the thread releases it as
+       its last step, so acquiring it is the join. */
     PyThread_type_lock done;
-} Share;
+} Thread;
 
-/* A share's rows validated, its counters on this thread's own stack while
-   they change with every row: the shares lie side by side in one array,
-   where one thread's writes would take the cache line another reads. */
+/* A thread's body; after the release the caller may reuse the Thread. */
 static void
-run_share(Share *share)
+thread_main(void *arg)
 {
-    Rows rows = share->rows;
-    validate_each(share->runner, &rows);
-    share->rows = rows;
-}
-
-/* A share's thread; after the release the caller may reuse the share. */
-static void
-validate_share(void *arg)
-{
-    Share *share = arg;
-    PyThread_type_lock done = share->done;
-    run_share(share);
+    Thread *thread = arg;
+    PyThread_type_lock done = thread->done;
+    thread->work(thread->arg);
     PyThread_release_lock(done);
 }
 
-/* Starts the share's thread, holding its lock; 0 (and no lock) where it
-   cannot, and the caller validates the share itself. */
+/* Starts the thread, holding its lock; 0 (and no lock) where it cannot,
+   and the caller runs the work itself. */
 static int
-start_share(Share *share)
+thread_start(Thread *thread)
 {
-    share->done = PyThread_allocate_lock();
-    if (share->done == NULL) {
+    thread->done = PyThread_allocate_lock();
+    if (thread->done == NULL) {
         return 0;
     }
-    PyThread_acquire_lock(share->done, WAIT_LOCK);
+    PyThread_acquire_lock(thread->done, WAIT_LOCK);
     /* (unsigned long)-1 is the failure: the limited API lacks the
        macro that names it. */
-    if (PyThread_start_new_thread(validate_share, share) == (unsigned long)-1) {
-        PyThread_release_lock(share->done);
-        PyThread_free_lock(share->done);
-        share->done = NULL;
+    if (PyThread_start_new_thread(thread_main, thread) == (unsigned long)-1) {
+        PyThread_release_lock(thread->done);
+        PyThread_free_lock(thread->done);
+        thread->done = NULL;
         return 0;
     }
     return 1;
@@ -430,15 +421,11 @@ processors(void)
 #endif
 }
 
-/* Every row of `in` validated into the two bitmaps; the null rows'
-   count.  Called with the GIL held: the shares' threads start under it
-   (on CPython 3.10 and 3.11, starting a thread reads the thread state of
-   whoever holds the GIL), then the rows run, and the threads are joined,
-   without it. */
-static int64_t
-validate_shared(const Runner *runner, const Strings *in, uint8_t *values, uint8_t *valid)
+/* How many shares a column of `length` rows is cut into, and the rows of
+   each but the last (a multiple of 8). */
+static int
+share_count(int64_t length, int64_t *each)
 {
-    int64_t length = in->length;
     int shares = processors();
     if (length / SHARE_ROWS < shares) {
         shares = (int)(length / SHARE_ROWS);
@@ -446,36 +433,85 @@ validate_shared(const Runner *runner, const Strings *in, uint8_t *values, uint8_
     if (shares < 1) {
         shares = 1;
     }
-    Share share[MAX_SHARES];
-    int64_t each = (length / shares + 7) & ~(int64_t)7;
+    *each = (length / shares + 7) & ~(int64_t)7;
+    return shares;
+}
+
+/* Share k's rows [*first, *stop) of `length`, each share `each` rows. */
+static void
+share_rows(int64_t length, int shares, int64_t each, int k, int64_t *first, int64_t *stop)
+{
+    *first = each * k < length ? each * k : length;
+    *stop = k == shares - 1 || each * (k + 1) > length ? length : each * (k + 1);
+}
+
+/* work(args[k]) for each of the n shares (n <= MAX_SHARES), all but the
+   first on threads of their own: called with the GIL, which it releases
+   while they run.  The threads start under it (on CPython 3.10 and 3.11,
+   starting a thread reads the thread state of whoever holds the GIL). */
+static void
+run_shares(void (*work)(void *), void **args, int n)
+{
+    Thread threads[MAX_SHARES];
+    int started[MAX_SHARES] = {0};
+    for (int k = 1; k < n; k++) {
+        threads[k].work = work;
+        threads[k].arg = args[k];
+        started[k] = thread_start(&threads[k]);
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (int k = 0; k < n; k++) {
+        if (started[k]) {
+            PyThread_acquire_lock(threads[k].done, WAIT_LOCK);
+            PyThread_release_lock(threads[k].done);
+            PyThread_free_lock(threads[k].done);
+        }
+        else {
+            work(args[k]);
+        }
+    }
+    Py_END_ALLOW_THREADS
+}
+
+/* A share's rows validated, its counters on this thread's own stack while
+   they change with every row: the shares lie side by side in one array,
+   where one thread's writes would take the cache line another reads. */
+typedef struct {
+    const Runner *runner;
+    Rows rows;
+} ValidateShare;
+
+static void
+validate_share(void *arg)
+{
+    ValidateShare *share = arg;
+    Rows rows = share->rows;
+    validate_each(share->runner, &rows);
+    share->rows = rows;
+}
+
+/* Every row of `in` validated into the two bitmaps; the null rows'
+   count.  With the GIL, which the rows run without. */
+static int64_t
+validate_shared(const Runner *runner, const Strings *in, uint8_t *values, uint8_t *valid)
+{
+    int64_t each;
+    int shares = share_count(in->length, &each);
+    ValidateShare share[MAX_SHARES];
+    void *args[MAX_SHARES];
     for (int k = 0; k < shares; k++) {
-        int64_t first = each * k < length ? each * k : length;
-        int64_t stop = k == shares - 1 || each * (k + 1) > length ? length : each * (k + 1);
+        int64_t first, stop;
+        share_rows(in->length, shares, each, k, &first, &stop);
         Rows rows = {in, first, stop, values, valid, 0};
         share[k].runner = runner;
         share[k].rows = rows;
-        share[k].done = NULL;
+        args[k] = &share[k];
     }
-    int started[MAX_SHARES] = {0};
-    for (int k = 1; k < shares; k++) {
-        started[k] = start_share(&share[k]);
-    }
+    run_shares(validate_share, args, shares);
     int64_t nulls = 0;
-    /* A UTF-8 source calls nothing of Python's, and the input stays alive
-       in the caller's capsules. */
-    Py_BEGIN_ALLOW_THREADS
     for (int k = 0; k < shares; k++) {
-        if (started[k]) {
-            PyThread_acquire_lock(share[k].done, WAIT_LOCK);
-            PyThread_release_lock(share[k].done);
-            PyThread_free_lock(share[k].done);
-        }
-        else {
-            run_share(&share[k]);
-        }
         nulls += share[k].rows.nulls;
     }
-    Py_END_ALLOW_THREADS
     return nulls;
 }
 
@@ -556,54 +592,64 @@ first_forbidden(const Job *job, const unsigned char *p, size_t n)
     }
 }
 
-typedef struct {
-    int64_t length;
-    Column fields[MAX_FIELDS];
-    uint8_t *outer_valid, *ref_valid, *error_valid;
-    int64_t *errors;
-    int64_t outer_nulls, ref_nulls, error_nulls;
-} Parsed;
+/* What stops a parse share besides TAG_ and COLUMN_ failures: a field
+   whose constant is not a str. */
+#define ROW_CONSTANT (-6)
 
-static void
-parsed_free(Parsed *out, Py_ssize_t nfields)
+/* A share of a parse: rows [first, stop) of the input, their fields into
+   columns of their own (row i at i - first), their verdicts into the
+   whole column's bitmaps and error offsets (whole bytes of each: first is
+   a multiple of 8). */
+typedef struct {
+    const Job *job;
+    const Strings *in;
+    int64_t first, stop;
+    Column *fields;
+    uint8_t *ref_valid, *error_valid;
+    int64_t *errors;
+    int64_t ref_nulls, error_nulls;
+    int failed;          /* 0, or the failure that stopped the share */
+    Py_ssize_t column;   /* the field whose column failed */
+} ParseShare;
+
+/* The row's fields null (it does not parse, or is null): 0 or a
+   COLUMN_ failure. */
+static int
+put_nulls(ParseShare *sh, int64_t at)
 {
-    for (Py_ssize_t f = 0; f < nfields; f++) {
-        column_free(&out->fields[f]);
+    for (Py_ssize_t f = 0; f < sh->job->nfields; f++) {
+        int put = column_put(&sh->fields[f], at, NULL, 0);
+        if (put < 0) {
+            sh->column = f;
+            return put;
+        }
     }
-    free(out->outer_valid);
-    free(out->ref_valid);
-    free(out->error_valid);
-    free(out->errors);
+    return 0;
 }
 
-/* One row into out: -1 with an exception set, else 0. */
+/* Row i into the share: 0, or a failure (no exception set). */
 static int
-parse_row(const Job *job, const Strings *in, int64_t i, Parsed *out)
+parse_row(ParseShare *sh, int64_t i)
 {
+    const Job *job = sh->job;
+    int64_t at = i - sh->first;
     const unsigned char *p = NULL;
     size_t n = 0;
-    int got = row_at(in, i, &p, &n);
+    int got = row_at(sh->in, i, &p, &n);
     if (got == 1) {
-        out->outer_nulls++;
-        out->ref_nulls++;
-        out->error_nulls++;
-        for (Py_ssize_t f = 0; f < job->nfields; f++) {
-            if (column_put(&out->fields[f], i, NULL, 0) < 0) {
-                return -1;
-            }
-        }
-        return 0;
+        sh->ref_nulls++;
+        sh->error_nulls++;
+        return put_nulls(sh, at);
     }
-    set_bit(out->outer_valid, i);
     Reading reading;
     Py_ssize_t spans[2 * MAX_SLOTS]; /* job->nslots pairs: column_job bounds it */
     Source src;
     int found = 0;
     if (got == 0) {
         source_utf8(&src, p, n);
-        found = tagger_run_source(job->tagger, &src, &reading);
+        found = tagger_run_utf8(job->tagger, &src, &reading);
         if (found < 0) {
-            return -1;
+            return found;
         }
     }
     /* Every code point one byte: the spans are byte offsets. */
@@ -613,8 +659,8 @@ parse_row(const Job *job, const Strings *in, int64_t i, Parsed *out)
         error = first_forbidden(job, p, n);
     }
     if (found == 1 && error < 0) {
-        set_bit(out->ref_valid, i);
-        out->error_nulls++;
+        set_bit(sh->ref_valid, i);
+        sh->error_nulls++;
         tagger_slot_spans(job->tagger, &reading, spans);
         Py_ssize_t known_pos = 0;
         size_t known_byte = 0;
@@ -625,8 +671,7 @@ parse_row(const Job *job, const Strings *in, int64_t i, Parsed *out)
             if (start <= -2) {
                 Py_ssize_t k = -2 - start;
                 if (k >= job->nconsts || job->const_utf8[k] == NULL) {
-                    PyErr_SetString(PyExc_TypeError, "a field's constant is not a str");
-                    return -1;
+                    return ROW_CONSTANT;
                 }
                 value = (const unsigned char *)job->const_utf8[k];
                 size = (size_t)job->const_len[k];
@@ -637,82 +682,225 @@ parse_row(const Job *job, const Strings *in, int64_t i, Parsed *out)
                 value = p + from;
                 size = to - from;
             }
-            if (column_put(&out->fields[f], i, value, size) < 0) {
-                return -1;
+            int put = column_put(&sh->fields[f], at, value, size);
+            if (put < 0) {
+                sh->column = f;
+                return put;
             }
         }
         return 0;
     }
     /* No match: the offset check gives, the end of the longest prefix some
-       matching text starts with (an ill-formed sequence ends it). */
+       matching text starts with (an ill-formed sequence ends it).  A
+       UTF-8 source never fails. */
     if (error < 0 && got == 0) {
         Source again;
         source_utf8(&again, p, n);
         Py_ssize_t end = 0;
-        if (run_source((const Runner *)job->runner, &again, &end) < 0) {
-            return -1;
-        }
+        (void)run_source((const Runner *)job->runner, &again, &end);
         error = end;
     }
     if (error < 0) {
         error = 0;
     }
-    out->ref_nulls++;
-    set_bit(out->error_valid, i);
-    out->errors[i] = error;
-    for (Py_ssize_t f = 0; f < job->nfields; f++) {
-        if (column_put(&out->fields[f], i, NULL, 0) < 0) {
-            return -1;
+    sh->ref_nulls++;
+    set_bit(sh->error_valid, i);
+    sh->errors[i] = error;
+    return put_nulls(sh, at);
+}
+
+static void
+parse_share(void *arg)
+{
+    ParseShare *sh = arg;
+    for (int64_t i = sh->first; i < sh->stop && sh->failed == 0; i++) {
+        sh->failed = parse_row(sh, i);
+    }
+}
+
+/* The exception of what stopped a share; -1. */
+static int
+parse_raise(const ParseShare *sh)
+{
+    switch (sh->failed) {
+    case TAG_NO_MEMORY:
+    case TAG_INCONSISTENT:
+        return tag_raise(sh->failed);
+    case ROW_CONSTANT:
+        PyErr_SetString(PyExc_TypeError, "a field's constant is not a str");
+        return -1;
+    default:
+        return column_raise(&sh->fields[sh->column], sh->failed);
+    }
+}
+
+/* The bytes of rows [first, stop) of the input, where its offsets say
+   (not for views), capped: a larger column grows as it needs. */
+static size_t
+rows_bytes(const Strings *in, int64_t first, int64_t stop)
+{
+    int64_t size = 0;
+    if (stop > first && in->kind == 'u') {
+        const int32_t *offsets = in->offsets;
+        size = (int64_t)offsets[in->offset + stop] - offsets[in->offset + first];
+    }
+    else if (stop > first && in->kind == 'U') {
+        const int64_t *offsets = in->offsets;
+        size = offsets[in->offset + stop] - offsets[in->offset + first];
+    }
+    size_t reserve = size > 0 ? (size_t)size : 0;
+    return reserve > ((size_t)1 << 30) ? (size_t)1 << 30 : reserve;
+}
+
+/* The shares' columns of field f, rows in order, as one column of
+   `length` rows: 0, or a COLUMN_ failure (what out holds then is for
+   column_free). */
+static int
+join_columns(ParseShare *share, int shares, Py_ssize_t f, int64_t length, Column *out)
+{
+    size_t size = 0;
+    for (int k = 0; k < shares; k++) {
+        size += share[k].fields[f].size;
+    }
+    const Column *head = &share[0].fields[f];
+    if (column_init(out, length, head->wide, size) < 0) {
+        return COLUMN_NO_MEMORY;
+    }
+    if (!head->wide && size > (size_t)INT32_MAX) {
+        return COLUMN_TOO_LONG;
+    }
+    for (int k = 0; k < shares; k++) {
+        const Column *c = &share[k].fields[f];
+        int64_t first = share[k].first, rows = share[k].stop - first;
+        size_t base = out->size;
+        memcpy(out->data + base, c->data, c->size);
+        out->size += c->size;
+        for (int64_t r = 1; r <= rows; r++) {
+            if (out->wide) {
+                ((int64_t *)out->offsets)[first + r] =
+                    (int64_t)base + ((const int64_t *)c->offsets)[r];
+            }
+            else {
+                ((int32_t *)out->offsets)[first + r] =
+                    (int32_t)base + ((const int32_t *)c->offsets)[r];
+            }
         }
+        /* first is a multiple of 8: the share's bitmap starts a byte. */
+        for (int64_t b = 0; b < (rows + 7) / 8; b++) {
+            out->valid[first / 8 + b] |= c->valid[b];
+        }
+        out->nulls += c->nulls;
     }
     return 0;
+}
+
+typedef struct {
+    int64_t length;
+    Column fields[MAX_FIELDS];
+    uint8_t *ref_valid, *error_valid;
+    int64_t *errors;
+    int64_t ref_nulls, error_nulls;
+} Parsed;
+
+static void
+parsed_free(Parsed *out, Py_ssize_t nfields)
+{
+    for (Py_ssize_t f = 0; f < nfields; f++) {
+        column_free(&out->fields[f]);
+    }
+    free(out->ref_valid);
+    free(out->error_valid);
+    free(out->errors);
+}
+
+static void
+shares_free(ParseShare *share, int shares, Py_ssize_t nfields)
+{
+    for (int k = 0; k < shares; k++) {
+        for (Py_ssize_t f = 0; f < nfields && share[k].fields != NULL; f++) {
+            column_free(&share[k].fields[f]);
+        }
+        free(share[k].fields);
+    }
+}
+
+/* Every row of `in` parsed into out's columns and bitmaps, the rows in
+   shares (see run_shares): 0, or -1 with an exception set. */
+static int
+parse_shared(const Job *job, const Strings *in, Parsed *out)
+{
+    int64_t length = in->length, each;
+    int shares = share_count(length, &each);
+    ParseShare share[MAX_SHARES];
+    void *args[MAX_SHARES];
+    memset(share, 0, sizeof share);
+    int ok = 1;
+    for (int k = 0; k < shares; k++) {
+        ParseShare *sh = &share[k];
+        share_rows(length, shares, each, k, &sh->first, &sh->stop);
+        sh->job = job;
+        sh->in = in;
+        sh->ref_valid = out->ref_valid;
+        sh->error_valid = out->error_valid;
+        sh->errors = out->errors;
+        /* One share writes the output's columns themselves. */
+        sh->fields = shares == 1 ? out->fields : calloc((size_t)job->nfields, sizeof(Column));
+        ok &= sh->fields != NULL;
+        for (Py_ssize_t f = 0; ok && f < job->nfields; f++) {
+            ok &= column_init(&sh->fields[f], sh->stop - sh->first, in->kind != 'u',
+                              rows_bytes(in, sh->first, sh->stop)) == 0;
+        }
+        args[k] = sh;
+    }
+    if (!ok) {
+        if (shares > 1) {
+            shares_free(share, shares, job->nfields);
+        }
+        PyErr_NoMemory();
+        return -1;
+    }
+    run_shares(parse_share, args, shares);
+    int failed = 0;
+    for (int k = 0; k < shares; k++) {
+        out->ref_nulls += share[k].ref_nulls;
+        out->error_nulls += share[k].error_nulls;
+        if (!failed && share[k].failed != 0) {
+            failed = 1;
+            parse_raise(&share[k]);
+        }
+    }
+    if (shares == 1) {
+        return failed ? -1 : 0;
+    }
+    for (Py_ssize_t f = 0; !failed && f < job->nfields; f++) {
+        int joined = join_columns(share, shares, f, length, &out->fields[f]);
+        if (joined < 0) {
+            failed = 1;
+            column_raise(&share[0].fields[f], joined);
+        }
+    }
+    shares_free(share, shares, job->nfields);
+    return failed ? -1 : 0;
 }
 
 static int
 parse_rows(const Job *job, const Strings *in, struct ArrowArray *out)
 {
     int64_t length = in->length;
-    int wide = in->kind != 'u';
     Parsed parsed;
     memset(&parsed, 0, sizeof parsed);
     parsed.length = length;
-    int ok = 1;
-    /* The input's bytes, where its offsets say (not for views), capped:
-       a larger column grows as it needs. */
-    size_t reserve = 0;
-    if (length > 0 && in->kind == 'u') {
-        const int32_t *offsets = in->offsets;
-        int64_t size = (int64_t)offsets[in->offset + length] - offsets[in->offset];
-        reserve = size > 0 ? (size_t)size : 0;
-    }
-    else if (length > 0 && in->kind == 'U') {
-        const int64_t *offsets = in->offsets;
-        int64_t size = offsets[in->offset + length] - offsets[in->offset];
-        reserve = size > 0 ? (size_t)size : 0;
-    }
-    if (reserve > ((size_t)1 << 30)) {
-        reserve = (size_t)1 << 30;
-    }
-    for (Py_ssize_t f = 0; f < job->nfields; f++) {
-        parsed.fields[f].length = length;
-        ok &= column_init(&parsed.fields[f], length, wide, reserve) == 0;
-        parsed.fields[f].length = length;
-    }
-    parsed.outer_valid = calloc(bitmap_size(length), 1);
     parsed.ref_valid = calloc(bitmap_size(length), 1);
     parsed.error_valid = calloc(bitmap_size(length), 1);
     parsed.errors = calloc((size_t)length + 1, sizeof(int64_t));
-    if (!ok || parsed.outer_valid == NULL || parsed.ref_valid == NULL ||
-        parsed.error_valid == NULL || parsed.errors == NULL) {
-        parsed_free(&parsed, job->nfields);
+    if (parsed.ref_valid == NULL || parsed.error_valid == NULL || parsed.errors == NULL) {
+        parsed_free(&parsed, 0);
         PyErr_NoMemory();
         return -1;
     }
-    for (int64_t i = 0; i < length; i++) {
-        if (parse_row(job, in, i, &parsed) < 0) {
-            parsed_free(&parsed, job->nfields);
-            return -1;
-        }
+    if (parse_shared(job, in, &parsed) < 0) {
+        parsed_free(&parsed, job->nfields);
+        return -1;
     }
     /* outer: struct<reference, error_offset>; reference: struct<fields>. */
     if (new_array(out, length, 1, 2) < 0) {
@@ -740,7 +928,6 @@ parse_rows(const Job *job, const Strings *in, struct ArrowArray *out)
        nor an error offset): so a stream of it is a stream of record
        batches, which is how DuckDB and pyarrow's readers take a table.
        Bitmaps of no null are left out, as producers do. */
-    free(parsed.outer_valid);
     out->null_count = 0;
     ((ArrayPrivate *)reference->private_data)->buffers[0] =
         parsed.ref_nulls > 0 ? parsed.ref_valid : NULL;

@@ -90,6 +90,19 @@ typedef struct {
    and the constants those spans index (a borrowed tuple). */
 NATIVE_SHARED int
 tagger_run_source(PyObject *tagger, Source *src, Reading *reading);
+/* What a Tagger's run fails with, besides -1 (TAG_ERROR: a str could not
+   be read, its exception set): no exception is set for these. */
+#define TAG_ERROR (-1)
+#define TAG_NO_MEMORY (-2)
+#define TAG_INCONSISTENT (-3)
+/* tagger_run_source over a UTF-8 source without the GIL: the failures
+   are TAG_NO_MEMORY and TAG_INCONSISTENT, for tag_raise to raise. */
+NATIVE_SHARED int
+tagger_run_utf8(PyObject *tagger, Source *src, Reading *reading);
+/* found as tagger_run_source gives it: -1 with the failure's exception
+   set, else found.  With the GIL. */
+NATIVE_SHARED int
+tag_raise(int found);
 NATIVE_SHARED Py_ssize_t
 tagger_nslots(PyObject *tagger);
 NATIVE_SHARED void

@@ -29,28 +29,28 @@ typedef struct {
     uint16_t rec_stack[EVENTS_ON_STACK];
 } Events;
 
-/* events_push's growth: the arrays doubled (on the heap from the stack). */
+/* events_push's growth: the arrays doubled (on the heap from the stack),
+   with the C library's allocator, which needs no GIL: a column's rows
+   run without it.  TAG_NO_MEMORY, with no exception set, where it cannot. */
 static int
 events_grow(Events *ev)
 {
     Py_ssize_t cap = ev->cap * 2;
     if (cap > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(Py_ssize_t)) {
-        PyErr_NoMemory();
-        return -1;
+        return TAG_NO_MEMORY;
     }
-    Py_ssize_t *p = PyMem_Malloc((size_t)cap * sizeof(Py_ssize_t));
-    uint16_t *r = PyMem_Malloc((size_t)cap * sizeof(uint16_t));
+    Py_ssize_t *p = malloc((size_t)cap * sizeof(Py_ssize_t));
+    uint16_t *r = malloc((size_t)cap * sizeof(uint16_t));
     if (p == NULL || r == NULL) {
-        PyMem_Free(p);
-        PyMem_Free(r);
-        PyErr_NoMemory();
-        return -1;
+        free(p);
+        free(r);
+        return TAG_NO_MEMORY;
     }
     memcpy(p, ev->pos, (size_t)ev->n * sizeof(Py_ssize_t));
     memcpy(r, ev->rec, (size_t)ev->n * sizeof(uint16_t));
     if (ev->pos != ev->pos_stack) {
-        PyMem_Free(ev->pos);
-        PyMem_Free(ev->rec);
+        free(ev->pos);
+        free(ev->rec);
     }
     ev->pos = p;
     ev->rec = r;
@@ -61,8 +61,11 @@ events_grow(Events *ev)
 static inline int
 events_push(Events *ev, Py_ssize_t pos, uint16_t rec)
 {
-    if (ev->n == ev->cap && events_grow(ev) < 0) {
-        return -1;
+    if (ev->n == ev->cap) {
+        int grown = events_grow(ev);
+        if (grown < 0) {
+            return grown;
+        }
     }
     ev->pos[ev->n] = pos;
     ev->rec[ev->n] = rec;
@@ -216,8 +219,8 @@ static void
 events_free(Events *ev)
 {
     if (ev->pos != ev->pos_stack) {
-        PyMem_Free(ev->pos);
-        PyMem_Free(ev->rec);
+        free(ev->pos);
+        free(ev->rec);
     }
 }
 
@@ -280,7 +283,8 @@ follow_cycle(const Tagger *t, const Py_UCS4 *buf, Py_ssize_t i, Py_ssize_t n, Py
 }
 
 /* The forward pass: 1 with the final state's number in *final when the
-   DFA accepts text, 0 when it does not, -1 with an exception set. */
+   DFA accepts text, 0 when it does not, TAG_ERROR (a str's read failed,
+   its exception set) or TAG_NO_MEMORY. */
 static int
 tag_forward(const Tagger *t, Source *src, Events *ev, Py_ssize_t *final)
 {
@@ -299,7 +303,7 @@ tag_forward(const Tagger *t, Source *src, Events *ev, Py_ssize_t *final)
         Py_ssize_t n = source_next(src, buf);
         if (n <= 0) {
             if (n < 0) {
-                return -1;
+                return TAG_ERROR;
             }
             break;
         }
@@ -322,7 +326,7 @@ tag_forward(const Tagger *t, Source *src, Events *ev, Py_ssize_t *final)
                         ev->pos[ev->n - 1] = at + i;
                     }
                     else if (events_push(ev, at + i, rec) < 0) {
-                        return -1;
+                        return TAG_NO_MEMORY;
                     }
                     else {
                         events_compact(t, ev, &memo, rec);
@@ -332,7 +336,7 @@ tag_forward(const Tagger *t, Source *src, Events *ev, Py_ssize_t *final)
             }
             if (rec != 0) {
                 if (events_push(ev, at + i, rec) < 0) {
-                    return -1;
+                    return TAG_NO_MEMORY;
                 }
                 events_compact(t, ev, &memo, rec);
             }
@@ -365,15 +369,8 @@ tag_forward(const Tagger *t, Source *src, Events *ev, Py_ssize_t *final)
     return 1;
 }
 
-static PyObject *
-inconsistent(void)
-{
-    PyErr_SetString(PyExc_RuntimeError, "tagged DFA tables are inconsistent");
-    return NULL;
-}
-
-/* The backward pass: the reading's values and tags set; 0, or -1 with an
-   exception set.  A tag never set reads -1 when `all` asks for it or the
+/* The backward pass: the reading's values and tags set; 0, or
+   TAG_NO_MEMORY or TAG_INCONSISTENT (no exception set).  A tag never set reads -1 when `all` asks for it or the
    Tagger lacks the branch-free choice; that choice reads only the tags
    set, so the values are otherwise left as they were.  The thread each
    record was read in is found backwards, from the final state's
@@ -388,10 +385,9 @@ tag_backward(const Tagger *t, const Events *ev, Py_ssize_t final, Reading *readi
     uint16_t small[EVENTS_ON_STACK];
     uint16_t *sets = small;
     if (ev->n > EVENTS_ON_STACK) {
-        sets = PyMem_Malloc((size_t)ev->n * sizeof(uint16_t));
+        sets = malloc((size_t)ev->n * sizeof(uint16_t));
         if (sets == NULL) {
-            PyErr_NoMemory();
-            return -1;
+            return TAG_NO_MEMORY;
         }
     }
     int ok = 0;
@@ -440,16 +436,13 @@ tag_backward(const Tagger *t, const Events *ev, Py_ssize_t final, Reading *readi
     ok = 1;
 done:
     if (sets != small) {
-        PyMem_Free(sets);
+        free(sets);
     }
-    if (!ok) {
-        inconsistent();
-        return -1;
-    }
-    return 0;
+    return ok ? 0 : TAG_INCONSISTENT;
 }
 
-/* 1 with the reading filled when text matches, 0 when not, -1 on error. */
+/* 1 with the reading filled when text matches, 0 when not, else a TAG_
+   failure: what a run of a UTF-8 source gives needs no GIL. */
 static int
 tag_run_source(const Tagger *t, Source *src, Reading *reading, int all)
 {
@@ -460,12 +453,27 @@ tag_run_source(const Tagger *t, Source *src, Reading *reading, int all)
     ev.rec = ev.rec_stack;
     Py_ssize_t final = 0;
     int found = tag_forward(t, src, &ev, &final);
-    if (found == 1 && tag_backward(t, &ev, final, reading, all) < 0) {
-        found = -1;
+    if (found == 1) {
+        int back = tag_backward(t, &ev, final, reading, all);
+        if (back < 0) {
+            found = back;
+        }
     }
     reading->length = src->at;
     events_free(&ev);
     return found;
+}
+
+int
+tag_raise(int found)
+{
+    if (found == TAG_NO_MEMORY) {
+        PyErr_NoMemory();
+    }
+    else if (found == TAG_INCONSISTENT) {
+        PyErr_SetString(PyExc_RuntimeError, "tagged DFA tables are inconsistent");
+    }
+    return found < 0 ? -1 : found;
 }
 
 static int
@@ -477,12 +485,18 @@ tag_run(const Tagger *t, PyObject *text, Reading *reading, int all)
     }
     Source src;
     source_str(&src, text, length);
-    return tag_run_source(t, &src, reading, all);
+    return tag_raise(tag_run_source(t, &src, reading, all));
 }
 
 /* What columns.c reads of a Tagger (declared in native.h). */
 int
 tagger_run_source(PyObject *tagger, Source *src, Reading *reading)
+{
+    return tag_raise(tag_run_source((const Tagger *)tagger, src, reading, 0));
+}
+
+int
+tagger_run_utf8(PyObject *tagger, Source *src, Reading *reading)
 {
     return tag_run_source((const Tagger *)tagger, src, reading, 0);
 }
