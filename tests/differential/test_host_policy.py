@@ -5,10 +5,11 @@ the mistakes allow lists are known for as vectors."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import urigrammar as u
+from _budget import examples
 
 pytest.importorskip("can_ada")
 
@@ -191,3 +192,90 @@ def test_a_url_every_reader_reads_alike_passes_a_policy_that_lists_its_host(
     assert HostPolicy(["*." + name]).allows(f"{scheme}://www.{name}{rest}")
     assert not HostPolicy(["x" + name]).allows(url)
     assert not HostPolicy(["*." + name]).allows(url)
+
+
+def _passes(policy: HostPolicy, url: str) -> bool:
+    """``check``'s answer: every reader asked, every time."""
+    try:
+        policy.check(url)
+    except u.URIError:
+        return False
+    return True
+
+
+#: Hosts where a reading may part: A-labels Ada refuses or takes, names a
+#: reader takes for an IPv4 address, labels past DNS's bounds, escapes.
+_EDGE_HOSTS = [
+    "localhost",
+    "a.localhost",
+    "xn--bcher-kva.example",
+    "xn--BCHER-KVA.example",
+    "xn--zz.example",
+    "xn--a.example",
+    "xn--example-.com",
+    "1.2.3.4",
+    "1.2.3.ab",
+    "0x7f.1",
+    "example.0x10",
+    "a.123",
+    "127.1",
+    "-a.example",
+    "a-.example",
+    "a..example",
+    "x" * 64 + ".example",
+    ("abcdefgh" * 8)[:63] + ".example",
+    ".".join(["a" * 60] * 5),
+    "api.example.com",
+    "API.example.com.",
+    "[::1]",
+    "a%2Eb.example",
+    "a_b.example",
+]
+_POLICIES = [
+    HostPolicy(["api.example.com", "*.example", "*.com", "1.2.3.4"]),
+    HostPolicy(None, ports=[80, 443, 8443], allow_internal=True),
+    HostPolicy(None, schemes=["https", "ws"]),
+]
+_PORTS = ["", ":", ":80", ":443", ":0", ":080", ":8443", ":65535", ":65536", ":99999"]
+_RESTS = ["", "/", "/a/b", "/a?q=1", "/#f", "/ space", "/\\x"]
+
+
+@pytest.mark.parametrize("policy", _POLICIES)
+def test_allows_answers_as_check_does_on_hosts_where_readings_part(policy: HostPolicy) -> None:
+    # allows decides on RFC 3986's reading alone where that settles what
+    # every reader reads, and keeps its answers: each is check's, which
+    # asks every reader.
+    for host in _EDGE_HOSTS:
+        for scheme in ("http", "HTTP", "https", "ws", "ftp"):
+            for port in (*_PORTS[:2], ":080", ":65536", ":" + "9" * 5000):
+                for userinfo in ("", "a@"):
+                    url = f"{scheme}://{userinfo}{host}{port}/p"
+                    assert policy.allows(url) is _passes(policy, url), url
+                    assert policy.allows(url) is _passes(policy, url), url  # kept
+
+
+@given(
+    st.sampled_from(["http", "https", "HTTP", "ws", "wss", "ftp", "file"]),
+    st.sampled_from(["", "user@", "a:b@"]),
+    st.one_of(_NAMES, _NAMES.map(str.upper), _NAMES.map(lambda name: name + ".")),
+    st.sampled_from(_PORTS),
+    st.sampled_from(_RESTS),
+    st.sampled_from(_POLICIES),
+)
+@settings(max_examples=examples(300))
+def test_allows_answers_as_check_does(
+    scheme: str, userinfo: str, host: str, port: str, rest: str, policy: HostPolicy
+) -> None:
+    url = f"{scheme}://{userinfo}{host}{port}{rest}"
+    assert policy.allows(url) is _passes(policy, url)
+    assert policy.allows(url) is _passes(policy, url)  # kept
+
+
+def test_allows_answers_as_check_does_on_the_corpus() -> None:
+    from pathlib import Path
+
+    lines = (Path(__file__).parents[1] / "data" / "real-urls.txt").read_text("utf-8").splitlines()
+    policy = HostPolicy(["*.com", "*.org", "en.wikipedia.org", "github.com"])
+    answers = [policy.allows(line) for line in lines]
+    assert answers == [_passes(policy, line) for line in lines]
+    assert 0 < sum(answers) < len(lines)

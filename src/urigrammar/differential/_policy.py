@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 
 from .._errors import URIError
 from ..shipped import userinfo_secret
-from ..uri import SCHEME_RULES
+from ..uri import SCHEME_RULES, parse
 from ._diff import Agreement, agreed_host, agreement
 from ._readers import chosen_readers
 
@@ -86,6 +86,18 @@ def _name(entry: str) -> str:
 #: The characters of a host name's labels (RFC 1123 section 2.1), and "_",
 #: which service names use.
 _LDH = re.compile(r"[a-z0-9_-]+")
+
+#: A host ``HostPolicy._plain`` reads alone (lowercased): labels of
+#: letters, digits and hyphens (RFC 1123 section 2.1), the last starting
+#: with a letter, and a trailing dot.
+_PLAIN_HOST = re.compile(r"(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*\.?")
+
+#: What ``HostPolicy._plain`` gives for a URL the readers must read.
+_READ = object()
+
+#: The answers a policy keeps, by a URL's scheme, host and port as
+#: written: a crawl or a proxy asks about a few hosts many times.
+_KEPT = 65_536
 
 
 def _dns_name(name: str) -> bool:
@@ -237,6 +249,9 @@ class HostPolicy:
     _wildcards: frozenset[str] = field(init=False, repr=False, compare=False)
     _addresses: frozenset[Address] = field(init=False, repr=False, compare=False)
     _networks: tuple[Network, ...] = field(init=False, repr=False, compare=False)
+    _kept: dict[tuple[str | None, str | None, str | None], object] = field(
+        init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         names, wildcards, addresses, networks = _entries(self.hosts)
@@ -253,14 +268,63 @@ class HostPolicy:
         set_(self, "_wildcards", frozenset(wildcards))
         set_(self, "_addresses", frozenset(addresses))
         set_(self, "_networks", tuple(networks))
+        # Answers by (scheme, host, port), each a function of the policy
+        # (and of SCHEME_RULES' default ports): a memo, not state.
+        set_(self, "_kept", {})
 
     def allows(self, url: str) -> bool:
         """Whether ``check(url)`` passes (without making its error)."""
+        key = self._key(url)
+        if key is not None:
+            kept = self._kept
+            answer = kept.get(key)
+            if answer is None:
+                answer = self._plain(*key)
+                if len(kept) < _KEPT:
+                    kept[key] = answer
+            if answer is not _READ:
+                return answer is True
         try:
             found = self._agreement(url)
         except URIError:
             return False
         return self._refusal(found) is None
+
+    def _key(self, url: str) -> tuple[str | None, str | None, str | None] | None:
+        """The scheme, host and port of ``url`` as RFC 3986 reads them
+        (``_plain`` decides on them alone), or ``None`` for a URL that is
+        no URI, holds userinfo or is not ASCII, or when other readers must
+        read it too."""
+        if self.readers is not None or type(url) is not str or not url.isascii():
+            return None
+        try:
+            ref = parse(url)
+        except URIError:
+            return None
+        if ref.userinfo is not None:
+            return None
+        return ref.scheme, ref.host, ref.port_text
+
+    def _plain(self, scheme: str | None, host: str | None, port: str | None) -> object:
+        """``True`` or ``False`` for a URL of that scheme, host and port (as
+        written, no userinfo) whose RFC 3986 reading alone settles what
+        every reader reads, else ``_READ``: a scheme the policy serves, as
+        written (lowercase), a port of at most five digits (one past 65535
+        the URL Standard refuses, and no policy allows), and a host of
+        letters, digits and hyphens in labels, the last one starting with
+        a letter (so no reader takes it for an IPv4 address), with no
+        A-label (which the URL Standard decodes and checks).  The URL
+        Standard then reads the host lowercased, as ``agreement`` would
+        find."""
+        if scheme is None or scheme not in self.schemes or not host:
+            return _READ
+        name = host.lower()
+        if not _PLAIN_HOST.fullmatch(name) or "xn--" in name:
+            return _READ
+        if port and len(port) > 5:
+            return _READ  # no policy allows it (and int() refuses 4,300 digits)
+        at = len(scheme) + 3
+        return self._decision(scheme, name, at, int(port) if port else None, None) is None
 
     def _agreement(self, url: str) -> Agreement:
         """What RFC 3986 and the URL Standard agree on, when every one of
@@ -298,7 +362,14 @@ class HostPolicy:
         at = len(scheme) + 3 + (0 if userinfo is None else len(userinfo) + 1)
         if "%" in (target.host or ""):
             return "the host is written with escapes, which clients read differently", at
-        address = _address(host)
+        return self._decision(scheme, host, at, int(url.port) if url.port else None, _address(host))
+
+    def _decision(
+        self, scheme: str, host: str, at: int, port: int | None, address: Address | None
+    ) -> tuple[str, int] | None:
+        """Why the policy refuses the agreed ``host`` (at offset ``at``, an
+        IP address when ``address``) and ``port`` (``None``: the scheme's
+        default) of a URL of ``scheme``, or ``None`` when it allows them."""
         if address is not None:
             if _internal(address) and not self.allow_internal:
                 return f"{address} is an address no public service has", at
@@ -316,10 +387,10 @@ class HostPolicy:
                 return f"the host {name!r} is not listed", at
         rule = SCHEME_RULES.get(scheme)
         default = None if rule is None else rule.default_port
-        port = int(url.port) if url.port else default
         allowed_ports = self.ports if self.ports is not None else (default,)
-        if port is None or port not in allowed_ports:
-            return f"the port {port} is not allowed", at
+        chosen = default if port is None else port
+        if chosen is None or chosen not in allowed_ports:
+            return f"the port {chosen} is not allowed", at
         return None
 
     def _listed(self, name: str) -> bool:
