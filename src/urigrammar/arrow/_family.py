@@ -68,20 +68,26 @@ def component_chunk(pa: Module, chunk: Any, parsed: Any, name: str) -> Any:
 
 def host_chunk(pa: Module, chunk: Any, parsed: Any, read: Callable[[str], Reference]) -> Any:
     """The host as ``normalize`` writes it (RFC 3986 section 6.2.2, RFC
-    3987 section 5.3.2): case and percent-encodings normalized.  A host of
-    ASCII without ``%`` only changes case, which pyarrow's ``ascii_lower``
-    does for the whole chunk; the others go through ``normalize``."""
+    3987 section 5.3.2): case and percent-encodings normalized.  Asked
+    once per distinct host as written, since that form depends on the
+    host's text alone (its kind is the rule the text matches): a host of
+    ASCII without ``%`` only changes case; another is read by
+    ``normalize`` from the first row that holds it."""
     pc = pa.compute
     host = component_chunk(pa, chunk, parsed, "host")
-    lowered = pc.ascii_lower(host)
-    other = pc.fill_null(
-        pc.or_(pc.invert(pc.string_is_ascii(host)), pc.match_substring(host, "%")), False
-    )
-    if not pc.any(other).as_py():
-        return lowered
-    texts = pc.filter(chunk, other).to_pylist()
-    normal = [read(text).normalize().host for text in texts]
-    return pc.replace_with_mask(lowered, other, pa.array(normal, lowered.type))
+    encoded = pc.dictionary_encode(host)
+    names = [
+        h.lower() if h.isascii() and "%" not in h else None for h in encoded.dictionary.to_pylist()
+    ]
+    rest = [k for k, name in enumerate(names) if name is None]
+    if rest:
+        indices = encoded.indices
+        holding = pc.is_in(indices, value_set=pa.array(rest, indices.type))
+        texts = pc.filter(chunk, holding).to_pylist()
+        for text, k in zip(texts, pc.filter(indices, holding).to_pylist(), strict=True):
+            if names[k] is None:
+                names[k] = read(text).normalize().host
+    return pc.take(pa.array(names, host.type), encoded.indices)
 
 
 def suffix_chunk(pa: Module, chunk: Any, parsed: Any, *, registrable: bool, private: bool) -> Any:
