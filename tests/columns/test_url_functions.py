@@ -49,6 +49,11 @@ TEXTS: list[str | None] = [
     "?q=1",
     "",
     "http://h.example./?utm_campaign=a&gclid=b",
+    # Hosts written as above, under another scheme or none: a host's
+    # normal form is its text's alone.
+    "ftp://B%C3%BCcher.Example/x",
+    "//Bücher.EXAMPLE",
+    "HTTP://[::A:0:0:1]/",
 ]
 
 Row = Callable[[Any], object]
