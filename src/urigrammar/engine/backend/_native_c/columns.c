@@ -757,24 +757,33 @@ rows_bytes(const Strings *in, int64_t first, int64_t stop)
     return reserve > ((size_t)1 << 30) ? (size_t)1 << 30 : reserve;
 }
 
-/* The shares' columns of field f, rows in order, as one column of
-   `length` rows: 0, or a COLUMN_ failure (what out holds then is for
-   column_free). */
+/* The columns of field f of the later shares appended to the first
+   share's, which is the output's (of every row's offsets): 0, or a
+   COLUMN_ failure.  The first share's buffers are kept rather than copied
+   into new ones: a column job that allocates and frees buffers of a
+   batch's size on each call leads the C library's allocator to keep them
+   (its threshold for mapping memory of its own rises with each one freed),
+   and a stream's memory then grows with more batches. */
 static int
-join_columns(ParseShare *share, int shares, Py_ssize_t f, int64_t length, Column *out)
+append_columns(ParseShare *share, int shares, Py_ssize_t f)
 {
-    size_t size = 0;
-    for (int k = 0; k < shares; k++) {
+    Column *out = &share[0].fields[f];
+    size_t size = out->size;
+    for (int k = 1; k < shares; k++) {
         size += share[k].fields[f].size;
     }
-    const Column *head = &share[0].fields[f];
-    if (column_init(out, length, head->wide, size) < 0) {
-        return COLUMN_NO_MEMORY;
-    }
-    if (!head->wide && size > (size_t)INT32_MAX) {
+    if (!out->wide && size > (size_t)INT32_MAX) {
         return COLUMN_TOO_LONG;
     }
-    for (int k = 0; k < shares; k++) {
+    if (size > out->cap) {
+        unsigned char *grown = realloc(out->data, size);
+        if (grown == NULL) {
+            return COLUMN_NO_MEMORY;
+        }
+        out->data = grown;
+        out->cap = size;
+    }
+    for (int k = 1; k < shares; k++) {
         const Column *c = &share[k].fields[f];
         int64_t first = share[k].first, rows = share[k].stop - first;
         size_t base = out->size;
@@ -818,10 +827,11 @@ parsed_free(Parsed *out, Py_ssize_t nfields)
     free(out->errors);
 }
 
+/* The later shares' columns (the first's are the output's). */
 static void
 shares_free(ParseShare *share, int shares, Py_ssize_t nfields)
 {
-    for (int k = 0; k < shares; k++) {
+    for (int k = 1; k < shares; k++) {
         for (Py_ssize_t f = 0; f < nfields && share[k].fields != NULL; f++) {
             column_free(&share[k].fields[f]);
         }
@@ -830,7 +840,9 @@ shares_free(ParseShare *share, int shares, Py_ssize_t nfields)
 }
 
 /* Every row of `in` parsed into out's columns and bitmaps, the rows in
-   shares (see run_shares): 0, or -1 with an exception set. */
+   shares (see run_shares): 0, or -1 with an exception set.  The first
+   share writes out's columns, sized for every row; each later one writes
+   columns of its own, appended to them (append_columns). */
 static int
 parse_shared(const Job *job, const Strings *in, Parsed *out)
 {
@@ -848,19 +860,19 @@ parse_shared(const Job *job, const Strings *in, Parsed *out)
         sh->ref_valid = out->ref_valid;
         sh->error_valid = out->error_valid;
         sh->errors = out->errors;
-        /* One share writes the output's columns themselves. */
-        sh->fields = shares == 1 ? out->fields : calloc((size_t)job->nfields, sizeof(Column));
+        sh->fields = k == 0 ? out->fields : calloc((size_t)job->nfields, sizeof(Column));
         ok &= sh->fields != NULL;
+        /* The first share's columns hold every row, and reserve the bytes
+           of all of them: the later shares' are appended without growing. */
+        int64_t rows = k == 0 ? length : sh->stop - sh->first;
+        size_t reserve = rows_bytes(in, sh->first, k == 0 ? length : sh->stop);
         for (Py_ssize_t f = 0; ok && f < job->nfields; f++) {
-            ok &= column_init(&sh->fields[f], sh->stop - sh->first, in->kind != 'u',
-                              rows_bytes(in, sh->first, sh->stop)) == 0;
+            ok &= column_init(&sh->fields[f], rows, in->kind != 'u', reserve) == 0;
         }
         args[k] = sh;
     }
     if (!ok) {
-        if (shares > 1) {
-            shares_free(share, shares, job->nfields);
-        }
+        shares_free(share, shares, job->nfields);
         PyErr_NoMemory();
         return -1;
     }
@@ -874,14 +886,11 @@ parse_shared(const Job *job, const Strings *in, Parsed *out)
             parse_raise(&share[k]);
         }
     }
-    if (shares == 1) {
-        return failed ? -1 : 0;
-    }
     for (Py_ssize_t f = 0; !failed && f < job->nfields; f++) {
-        int joined = join_columns(share, shares, f, length, &out->fields[f]);
-        if (joined < 0) {
+        int appended = append_columns(share, shares, f);
+        if (appended < 0) {
             failed = 1;
-            column_raise(&share[0].fields[f], joined);
+            column_raise(&share[0].fields[f], appended);
         }
     }
     shares_free(share, shares, job->nfields);
