@@ -279,3 +279,21 @@ def test_allows_answers_as_check_does_on_the_corpus() -> None:
     answers = [policy.allows(line) for line in lines]
     assert answers == [_passes(policy, line) for line in lines]
     assert 0 < sum(answers) < len(lines)
+
+
+def test_a_policy_pickles_without_its_kept_answers() -> None:
+    import copy
+    import pickle
+
+    urls = [
+        "https://api.example.com/",
+        "https://a.b.example/",
+        "https://evil.net/",
+        "https://a.123/",
+    ]
+    policy = HostPolicy(["api.example.com", "*.example"])
+    answers = [policy.allows(url) for url in urls]  # kept, one of them to be read again
+    for made in (pickle.loads(pickle.dumps(policy)), copy.deepcopy(policy), copy.copy(policy)):
+        assert made == policy
+        assert [made.allows(url) for url in urls] == answers == [True, True, False, False]
+    assert pickle.loads(pickle.dumps(policy))._kept == {}

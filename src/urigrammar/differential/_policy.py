@@ -92,8 +92,9 @@ _LDH = re.compile(r"[a-z0-9_-]+")
 #: with a letter, and a trailing dot.
 _PLAIN_HOST = re.compile(r"(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*\.?")
 
-#: What ``HostPolicy._plain`` gives for a URL the readers must read.
-_READ = object()
+#: What ``HostPolicy._plain`` answers: the URL allowed, refused, or to be
+#: read by the readers.
+_ALLOWED, _REFUSED, _READ = 1, 0, -1
 
 #: The answers a policy keeps, by a URL's scheme, host and port as
 #: written: a crawl or a proxy asks about a few hosts many times.
@@ -249,7 +250,7 @@ class HostPolicy:
     _wildcards: frozenset[str] = field(init=False, repr=False, compare=False)
     _addresses: frozenset[Address] = field(init=False, repr=False, compare=False)
     _networks: tuple[Network, ...] = field(init=False, repr=False, compare=False)
-    _kept: dict[tuple[str | None, str | None, str | None], object] = field(
+    _kept: dict[tuple[str | None, str | None, str | None], int] = field(
         init=False, repr=False, compare=False
     )
 
@@ -282,8 +283,8 @@ class HostPolicy:
                 answer = self._plain(*key)
                 if len(kept) < _KEPT:
                     kept[key] = answer
-            if answer is not _READ:
-                return answer is True
+            if answer != _READ:
+                return answer == _ALLOWED
         try:
             found = self._agreement(url)
         except URIError:
@@ -305,8 +306,8 @@ class HostPolicy:
             return None
         return ref.scheme, ref.host, ref.port_text
 
-    def _plain(self, scheme: str | None, host: str | None, port: str | None) -> object:
-        """``True`` or ``False`` for a URL of that scheme, host and port (as
+    def _plain(self, scheme: str | None, host: str | None, port: str | None) -> int:
+        """``_ALLOWED`` or ``_REFUSED`` for a URL of that scheme, host and port (as
         written, no userinfo) whose RFC 3986 reading alone settles what
         every reader reads, else ``_READ``: a scheme the policy serves, as
         written (lowercase), a port of at most five digits (one past 65535
@@ -324,7 +325,17 @@ class HostPolicy:
         if port and len(port) > 5:
             return _READ  # no policy allows it (and int() refuses 4,300 digits)
         at = len(scheme) + 3
-        return self._decision(scheme, name, at, int(port) if port else None, None) is None
+        refusal = self._decision(scheme, name, at, int(port) if port else None, None)
+        return _ALLOWED if refusal is None else _REFUSED
+
+    def __getstate__(self) -> dict[str, object]:
+        # The kept answers stay with the process that found them.
+        state = dict(self.__dict__)
+        state["_kept"] = {}
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
 
     def _agreement(self, url: str) -> Agreement:
         """What RFC 3986 and the URL Standard agree on, when every one of
