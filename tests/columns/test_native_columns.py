@@ -242,3 +242,23 @@ def test_an_offset_whose_sum_with_the_length_overflows(offset: int) -> None:
     )
     with pytest.raises(ValueError, match="invalid length or offset"):
         parse_array(outer, backend=NATIVE)
+
+
+@pytest.mark.parametrize("rows", [1, 70_001])
+def test_a_field_whose_constant_is_no_str_is_refused_however_the_rows_are_shared(
+    rows: int,
+) -> None:
+    # A plan may give a field a constant (a host's kind); a column holds
+    # strings, so a constant of another type fails the job, with the
+    # column cut into shares on threads or not, and leaves nothing behind.
+    from urigrammar.shipped import RFC3986
+    from urigrammar.uri._visitor import CAPTURES, LEAVES
+
+    tagged = RFC3986.program("URI", CAPTURES, LEAVES)
+    assert tagged.names[0] == "scheme"
+    assert NATIVE is not None
+    job = column_job(NATIVE, RFC3986.program("URI"), tagged, ((None, ((0, 7),)),), (("kind", 0),))
+    assert job is not None
+    column = pa.array(["no", *["http://a/"] * (rows - 1), "http://a/"])
+    with pytest.raises(TypeError, match="a field's constant is not a str"):
+        column_array(job, *column.__arrow_c_array__())
