@@ -264,7 +264,7 @@ def test_the_corpus_and_its_damaged_copies(backend: Backend) -> None:
 
 
 def test_a_column_long_enough_to_be_shared_among_threads(backend: Backend) -> None:
-    # Natively, a column of more than 65,536 rows is validated in shares of
+    # Natively, a column of 65,536 rows or more is validated in shares of
     # at least 32,768 rows on threads of their own; a share's first row is
     # a multiple of 8 from the output's start, which a slice at an odd
     # offset shifts against the input's validity bitmap.

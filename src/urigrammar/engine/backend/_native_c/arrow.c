@@ -515,8 +515,7 @@ column_free(Column *c)
     free(c->valid);
 }
 
-/* Row i's value: bytes (n of them at p), or null when p is NULL.  0, or
-   -1 with an exception set. */
+/* Row i's value (arrow.h): 0, or a COLUMN_ failure, no exception set. */
 int
 column_put(Column *c, int64_t i, const unsigned char *p, size_t n)
 {

@@ -218,8 +218,8 @@ column_free(Column *c);
 /* Row i's value: bytes (n of them at p), or null when p is NULL.  0, or
    COLUMN_NO_MEMORY or COLUMN_TOO_LONG with no exception set (a column's
    rows may be written without the GIL): column_raise raises it. */
-#define COLUMN_NO_MEMORY (-2)
-#define COLUMN_TOO_LONG (-4)
+#define COLUMN_NO_MEMORY (-4)
+#define COLUMN_TOO_LONG (-5)
 NATIVE_SHARED int
 column_put(Column *c, int64_t i, const unsigned char *p, size_t n);
 /* -1 with the exception of what column_put gave set; with the GIL. */

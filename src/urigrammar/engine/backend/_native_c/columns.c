@@ -31,8 +31,8 @@
  *
  * A stream is processed one batch per get_next, as the consumer pulls: the
  * input batch is released before the output is returned, so memory holds
- * one batch and its output.  get_next takes the GIL (the Tagger allocates
- * with PyMem), so a consumer may call it from any thread.
+ * one batch and its output.  get_next takes the GIL (to start a batch's
+ * shares and to make its error), so a consumer may call it from any thread.
  */
 
 #include "arrow.h"
@@ -592,8 +592,9 @@ first_forbidden(const Job *job, const unsigned char *p, size_t n)
     }
 }
 
-/* What stops a parse share besides TAG_ and COLUMN_ failures: a field
-   whose constant is not a str. */
+/* What stops a parse share besides TAG_ and COLUMN_ failures (each code
+   its own, so parse_raise tells them apart): a field whose constant is
+   not a str. */
 #define ROW_CONSTANT (-6)
 
 /* A share of a parse: rows [first, stop) of the input, their fields into
