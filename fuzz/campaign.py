@@ -1,7 +1,7 @@
 """Run the fuzz targets under the sanitizers and say what each did.
 
     python fuzz/campaign.py --seconds 8                 # the smoke tox -e fuzz runs
-    python fuzz/campaign.py --runs 1000000 --corpus DIR # a campaign
+    python fuzz/campaign.py --runs 1000000 --corpus DIR --log DIR  # a campaign
 
 Each target (``fuzz_*.py`` beside this file) runs in a process of its own
 with atheris's AddressSanitizer and libFuzzer runtime preloaded
@@ -11,7 +11,9 @@ the sanitizer watches, and the seeds in ``seeds/``.  New inputs
 go to a directory of the run's own (``--corpus``, else a temporary one),
 never into the seeds.  Two targets run at a time by default.
 
-It prints one line per target: its executions, the coverage edges
+With ``--log``, each target's libFuzzer report goes to a file of its own
+as it runs, where a long campaign's progress shows.  At the end it
+prints one line per target: its executions, the coverage edges
 libFuzzer counted (``cov``: the C extension's and the instrumented Python's
 together) and its features (``ft``), the rate, and whether it crashed; it
 exits 1 if any target crashed or disagreed (an uncaught exception or a
@@ -73,16 +75,21 @@ def environment() -> dict[str, str]:
     }
 
 
-def fuzz(target: str, limits: list[str], corpus: Path) -> Outcome:
+def fuzz(target: str, limits: list[str], corpus: Path, log: Path) -> Outcome:
+    """Run one target, libFuzzer's report written to ``log/<target>.log``
+    as it goes (``tail -f`` shows a long campaign's progress)."""
     mine = corpus / target
     mine.mkdir(parents=True, exist_ok=True)
     command = [sys.executable, str(HERE / f"fuzz_{target}.py"), *limits, str(mine), str(SEEDS)]
-    done = subprocess.run(
-        command, env=environment(), capture_output=True, text=True, errors="replace", check=False
-    )
-    found = _DONE.findall(done.stderr) or _SEEN.findall(done.stderr) or [("0", "0", "0", "0")]
+    report = log / f"{target}.log"
+    with report.open("w", encoding="utf-8") as sink:
+        status = subprocess.run(
+            command, env=environment(), stdout=sink, stderr=subprocess.STDOUT, check=False
+        ).returncode
+    text = report.read_text(encoding="utf-8", errors="replace")
+    found = _DONE.findall(text) or _SEEN.findall(text) or [("0", "0", "0", "0")]
     runs, edges, features, rate = (int(x) for x in found[-1])
-    return Outcome(target, done.returncode, runs, edges, features, rate, done.stderr[-6000:])
+    return Outcome(target, status, runs, edges, features, rate, text[-6000:])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -92,6 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, help="fuzz each target for this many inputs")
     parser.add_argument("--corpus", type=Path, help="keep the inputs found here, a folder a target")
     parser.add_argument("--jobs", type=int, default=2, help="targets at a time (default 2)")
+    parser.add_argument(
+        "--log", type=Path, help="write each target's report here as it runs, a file a target"
+    )
     args = parser.parse_args(argv)
     unknown = set(args.targets) - set(TARGETS)
     if unknown:
@@ -102,9 +112,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.runs is not None:
         limits.append(f"-runs={args.runs}")
     with tempfile.TemporaryDirectory(prefix="urigrammar-fuzz-") as scratch:
-        corpus = args.corpus or Path(scratch)
+        corpus = args.corpus or Path(scratch) / "corpus"
+        log = args.log or Path(scratch) / "log"
+        log.mkdir(parents=True, exist_ok=True)
         with ThreadPoolExecutor(args.jobs) as pool:
-            outcomes = list(pool.map(lambda t: fuzz(t, limits, corpus), args.targets or TARGETS))
+            outcomes = list(
+                pool.map(lambda t: fuzz(t, limits, corpus, log), args.targets or TARGETS)
+            )
     for outcome in outcomes:
         print(outcome.line())
     failed = [o for o in outcomes if o.status != 0]
