@@ -3,7 +3,10 @@ non-regular rules, Unicode-wide classes and the linear matcher."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -43,6 +46,35 @@ def test_core_rules_with_more_than_one_character_compile_with_right_offsets(on: 
     assert on.validate("LWSP", " \r\n\t" * 1000)
     assert on.validate("CRLF", "\r\n")
     assert not on.validate("CRLF", "\n")
+
+
+CORE_RULES = """
+from urigrammar.engine.syntax.reader import core_rules
+for rule in core_rules():
+    print(rule.name, repr(rule.expr))
+"""
+
+
+def test_the_core_rules_read_the_same_with_abnfs_rust_backend() -> None:
+    # abnf[rust] swaps abnf's combinators for Rust ones that hide their
+    # parts; the core rules must still be read, and read as in Python.
+    pytest.importorskip("abnf_rust")
+
+    def read(**env: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", CORE_RULES],
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**os.environ, **env},
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    with_rust = read()
+    assert "LWSP" in with_rust
+    assert with_rust == read(ABNF_NO_RUST="1")
 
 
 def test_two_grammars_defining_one_name_keep_their_own(backend: Backend) -> None:

@@ -12,9 +12,13 @@ rule and no character set is typed here.
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import sys
+import threading
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..._errors import GrammarError
@@ -233,11 +237,45 @@ def abnf_nodes(rule: RuleText) -> tuple[Any, ...]:
     return tuple(nodes)
 
 
+def _pure_parser() -> ModuleType:
+    with _PURE_LOCK:  # one copy, and sys.modules free of it once it has run
+        return _pure_parser_once()
+
+
+_PURE_LOCK = threading.Lock()
+
+
+@cache
+def _pure_parser_once() -> ModuleType:
+    """``abnf``'s pure-Python parser module, whose combinators show their
+    parts.  With ``abnf``'s Rust backend (``abnf[rust]``), importing
+    ``abnf`` rebinds that module's combinator names to the Rust classes,
+    which keep their parts to themselves, and rebuilds the core rules with
+    them; a private copy of the module, run apart from the one ``abnf``
+    uses, still builds its core rules in Python."""
+    import abnf.parser
+    from abnf import _parser_python as py
+
+    if abnf.parser._BACKEND != "rust":
+        return py
+    name = f"{py.__name__}_urigrammar_core"  # in abnf's package: its relative imports
+    spec = importlib.util.spec_from_file_location(name, py.__file__)
+    assert spec is not None and spec.loader is not None, py.__file__
+    module = importlib.util.module_from_spec(spec)
+    # dataclasses reads a class's module from sys.modules while the module
+    # runs; it leaves sys.modules after, so nothing else finds the copy.
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[name]
+    return module
+
+
 def _from_combinator(parser: Any) -> Expr:
     """One of ``abnf``'s combinator objects (the pure-Python ones its core
     rules are built from) in the IR."""
-    from abnf import _parser_python as py
-
+    py = _pure_parser()
     if isinstance(parser, py.Rule):
         return Ref(parser.name)
     if isinstance(parser, py.Alternation):
@@ -259,9 +297,7 @@ def _from_combinator(parser: Any) -> Expr:
 
 def core_rules() -> list[RuleText]:
     """RFC 5234 Appendix B, read off ``abnf``'s own core rule objects."""
-    from abnf import _parser_python as py
-
-    core: list[Any] = py.Rule.rules()  # type: ignore[no-untyped-call]
+    core: list[Any] = _pure_parser().Rule.rules()  # type: ignore[no-untyped-call]
     return [RuleText.later(rule.name, False, partial(_read_core, rule)) for rule in core]
 
 
