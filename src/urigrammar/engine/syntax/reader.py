@@ -260,7 +260,8 @@ def _pure_parser_once() -> ModuleType:
         return py
     name = f"{py.__name__}_urigrammar_core"  # in abnf's package: its relative imports
     spec = importlib.util.spec_from_file_location(name, py.__file__)
-    assert spec is not None and spec.loader is not None, py.__file__
+    assert spec is not None, py.__file__
+    assert spec.loader is not None, py.__file__
     module = importlib.util.module_from_spec(spec)
     # dataclasses reads a class's module from sys.modules while the module
     # runs; it leaves sys.modules after, so nothing else finds the copy.
@@ -297,7 +298,7 @@ def _from_combinator(parser: Any) -> Expr:
 
 def core_rules() -> list[RuleText]:
     """RFC 5234 Appendix B, read off ``abnf``'s own core rule objects."""
-    core: list[Any] = _pure_parser().Rule.rules()  # type: ignore[no-untyped-call]
+    core: list[Any] = _pure_parser().Rule.rules()
     return [RuleText.later(rule.name, False, partial(_read_core, rule)) for rule in core]
 
 
