@@ -42,6 +42,7 @@ from urigrammar.engine.result.record import Record
 from urigrammar.shipped import shipped_rule
 from urigrammar.strategies import from_rule
 from urigrammar.uri._api import api
+from urigrammar.uri._columns import PARSED_FIELDS, _captures
 from urigrammar.uri._dialect import IRI, URI
 from urigrammar.uri._visitor import CAPTURES, LEAVES, plan
 
@@ -165,6 +166,28 @@ def mutated(rule: str) -> st.SearchStrategy[str]:
 def test_groups_agree_on_generated_and_mutated_text(rule: str, data: st.DataObject) -> None:
     all_agree(rule, data.draw(from_rule(rule)))
     all_agree(rule, data.draw(mutated(rule)))
+
+
+@native
+@pytest.mark.parametrize("rule", ["URI-reference", "IRI-reference", "absolute-URI"])
+@pytest.mark.parametrize("field", PARSED_FIELDS)
+@settings(max_examples=examples(40))
+@given(data=st.data())
+def test_a_tagger_of_one_component_reads_as_the_python_walk(
+    rule: str, field: str, data: st.DataObject
+) -> None:
+    # A program that captures one component (the columns' host, port...)
+    # sets no tag past it: the C tagger then runs the rest of the text as a
+    # plain DFA, and must still give every tag the Python walk gives.
+    grammar, name = shipped_rule(rule)
+    program = grammar.program(name, *_captures((field,)))
+    tables = program.tagged
+    assert tables is not None
+    from urigrammar.engine.backend._native import Tagger
+
+    text = data.draw(st.one_of(from_rule(rule), mutated(rule)))
+    native_tags = Tagger(tables.to_bytes(), plan(program.names)).tags(text)
+    assert native_tags == tagged_tags(tables, text), text
 
 
 def parsed_on(backend: Backend | None, text: str, rule: str, iri: bool) -> object:

@@ -47,10 +47,6 @@
 #define JOB_NAME "urigrammar.engine.backend._native.column_job"
 /* Output fields of a parse job, at most: a struct of that many strings. */
 #define MAX_FIELDS 64
-/* A parse job's tagger's output slots, at most: each row's spans, two
-   numbers a slot, are kept on the stack (4 KiB), and column_job refuses a
-   tagger with more.  A URI's plan has 8. */
-#define MAX_SLOTS 256
 
 /* ---- the job ------------------------------------------------------------ */
 
@@ -110,20 +106,15 @@ check_tagger(module_state *st, PyObject *tagger)
         }
         return -1;
     }
-    if (tagger_nslots(tagger) > MAX_SLOTS) {
-        PyErr_Format(PyExc_ValueError, "tagger: at most %d output slots, not %zd",
-                     MAX_SLOTS, tagger_nslots(tagger));
-        return -1;
-    }
     return 0;
 }
 
 PyDoc_STRVAR(column_job_doc,
 "column_job(runner, tagger, fields, forbidden, /)\n--\n\n"
 "What column_array and column_stream run on each row: a Runner, and for a\n"
-"parse a Tagger (else None) of at most 256 output slots, which become the\n"
-"fields, a tuple of (name, slot) pairs, and the code points (a str) a match\n"
-"must not hold.");
+"parse a Tagger (else None), some of whose output slots become the fields,\n"
+"a tuple of (name, slot) pairs, and the code points (a str) a match must\n"
+"not hold.");
 
 static PyObject *
 column_job(PyObject *module, PyObject *args)
@@ -643,7 +634,6 @@ parse_row(ParseShare *sh, int64_t i)
         return put_nulls(sh, at);
     }
     Reading reading;
-    Py_ssize_t spans[2 * MAX_SLOTS]; /* job->nslots pairs: column_job bounds it */
     Source src;
     int found = 0;
     if (got == 0) {
@@ -662,11 +652,14 @@ parse_row(ParseShare *sh, int64_t i)
     if (found == 1 && error < 0) {
         set_bit(sh->ref_valid, i);
         sh->error_nulls++;
-        tagger_slot_spans(job->tagger, &reading, spans);
         Py_ssize_t known_pos = 0;
         size_t known_byte = 0;
         for (Py_ssize_t f = 0; f < job->nfields; f++) {
-            Py_ssize_t start = spans[2 * job->slots[f]], end = spans[2 * job->slots[f] + 1];
+            /* Only the slots the fields keep: a job of one field (a
+               host column) reads one of a URI's eight. */
+            Py_ssize_t span[2];
+            tagger_slot_span(job->tagger, &reading, job->slots[f], span);
+            Py_ssize_t start = span[0], end = span[1];
             const unsigned char *value = NULL;
             size_t size = 0;
             if (start <= -2) {

@@ -86,7 +86,8 @@ typedef struct {
 /* What columns.c reads of a Tagger (tagger.c, plan.c), given a Tagger
    object: the reading of the text of src (1 when the DFA accepts it, 0
    when not, -1 with an exception set); the number of output slots; their
-   spans from a reading (two numbers a slot, as Tagger.spans gives them);
+   spans from a reading (two numbers a slot, as Tagger.spans gives them,
+   all of them or one);
    and the constants those spans index (a borrowed tuple). */
 NATIVE_SHARED int
 tagger_run_source(PyObject *tagger, Source *src, Reading *reading);
@@ -107,6 +108,10 @@ NATIVE_SHARED Py_ssize_t
 tagger_nslots(PyObject *tagger);
 NATIVE_SHARED void
 tagger_slot_spans(PyObject *tagger, const Reading *reading, Py_ssize_t *out);
+/* One slot's span (0 <= slot < tagger_nslots), for a caller that keeps
+   fewer slots than the tagger has. */
+NATIVE_SHARED void
+tagger_slot_span(PyObject *tagger, const Reading *reading, Py_ssize_t slot, Py_ssize_t *out);
 NATIVE_SHARED PyObject *
 tagger_consts(PyObject *tagger);
 

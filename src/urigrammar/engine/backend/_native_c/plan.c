@@ -187,8 +187,9 @@ find_fast_choice(Tagger *self)
     return 0;
 }
 
-void
-tagger_spans(const Tagger *t, const Reading *reading, Py_ssize_t *out)
+/* Slot s's span from a reading into out[0], out[1]. */
+static inline void
+slot_span(const Tagger *t, const Reading *reading, Py_ssize_t s, Py_ssize_t *out)
 {
     const Py_ssize_t *values = reading->values;
     if (t->out.pick != NULL) {
@@ -198,39 +199,43 @@ tagger_spans(const Tagger *t, const Reading *reading, Py_ssize_t *out)
            values: no branch, since which slots are present varies text
            by text and a branch on it would often be mispredicted. */
         uint64_t took = reading->set & (reading->set >> 1);
-        for (Py_ssize_t s = 0; s < t->out.nslots; s++) {
-            int cap = lowest_bit((took & t->out.slot_mask[s]) | NONE_BIT) >> 1;
-            Py_ssize_t at = t->out.pick[s * (FAST_CAPTURES + 1) + cap];
-            const Py_ssize_t *pair = at < NONE_AT ? values + at : t->out.fixed + (at - NONE_AT);
-            out[2 * s] = pair[0];
-            out[2 * s + 1] = pair[1];
-        }
+        int cap = lowest_bit((took & t->out.slot_mask[s]) | NONE_BIT) >> 1;
+        Py_ssize_t at = t->out.pick[s * (FAST_CAPTURES + 1) + cap];
+        const Py_ssize_t *pair = at < NONE_AT ? values + at : t->out.fixed + (at - NONE_AT);
+        out[0] = pair[0];
+        out[1] = pair[1];
         return;
     }
-    for (Py_ssize_t s = 0; s < t->out.nslots; s++) {
-        Py_ssize_t start = -1, end = -1;
-        if (t->out.default_index[s] >= 0) {
-            start = -2 - t->out.default_index[s];
+    Py_ssize_t start = -1, end = -1;
+    if (t->out.default_index[s] >= 0) {
+        start = -2 - t->out.default_index[s];
+        end = 0;
+    }
+    for (Py_ssize_t c = t->out.slot_first[s]; c < t->out.slot_first[s + 1]; c++) {
+        Py_ssize_t cap = t->out.cand_capture[c];
+        Py_ssize_t opened = values[2 * cap], closed = values[2 * cap + 1];
+        if (opened < 0 || closed < 0) {
+            continue;
+        }
+        if (t->out.cand_index[c] >= 0) {
+            start = -2 - t->out.cand_index[c];
             end = 0;
         }
-        for (Py_ssize_t c = t->out.slot_first[s]; c < t->out.slot_first[s + 1]; c++) {
-            Py_ssize_t cap = t->out.cand_capture[c];
-            Py_ssize_t opened = values[2 * cap], closed = values[2 * cap + 1];
-            if (opened < 0 || closed < 0) {
-                continue;
-            }
-            if (t->out.cand_index[c] >= 0) {
-                start = -2 - t->out.cand_index[c];
-                end = 0;
-            }
-            else {
-                start = opened;
-                end = closed;
-            }
-            break;
+        else {
+            start = opened;
+            end = closed;
         }
-        out[2 * s] = start;
-        out[2 * s + 1] = end;
+        break;
+    }
+    out[0] = start;
+    out[1] = end;
+}
+
+void
+tagger_spans(const Tagger *t, const Reading *reading, Py_ssize_t *out)
+{
+    for (Py_ssize_t s = 0; s < t->out.nslots; s++) {
+        slot_span(t, reading, s, out + 2 * s);
     }
 }
 
@@ -428,4 +433,10 @@ void
 tagger_slot_spans(PyObject *tagger, const Reading *reading, Py_ssize_t *out)
 {
     tagger_spans((const Tagger *)tagger, reading, out);
+}
+
+void
+tagger_slot_span(PyObject *tagger, const Reading *reading, Py_ssize_t slot, Py_ssize_t *out)
+{
+    slot_span((const Tagger *)tagger, reading, slot, out);
 }

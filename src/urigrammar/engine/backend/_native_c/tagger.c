@@ -11,8 +11,11 @@
  * once, at its end.  The backward pass follows the final state's first
  * accepting thread back through those records, to learn the thread each
  * was read in, then sets their tags forwards, a later value over an
- * earlier one.  Every index read from the tables at run time is checked
- * where it is used.
+ * earlier one.  Once a run enters a state from which no tag can be set by
+ * a record whose threads all share one history (`settles`, `untagged`),
+ * the tags are known: the rest of the text is a plain DFA run, which is
+ * most of a URL when only its host or port is asked for.  Every index
+ * read from the tables at run time is checked where it is used.
  */
 
 #include "tagger.h"
@@ -282,11 +285,47 @@ follow_cycle(const Tagger *t, const Py_UCS4 *buf, Py_ssize_t i, Py_ssize_t n, Py
     return i;
 }
 
+/* A run from the state at row *off over buf[i..n) that records nothing:
+   the rest of a text once its tags are settled.  Returns where it
+   stopped (n, or earlier at the dead state, *off then 0). */
+static Py_ssize_t
+run_settled(const Tagger *t, const Py_UCS4 *buf, Py_ssize_t i, Py_ssize_t n, uint32_t *off)
+{
+    const uint32_t *moves = t->dfa.moves;
+    uint32_t row = *off;
+    while (i < n) {
+        uint32_t cell = row + map_class(&t->dfa.map, buf[i]);
+        uint32_t next = moves[cell];
+        i++;
+        if (next == 0) {
+            row = 0;
+            break;
+        }
+        if (next == row) {
+            i = loops_skip(&t->loops, &t->dfa, row, t->recs[cell], buf, i, n);
+            continue;
+        }
+        row = next;
+    }
+    *off = row;
+    return i;
+}
+
+/* Whether the record just stored, into the state at row `next`, settles
+   every tag (see Tagger.settles): the run need keep no more records. */
+static inline int
+settled_by(const Tagger *t, uint16_t rec, uint32_t next)
+{
+    return t->settles[rec] && t->untagged[dfa_state(&t->dfa, next)];
+}
+
 /* The forward pass: 1 with the final state's number in *final when the
    DFA accepts text, 0 when it does not, TAG_ERROR (a str's read failed,
-   its exception set) or TAG_NO_MEMORY. */
+   its exception set) or TAG_NO_MEMORY.  *thread: the thread the backward
+   walk starts from in the last record kept (the final state's accepting
+   thread, or any thread of a record that settled the tags: 0). */
 static int
-tag_forward(const Tagger *t, Source *src, Events *ev, Py_ssize_t *final)
+tag_forward(const Tagger *t, Source *src, Events *ev, Py_ssize_t *final, Py_ssize_t *thread)
 {
     Py_UCS4 buf[CHUNK];
     const uint32_t *moves = t->dfa.moves;
@@ -298,6 +337,7 @@ tag_forward(const Tagger *t, Source *src, Events *ev, Py_ssize_t *final)
     uint16_t rec1 = 0, rec2 = 0;
     BlockMemo memo;
     memset(&memo, 0, sizeof memo); /* len 0: no entry matches a block */
+    int settled = 0;
     for (;;) {
         Py_ssize_t at = src->at;
         Py_ssize_t n = source_next(src, buf);
@@ -308,6 +348,13 @@ tag_forward(const Tagger *t, Source *src, Events *ev, Py_ssize_t *final)
             break;
         }
         Py_ssize_t i = 0;
+        if (settled) {
+            run_settled(t, buf, 0, n, &off);
+            if (off == 0) {
+                return 0;
+            }
+            continue;
+        }
         while (i < n) {
             uint32_t cell = off + map_class(&t->dfa.map, buf[i]);
             uint32_t next = moves[cell];
@@ -331,6 +378,13 @@ tag_forward(const Tagger *t, Source *src, Events *ev, Py_ssize_t *final)
                     else {
                         events_compact(t, ev, &memo, rec);
                     }
+                    if (settled_by(t, rec, off)) {
+                        settled = 1;
+                        i = run_settled(t, buf, i, n, &off);
+                        if (off == 0) {
+                            return 0;
+                        }
+                    }
                 }
                 continue;
             }
@@ -339,6 +393,15 @@ tag_forward(const Tagger *t, Source *src, Events *ev, Py_ssize_t *final)
                     return TAG_NO_MEMORY;
                 }
                 events_compact(t, ev, &memo, rec);
+                if (settled_by(t, rec, next)) {
+                    settled = 1;
+                    off = next;
+                    i = run_settled(t, buf, i, n, &off);
+                    if (off == 0) {
+                        return 0;
+                    }
+                    continue;
+                }
             }
             if (next == back2 || next == back3) {
                 /* A cycle of two or three states just completed: follow it
@@ -366,6 +429,7 @@ tag_forward(const Tagger *t, Source *src, Events *ev, Py_ssize_t *final)
         return 0;
     }
     *final = state;
+    *thread = settled ? 0 : t->finals[state];
     return 1;
 }
 
@@ -378,7 +442,7 @@ tag_forward(const Tagger *t, Source *src, Events *ev, Py_ssize_t *final)
    overwriting an earlier one, so each tag ends with its last value
    without reading what it holds. */
 static int
-tag_backward(const Tagger *t, const Events *ev, Py_ssize_t final, Reading *reading, int all)
+tag_backward(const Tagger *t, const Events *ev, Py_ssize_t thread, Reading *reading, int all)
 {
     Py_ssize_t *values = reading->values;
     /* Per record met: the tag set of the thread it was read in. */
@@ -391,7 +455,7 @@ tag_backward(const Tagger *t, const Events *ev, Py_ssize_t final, Reading *readi
         }
     }
     int ok = 0;
-    Py_ssize_t k = t->finals[final];
+    Py_ssize_t k = thread;
     for (Py_ssize_t e = ev->n - 1; e >= 0; e--) {
         uint16_t rec = ev->rec[e];
         uint32_t first = t->rec_first[rec];
@@ -451,10 +515,10 @@ tag_run_source(const Tagger *t, Source *src, Reading *reading, int all)
     ev.cap = EVENTS_ON_STACK;
     ev.pos = ev.pos_stack;
     ev.rec = ev.rec_stack;
-    Py_ssize_t final = 0;
-    int found = tag_forward(t, src, &ev, &final);
+    Py_ssize_t final = 0, thread = 0;
+    int found = tag_forward(t, src, &ev, &final, &thread);
     if (found == 1) {
-        int back = tag_backward(t, &ev, final, reading, all);
+        int back = tag_backward(t, &ev, thread, reading, all);
         if (back < 0) {
             found = back;
         }
@@ -570,6 +634,78 @@ find_common_sources(Tagger *self)
         }
         self->rec_common[r] = common;
     }
+    return 0;
+}
+
+/* Each record's `settles` and each state's `untagged` (tagger.h), after
+   find_common_sources: 0, or -1 with MemoryError.  The states that can
+   reach a transition that sets a tag are found backwards from those
+   transitions, over the predecessors of each state, so the work is one
+   visit of each transition whatever the DFA's shape. */
+static int
+find_settling(Tagger *self)
+{
+    Py_ssize_t nstates = self->dfa.nstates, width = self->dfa.nclasses;
+    Py_ssize_t ncells = nstates * width;
+    self->settles = PyMem_Calloc((size_t)self->nrecords, 1);
+    self->untagged = PyMem_Malloc((size_t)nstates);
+    uint8_t *tags = PyMem_Calloc((size_t)self->nrecords, 1);
+    uint32_t *first = PyMem_Calloc((size_t)nstates + 1, sizeof(uint32_t));
+    uint32_t *preds = PyMem_Malloc((size_t)ncells * sizeof(uint32_t) + 1);
+    uint32_t *queue = PyMem_Malloc((size_t)nstates * sizeof(uint32_t));
+    if (self->settles == NULL || self->untagged == NULL || tags == NULL || first == NULL ||
+        preds == NULL || queue == NULL) {
+        PyMem_Free(tags);
+        PyMem_Free(first);
+        PyMem_Free(preds);
+        PyMem_Free(queue);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t r = 0; r < self->nrecords; r++) {
+        for (uint32_t i = self->rec_first[r]; i < self->rec_first[r + 1]; i++) {
+            uint16_t set = self->rec_tagset[i];
+            tags[r] |= self->set_first[set + 1] > self->set_first[set];
+        }
+        self->settles[r] = self->rec_common[r] >= 0 && !tags[r];
+    }
+    /* The predecessors of each state, grouped by state (first[s] ..
+       first[s + 1]), and the states with a transition that sets a tag. */
+    Py_ssize_t nqueued = 0;
+    memset(self->untagged, 1, (size_t)nstates);
+    for (Py_ssize_t cell = 0; cell < ncells; cell++) {
+        first[dfa_state(&self->dfa, self->dfa.moves[cell]) + 1]++;
+    }
+    for (Py_ssize_t s = 0; s < nstates; s++) {
+        first[s + 1] += first[s];
+    }
+    for (Py_ssize_t cell = 0; cell < ncells; cell++) {
+        Py_ssize_t source = cell / width;
+        Py_ssize_t target = dfa_state(&self->dfa, self->dfa.moves[cell]);
+        preds[first[target]++] = (uint32_t)source;
+        if (target != 0 && tags[self->recs[cell]] && self->untagged[source]) {
+            self->untagged[source] = 0;
+            queue[nqueued++] = (uint32_t)source;
+        }
+    }
+    /* first[s] now ends s's group: shift back to where it starts. */
+    for (Py_ssize_t s = nstates; s > 0; s--) {
+        first[s] = first[s - 1];
+    }
+    first[0] = 0;
+    for (Py_ssize_t q = 0; q < nqueued; q++) {
+        uint32_t s = queue[q];
+        for (uint32_t p = first[s]; p < first[s + 1]; p++) {
+            if (self->untagged[preds[p]]) {
+                self->untagged[preds[p]] = 0;
+                queue[nqueued++] = preds[p];
+            }
+        }
+    }
+    PyMem_Free(tags);
+    PyMem_Free(first);
+    PyMem_Free(preds);
+    PyMem_Free(queue);
     return 0;
 }
 
@@ -764,7 +900,8 @@ Tagger_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     if (dfa_read(&self->dfa, &blob, "UGT1") < 0 || read_tagged(self, &blob) < 0 ||
         loops_build(&self->loops, &self->dfa, self->recs) < 0 ||
-        find_common_sources(self) < 0 || output_read(self, plan, cls) < 0) {
+        find_common_sources(self) < 0 || find_settling(self) < 0 ||
+        output_read(self, plan, cls) < 0) {
         Py_DECREF(self);
         return NULL;
     }
@@ -784,6 +921,8 @@ Tagger_dealloc(PyObject *obj)
     PyMem_Free(self->rec_tagset);
     PyMem_Free(self->keeps);
     PyMem_Free(self->rec_common);
+    PyMem_Free(self->settles);
+    PyMem_Free(self->untagged);
     PyMem_Free(self->set_first);
     PyMem_Free(self->set_tags);
     PyMem_Free(self->finals);

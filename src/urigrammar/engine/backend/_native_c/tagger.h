@@ -56,6 +56,13 @@ typedef struct {
     /* per record: the source of every thread when they all share one,
        else -1; the backward walk then needs no thread to know the next */
     int32_t *rec_common;
+    /* per record: every thread comes from one source and sets no tag, so
+       all the target's threads share one history (see untagged) */
+    uint8_t *settles;
+    /* per state: no transition reachable from it sets a tag.  A run that
+       enters such a state by a record that settles knows every tag it
+       will read: the rest of the text is only a DFA run. */
+    uint8_t *untagged;
     Py_ssize_t ntagsets;
     uint32_t *set_first;    /* tag set i: tags set_first[i] .. set_first[i + 1] */
     uint8_t *set_tags;
