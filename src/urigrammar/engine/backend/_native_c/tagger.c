@@ -227,17 +227,59 @@ events_free(Events *ev)
     }
 }
 
+/* What the forward pass reads: code points decoded into a buffer
+   (narrow 0), or a row's bytes in place (narrow 1), which it reads while
+   they are ASCII.  Each function below that reads characters takes
+   `narrow` as a constant of its caller, and is inlined into two loops,
+   one for each. */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+static ALWAYS_INLINE Py_UCS4
+char_at(const void *chars, int narrow, Py_ssize_t i)
+{
+    return narrow ? ((const unsigned char *)chars)[i] : ((const Py_UCS4 *)chars)[i];
+}
+
+/* The class of a character read; a byte past ASCII is never asked. */
+static ALWAYS_INLINE uint8_t
+class_of(const Tagger *t, int narrow, Py_UCS4 c)
+{
+    return narrow ? t->dfa.map.ascii[c] : map_class(&t->dfa.map, c);
+}
+
+static ALWAYS_INLINE Py_ssize_t
+skip_loop(const Tagger *t, uint32_t off, uint16_t want, const void *chars, int narrow,
+          Py_ssize_t i, Py_ssize_t n)
+{
+    if (narrow) {
+        return (Py_ssize_t)loops_skip_bytes(&t->loops, &t->dfa, off, want, chars, (size_t)i,
+                                            (size_t)n);
+    }
+    return loops_skip(&t->loops, &t->dfa, off, want, chars, i, n);
+}
+
+/* A run reading bytes in place that meets one past ASCII: the row is run
+   again, decoded. */
+#define NOT_ASCII (-10)
+/* A run that reaches the dead state: the text does not match. */
+#define DEAD (-11)
+
 /* A cycle of len states (rows[0] -> rows[1] ... -> rows[0], the step from
    rows[j] with record crecs[j]) has just been gone around once, ending at
-   position `pos` (the position after buf[i - 1]).  When the records it
-   stored are the last ones kept, at the positions that round gave them, and
-   their block collapses (two rounds read backwards as the later one), every
-   further round only moves those records forward: follow the cycle while
-   it holds, its rows fixed, and move them.  Returns the index of the first
-   character not followed. */
-static Py_ssize_t
-follow_cycle(const Tagger *t, const Py_UCS4 *buf, Py_ssize_t i, Py_ssize_t n, Py_ssize_t pos,
-             const uint32_t *rows, const uint16_t *crecs, int len, Events *ev, BlockMemo *memo)
+   position `pos` (the position after character i - 1).  When the records
+   it stored are the last ones kept, at the positions that round gave them,
+   and their block collapses (two rounds read backwards as the later one),
+   every further round only moves those records forward: follow the cycle
+   while it holds, its rows fixed, and move them.  Returns the index of the
+   first character not followed. */
+static ALWAYS_INLINE Py_ssize_t
+follow_cycle(const Tagger *t, const void *chars, int narrow, Py_ssize_t i, Py_ssize_t n,
+             Py_ssize_t pos, const uint32_t *rows, const uint16_t *crecs, int len, Events *ev,
+             BlockMemo *memo)
 {
     uint16_t kept[MAX_BLOCK];
     Py_ssize_t kept_pos[MAX_BLOCK];
@@ -267,7 +309,12 @@ follow_cycle(const Tagger *t, const Py_UCS4 *buf, Py_ssize_t i, Py_ssize_t n, Py
     while (i + len <= n) {
         int holds = 1;
         for (int j = 0; j < len; j++) {
-            uint32_t cell = rows[j] + map_class(&t->dfa.map, buf[i + j]);
+            Py_UCS4 c = char_at(chars, narrow, i + j);
+            if (narrow && c >= 128) {
+                holds = 0; /* the main loop meets it */
+                break;
+            }
+            uint32_t cell = rows[j] + class_of(t, narrow, c);
             if (moves[cell] != rows[(j + 1) % len] || recs[cell] != crecs[j]) {
                 holds = 0;
                 break;
@@ -285,30 +332,34 @@ follow_cycle(const Tagger *t, const Py_UCS4 *buf, Py_ssize_t i, Py_ssize_t n, Py
     return i;
 }
 
-/* A run from the state at row *off over buf[i..n) that records nothing:
-   the rest of a text once its tags are settled.  Returns where it
-   stopped (n, or earlier at the dead state, *off then 0). */
-static Py_ssize_t
-run_settled(const Tagger *t, const Py_UCS4 *buf, Py_ssize_t i, Py_ssize_t n, uint32_t *off)
+/* A run from the state at row *off over characters [i, n) that records
+   nothing: the rest of a text once its tags are settled.  Returns n,
+   DEAD, or NOT_ASCII. */
+static ALWAYS_INLINE Py_ssize_t
+run_settled(const Tagger *t, const void *chars, int narrow, Py_ssize_t i, Py_ssize_t n,
+            uint32_t *off)
 {
     const uint32_t *moves = t->dfa.moves;
     uint32_t row = *off;
     while (i < n) {
-        uint32_t cell = row + map_class(&t->dfa.map, buf[i]);
+        Py_UCS4 c = char_at(chars, narrow, i);
+        if (narrow && c >= 128) {
+            return NOT_ASCII;
+        }
+        uint32_t cell = row + class_of(t, narrow, c);
         uint32_t next = moves[cell];
         i++;
         if (next == 0) {
-            row = 0;
-            break;
+            return DEAD;
         }
         if (next == row) {
-            i = loops_skip(&t->loops, &t->dfa, row, t->recs[cell], buf, i, n);
+            i = skip_loop(t, row, t->recs[cell], chars, narrow, i, n);
             continue;
         }
         row = next;
     }
     *off = row;
-    return i;
+    return n;
 }
 
 /* Whether the record just stored, into the state at row `next`, settles
@@ -319,118 +370,174 @@ settled_by(const Tagger *t, uint16_t rec, uint32_t next)
     return t->settles[rec] && t->untagged[dfa_state(&t->dfa, next)];
 }
 
-/* The forward pass: 1 with the final state's number in *final when the
-   DFA accepts text, 0 when it does not, TAG_ERROR (a str's read failed,
-   its exception set) or TAG_NO_MEMORY.  *thread: the thread the backward
-   walk starts from in the last record kept (the final state's accepting
+/* Where the forward pass stands between the pieces of text it reads. */
+typedef struct {
+    uint32_t off;          /* the current state's row */
+    uint32_t back2, back3; /* the rows one and two steps back (0: none) */
+    uint16_t rec1, rec2;   /* the records of the last two steps */
+    int settled;           /* every tag is known: only the DFA runs */
+    BlockMemo memo;
+} Forward;
+
+static void
+forward_start(const Tagger *t, Forward *f)
+{
+    memset(f, 0, sizeof *f); /* memo entries of len 0 match no block */
+    f->off = t->dfa.start;
+}
+
+/* The forward pass over characters [0, n), at position `at` of the text:
+   0, or DEAD, NOT_ASCII or TAG_NO_MEMORY.  It keeps the records of its
+   transitions that are not record 0 (the identity without tags), with the
+   position after each; a run of one record on a loop that keeps every
+   thread in place is kept once, at its end, and so is a run around a
+   cycle of two or three states whose records collapse (follow_cycle). */
+static ALWAYS_INLINE int
+forward_run(const Tagger *t, Forward *f, Events *ev, const void *chars, int narrow,
+            Py_ssize_t n, Py_ssize_t at)
+{
+    if (f->settled) {
+        Py_ssize_t done = run_settled(t, chars, narrow, 0, n, &f->off);
+        return done < 0 ? (int)done : 0;
+    }
+    const uint32_t *moves = t->dfa.moves;
+    const uint16_t *recs = t->recs;
+    uint32_t off = f->off, back2 = f->back2, back3 = f->back3;
+    uint16_t rec1 = f->rec1, rec2 = f->rec2;
+    Py_ssize_t i = 0;
+    while (i < n) {
+        Py_UCS4 c = char_at(chars, narrow, i);
+        if (narrow && c >= 128) {
+            return NOT_ASCII;
+        }
+        uint32_t cell = off + class_of(t, narrow, c);
+        uint32_t next = moves[cell];
+        uint16_t rec = recs[cell];
+        i++;
+        if (next == 0) {
+            return DEAD;
+        }
+        if (next == off && (rec == 0 || t->keeps[rec])) {
+            /* A loop that keeps every thread: only its last step can
+               matter backwards, so skip the run and keep that one. */
+            Py_ssize_t from = at + i - 1;
+            i = skip_loop(t, off, rec, chars, narrow, i, n);
+            if (rec != 0) {
+                if (ev->n > 0 && ev->rec[ev->n - 1] == rec && ev->pos[ev->n - 1] == from) {
+                    ev->pos[ev->n - 1] = at + i;
+                }
+                else if (events_push(ev, at + i, rec) < 0) {
+                    return TAG_NO_MEMORY;
+                }
+                else {
+                    events_compact(t, ev, &f->memo, rec);
+                }
+                if (settled_by(t, rec, off)) {
+                    f->settled = 1;
+                    f->off = off;
+                    Py_ssize_t done = run_settled(t, chars, narrow, i, n, &f->off);
+                    return done < 0 ? (int)done : 0;
+                }
+            }
+            continue;
+        }
+        if (rec != 0) {
+            if (events_push(ev, at + i, rec) < 0) {
+                return TAG_NO_MEMORY;
+            }
+            events_compact(t, ev, &f->memo, rec);
+            if (settled_by(t, rec, next)) {
+                f->settled = 1;
+                f->off = next;
+                Py_ssize_t done = run_settled(t, chars, narrow, i, n, &f->off);
+                return done < 0 ? (int)done : 0;
+            }
+        }
+        if (next == back2 || next == back3) {
+            /* A cycle of two or three states just completed: follow it
+               while it holds (see follow_cycle). */
+            uint32_t rows[MAX_BLOCK] = {next, back2, off};
+            uint16_t crecs[MAX_BLOCK] = {rec2, rec1, rec};
+            int len = 3;
+            if (next == back2) {
+                rows[1] = off;
+                crecs[0] = rec1;
+                crecs[1] = rec;
+                len = 2;
+            }
+            i = follow_cycle(t, chars, narrow, i, n, at + i, rows, crecs, len, ev, &f->memo);
+        }
+        back3 = back2;
+        back2 = off;
+        rec2 = rec1;
+        rec1 = rec;
+        off = next;
+    }
+    f->off = off;
+    f->back2 = back2;
+    f->back3 = back3;
+    f->rec1 = rec1;
+    f->rec2 = rec2;
+    return 0;
+}
+
+/* The end of the forward pass: 1 with the final state's number in *final
+   when the run accepts, else 0.  *thread: the thread the backward walk
+   starts from in the last record kept (the final state's accepting
    thread, or any thread of a record that settled the tags: 0). */
+static int
+forward_end(const Tagger *t, const Forward *f, int ill_formed, Py_ssize_t *final,
+            Py_ssize_t *thread)
+{
+    Py_ssize_t state = dfa_state(&t->dfa, f->off);
+    if (ill_formed || t->finals[state] < 0) {
+        return 0;
+    }
+    *final = state;
+    *thread = f->settled ? 0 : t->finals[state];
+    return 1;
+}
+
+/* The forward pass over a source, decoded a chunk at a time: 1 (see
+   forward_end), 0 when the DFA does not accept the text, TAG_ERROR (a
+   str's read failed, its exception set) or TAG_NO_MEMORY. */
 static int
 tag_forward(const Tagger *t, Source *src, Events *ev, Py_ssize_t *final, Py_ssize_t *thread)
 {
     Py_UCS4 buf[CHUNK];
-    const uint32_t *moves = t->dfa.moves;
-    const uint16_t *recs = t->recs;
-    uint32_t off = t->dfa.start;
-    /* The rows one and two steps back (0: none) and the records of the
-       last two steps, to spot a cycle just completed. */
-    uint32_t back2 = 0, back3 = 0;
-    uint16_t rec1 = 0, rec2 = 0;
-    BlockMemo memo;
-    memset(&memo, 0, sizeof memo); /* len 0: no entry matches a block */
-    int settled = 0;
+    Forward f;
+    forward_start(t, &f);
     for (;;) {
         Py_ssize_t at = src->at;
         Py_ssize_t n = source_next(src, buf);
-        if (n <= 0) {
-            if (n < 0) {
-                return TAG_ERROR;
-            }
+        if (n < 0) {
+            return TAG_ERROR;
+        }
+        if (n == 0) {
             break;
         }
-        Py_ssize_t i = 0;
-        if (settled) {
-            run_settled(t, buf, 0, n, &off);
-            if (off == 0) {
-                return 0;
-            }
-            continue;
-        }
-        while (i < n) {
-            uint32_t cell = off + map_class(&t->dfa.map, buf[i]);
-            uint32_t next = moves[cell];
-            uint16_t rec = recs[cell];
-            i++;
-            if (next == 0) {
-                return 0;
-            }
-            if (next == off && (rec == 0 || t->keeps[rec])) {
-                /* A loop that keeps every thread: only its last step can
-                   matter backwards, so skip the run and keep that one. */
-                Py_ssize_t from = at + i - 1;
-                i = loops_skip(&t->loops, &t->dfa, off, rec, buf, i, n);
-                if (rec != 0) {
-                    if (ev->n > 0 && ev->rec[ev->n - 1] == rec && ev->pos[ev->n - 1] == from) {
-                        ev->pos[ev->n - 1] = at + i;
-                    }
-                    else if (events_push(ev, at + i, rec) < 0) {
-                        return TAG_NO_MEMORY;
-                    }
-                    else {
-                        events_compact(t, ev, &memo, rec);
-                    }
-                    if (settled_by(t, rec, off)) {
-                        settled = 1;
-                        i = run_settled(t, buf, i, n, &off);
-                        if (off == 0) {
-                            return 0;
-                        }
-                    }
-                }
-                continue;
-            }
-            if (rec != 0) {
-                if (events_push(ev, at + i, rec) < 0) {
-                    return TAG_NO_MEMORY;
-                }
-                events_compact(t, ev, &memo, rec);
-                if (settled_by(t, rec, next)) {
-                    settled = 1;
-                    off = next;
-                    i = run_settled(t, buf, i, n, &off);
-                    if (off == 0) {
-                        return 0;
-                    }
-                    continue;
-                }
-            }
-            if (next == back2 || next == back3) {
-                /* A cycle of two or three states just completed: follow it
-                   while it holds (see follow_cycle). */
-                uint32_t rows[MAX_BLOCK] = {next, back2, off};
-                uint16_t crecs[MAX_BLOCK] = {rec2, rec1, rec};
-                int len = 3;
-                if (next == back2) {
-                    rows[1] = off;
-                    crecs[0] = rec1;
-                    crecs[1] = rec;
-                    len = 2;
-                }
-                i = follow_cycle(t, buf, i, n, at + i, rows, crecs, len, ev, &memo);
-            }
-            back3 = back2;
-            back2 = off;
-            rec2 = rec1;
-            rec1 = rec;
-            off = next;
+        int ran = forward_run(t, &f, ev, buf, 0, n, at);
+        if (ran < 0) {
+            return ran == DEAD ? 0 : ran;
         }
     }
-    Py_ssize_t state = dfa_state(&t->dfa, off);
-    if (src->ill_formed || t->finals[state] < 0) {
-        return 0;
+    return forward_end(t, &f, src->ill_formed, final, thread);
+}
+
+/* The same over bytes read in place, for a row of UTF-8: NOT_ASCII at a
+   byte past ASCII, which the caller then decodes (a row of ASCII, most
+   URLs, is not copied). */
+static int
+tag_forward_ascii(const Tagger *t, const unsigned char *p, Py_ssize_t n, Events *ev,
+                  Py_ssize_t *final, Py_ssize_t *thread)
+{
+    Forward f;
+    forward_start(t, &f);
+    int ran = forward_run(t, &f, ev, p, 1, n, 0);
+    if (ran < 0) {
+        return ran == DEAD ? 0 : ran;
     }
-    *final = state;
-    *thread = settled ? 0 : t->finals[state];
-    return 1;
+    return forward_end(t, &f, 0, final, thread);
 }
 
 /* The backward pass: the reading's values and tags set; 0, or
@@ -516,7 +623,21 @@ tag_run_source(const Tagger *t, Source *src, Reading *reading, int all)
     ev.pos = ev.pos_stack;
     ev.rec = ev.rec_stack;
     Py_ssize_t final = 0, thread = 0;
-    int found = tag_forward(t, src, &ev, &final, &thread);
+    int found = NOT_ASCII;
+    if (src->text == NULL) {
+        /* UTF-8: its bytes read in place while they are ASCII. */
+        found = tag_forward_ascii(t, src->p, src->stop - src->p, &ev, &final, &thread);
+        if (found != NOT_ASCII) {
+            src->at = src->stop - src->p;
+            src->p = src->stop;
+        }
+        else {
+            ev.n = 0;
+        }
+    }
+    if (found == NOT_ASCII) {
+        found = tag_forward(t, src, &ev, &final, &thread);
+    }
     if (found == 1) {
         int back = tag_backward(t, &ev, thread, reading, all);
         if (back < 0) {
