@@ -1,12 +1,14 @@
-"""Fuzz the Arrow columns: ``validate_array``, ``parse_array`` and
-``canonicalize_array`` (whose keys C writes from the rows) over every
-layout of a string column (string, large_string, string_view, sliced,
-chunked, with nulls), rows of any bytes.
+"""Fuzz the Arrow columns: ``validate_array``, ``parse_array``,
+``canonicalize_array`` (whose keys C writes from the rows) and
+``host_array`` (whose job captures the host alone, each distinct host
+once) over every layout of a string column (string, large_string,
+string_view, sliced, chunked, with nulls), rows of any bytes.
 
 For any rows and layout: each row of the C column is what the Python
 column gives, and what ``validate`` and ``parse`` on the pure back end
 give for the row's text (null for a null row; a row of ill-formed UTF-8
-matches no rule, and does not parse); each key is the pure back end's.
+matches no rule, and does not parse); each key and each host is the pure
+back end's.
 
     python fuzz/fuzz_columns.py -max_total_time=60 fuzz/seeds/columns
 """
@@ -20,7 +22,13 @@ import pyarrow as pa
 
 import urigrammar as u
 from _harness import BACKENDS, PURE, run, same
-from urigrammar.arrow import PARSED_FIELDS, canonicalize_array, parse_array, validate_array
+from urigrammar.arrow import (
+    PARSED_FIELDS,
+    canonicalize_array,
+    host_array,
+    parse_array,
+    validate_array,
+)
 from urigrammar.uri._api import api
 
 RULES = (*u.PARSE_RULES, *u.IRI_PARSE_RULES)
@@ -93,6 +101,9 @@ def test_one_input(data: bytes) -> None:
     keys = [rows(canonicalize_array(column, u.CRAWL_KEY, backend=b)) for b in BACKENDS]
     for backend, found in zip(BACKENDS, keys, strict=True):
         same(f"{backend.name} {layout} keys of {kept!r}", found, keys[-1])
+    hosts = [rows(host_array(column, rule, backend=b)) for b in BACKENDS]
+    for backend, found in zip(BACKENDS, hosts, strict=True):
+        same(f"{backend.name} {layout} hosts of {kept!r}", found, hosts[-1])
 
 
 def warm_up() -> None:
@@ -104,6 +115,7 @@ def warm_up() -> None:
                 rows(validate_array(column, rule, backend=backend))
                 rows(parse_array(column, rule, backend=backend))
                 rows(canonicalize_array(column, u.CRAWL_KEY, backend=backend))
+                rows(host_array(column, rule, backend=backend))
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import os
 import struct
+import sys
 from pathlib import Path
 
 import _crafted
@@ -256,3 +257,77 @@ def test_a_field_whose_constant_is_no_str_is_refused_however_the_rows_are_shared
     column = pa.array(["no", *["http://a/"] * (rows - 1), "http://a/"])
     with pytest.raises(TypeError, match="a field's constant is not a str"):
         column_array(job, *column.__arrow_c_array__())
+
+
+# --- distinct columns: a field dictionary encoded as it is written --------------
+
+
+def _host_fields(column: object, *, distinct: bool) -> object:
+    from urigrammar.uri._columns import parse_plan
+
+    assert NATIVE is not None
+    job = parse_plan("URI-reference", NATIVE, ("host",), distinct=distinct).job
+    assert job is not None
+    made = pa.array(_Capsules(column_array(job, *column.__arrow_c_array__())))  # type: ignore[attr-defined]
+    return made.field("reference").field("host")
+
+
+@pytest.mark.parametrize("kind", ["string", "large_string", "string_view"])
+def test_a_distinct_field_holds_each_value_once_and_reads_as_the_plain_one(kind: str) -> None:
+    # Enough rows for shares on threads (each with a dictionary of its own,
+    # merged into the first's) and distinct hosts past the table's first
+    # size, through a slice at an odd offset, with nulls and rows that do
+    # not parse.
+    texts = [
+        None if i % 97 == 0 else "a b" if i % 89 == 0 else f"http://H{i % 3001}.Example/{i}"
+        for i in range(70_001)
+    ]
+    column = pa.array([None, *texts], getattr(pa, kind)()).slice(1)
+    plain = _host_fields(column, distinct=False)
+    encoded = _host_fields(column, distinct=True)
+    assert pa.types.is_dictionary(encoded.type)  # type: ignore[attr-defined]
+    assert encoded.to_pylist() == plain.to_pylist()  # type: ignore[attr-defined]
+    values = encoded.dictionary.to_pylist()  # type: ignore[attr-defined]
+    assert sorted(values) == sorted(set(plain.to_pylist()) - {None})  # type: ignore[attr-defined]
+
+
+def _bytes_hash(value: bytes) -> int:
+    """arrow.c's bytes_hash, the hash of a distinct column's table."""
+    mask, k = (1 << 64) - 1, 0x9E3779B97F4A7C15
+    n = len(value)
+    h = ((n + 1) * k) & mask
+    if n >= 8:
+        for i in range(0, n - 8, 8):
+            h = ((h ^ int.from_bytes(value[i : i + 8], "little")) * k) & mask
+            h ^= h >> 29
+        word = int.from_bytes(value[n - 8 :], "little")
+    elif n >= 4:
+        word = (int.from_bytes(value[:4], "little") << 32) | int.from_bytes(value[-4:], "little")
+    else:
+        word = 0 if n == 0 else value[0] | value[n // 2] << 8 | value[n - 1] << 16
+    h = ((h ^ word) * k) & mask
+    h ^= h >> 32
+    h = (h * 0xBF58476D1CE4E5B9) & mask
+    return h ^ (h >> 29)
+
+
+@pytest.mark.skipif(sys.byteorder != "little", reason="the hash reads words little-endian")
+def test_values_whose_hashes_crowd_one_place_are_stored_again_not_searched_for() -> None:
+    # Forty hosts whose hashes all ask for one place of the table (1,024
+    # places, 32 probes a lookup at most): past the 32nd, a host is added
+    # to the dictionary again each time it is met, so a lookup never runs
+    # long, whatever an adversary's column holds; each row reads its own.
+    by_place: dict[int, list[str]] = {}
+    crowd: list[str] = []
+    i = 0
+    while not crowd:
+        host = f"c{i}.example"
+        same = by_place.setdefault((_bytes_hash(host.encode()) >> 32) & 1023, [])
+        same.append(host)
+        if len(same) == 40:
+            crowd = same
+        i += 1
+    texts = [f"http://{host}/" for host in crowd * 2]
+    encoded = _host_fields(pa.array(texts), distinct=True)
+    assert encoded.to_pylist() == crowd * 2  # type: ignore[attr-defined]
+    assert len(encoded.dictionary) > len(crowd)  # type: ignore[attr-defined]

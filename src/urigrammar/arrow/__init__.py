@@ -118,12 +118,16 @@ def _by_chunk(
     backend: Backend | None,
     compute: Compute,
     fields: tuple[str, ...] = PARSED_FIELDS,
+    *,
+    distinct: bool = False,
 ) -> ArrowData:
     """``compute`` over each chunk and its parse, which keeps ``fields``
     (some of ``PARSED_FIELDS``): a parse that keeps fewer runs a tagged
-    DFA of fewer tags and writes fewer columns."""
+    DFA of fewer tags and writes fewer columns.  With ``distinct``, C
+    writes the fields dictionary encoded (``compute`` then reads each
+    distinct value once)."""
     _is_column(column)
-    plan = parse_plan(rule, backend or default_backend(), fields)
+    plan = parse_plan(rule, backend or default_backend(), fields, distinct=distinct)
     return _through_pyarrow(
         name,
         column,
@@ -226,7 +230,9 @@ def host_array(
     """Each row's host as ``normalize`` writes it (``normalize(ref).host``):
     lowercase, percent-encodings normalized (an IRI's decoded where they
     spell UTF-8)."""
-    return _by_chunk("host_array", column, rule, backend, _family.host_chunk, ("host",))
+    return _by_chunk(
+        "host_array", column, rule, backend, _family.host_chunk, ("host",), distinct=True
+    )
 
 
 def _suffixes(
@@ -241,7 +247,7 @@ def _suffixes(
     def compute(pa: Any, chunk: Any, parsed: Any, _read: Callable[[str], Any]) -> Any:
         return _family.suffix_chunk(pa, chunk, parsed, registrable=registrable, private=private)
 
-    return _by_chunk(name, column, rule, backend, compute, ("host",))
+    return _by_chunk(name, column, rule, backend, compute, ("host",), distinct=True)
 
 
 def registrable_domain_array(

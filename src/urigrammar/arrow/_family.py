@@ -66,6 +66,18 @@ def component_chunk(pa: Module, chunk: Any, parsed: Any, name: str) -> Any:
     return pa.compute.struct_field(parsed, ["reference", name])
 
 
+def _distinct(pa: Module, chunk: Any, parsed: Any, name: str) -> tuple[Any, Any, Any]:
+    """The component ``name`` dictionary encoded: its distinct values
+    (one may repeat), each row's index among them (null where the
+    component is), and the type of its strings.  The native back end's
+    job writes it so; the pure back end's parse is encoded here."""
+    field = component_chunk(pa, chunk, parsed, name)
+    if pa.types.is_dictionary(field.type):
+        return field.dictionary, field.indices, field.type.value_type
+    encoded = pa.compute.dictionary_encode(field)
+    return encoded.dictionary, encoded.indices, field.type
+
+
 def host_chunk(pa: Module, chunk: Any, parsed: Any, read: Callable[[str], Reference]) -> Any:
     """The host as ``normalize`` writes it (RFC 3986 section 6.2.2, RFC
     3987 section 5.3.2): case and percent-encodings normalized.  Asked
@@ -74,34 +86,26 @@ def host_chunk(pa: Module, chunk: Any, parsed: Any, read: Callable[[str], Refere
     ASCII without ``%`` only changes case; another is read by
     ``normalize`` from the first row that holds it."""
     pc = pa.compute
-    host = component_chunk(pa, chunk, parsed, "host")
-    encoded = pc.dictionary_encode(host)
-    names = [
-        h.lower() if h.isascii() and "%" not in h else None for h in encoded.dictionary.to_pylist()
-    ]
+    values, indices, kind = _distinct(pa, chunk, parsed, "host")
+    names = [h.lower() if h.isascii() and "%" not in h else None for h in values.to_pylist()]
     rest = [k for k, name in enumerate(names) if name is None]
     if rest:
-        indices = encoded.indices
         holding = pc.is_in(indices, value_set=pa.array(rest, indices.type))
         texts = pc.filter(chunk, holding).to_pylist()
         for text, k in zip(texts, pc.filter(indices, holding).to_pylist(), strict=True):
             if names[k] is None:
                 names[k] = read(text).normalize().host
-    return pc.take(pa.array(names, host.type), encoded.indices)
+    return pc.take(pa.array(names, kind), indices)
 
 
 def suffix_chunk(pa: Module, chunk: Any, parsed: Any, *, registrable: bool, private: bool) -> Any:
     """``registrable_domain`` (or ``public_suffix``) of each row's host,
     asked once per distinct host as written: the answer depends on the
     host alone."""
-    pc = pa.compute
-    host = component_chunk(pa, chunk, parsed, "host")
+    values, indices, kind = _distinct(pa, chunk, parsed, "host")
     answer = registrable_domain if registrable else public_suffix
-    encoded = pc.dictionary_encode(host)
-    names = [
-        None if h is None else answer(h, private=private) for h in encoded.dictionary.to_pylist()
-    ]
-    return pc.take(pa.array(names, host.type), encoded.indices)
+    names = [None if h is None else answer(h, private=private) for h in values.to_pylist()]
+    return pa.compute.take(pa.array(names, kind), indices)
 
 
 def parameter_chunk(

@@ -126,11 +126,19 @@ def _captures(fields: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
     return captures, captures
 
 
-def parse_plan(rule: str, backend: Backend, fields: tuple[str, ...] = PARSED_FIELDS) -> ParsePlan:
+def parse_plan(
+    rule: str,
+    backend: Backend,
+    fields: tuple[str, ...] = PARSED_FIELDS,
+    *,
+    distinct: bool = False,
+) -> ParsePlan:
     """Parsing ``rule``, one of ``URI``'s or ``IRI``'s parse rules, on
     ``backend``, as ``parse`` (``URIReference``) or ``parse_iri``
     (``IRIReference``) does, each row's ``fields`` (some of
-    ``PARSED_FIELDS``, in their order) kept."""
+    ``PARSED_FIELDS``, in their order) kept; with ``distinct``, the C job
+    writes them dictionary encoded, for a caller that computes something
+    once per distinct value."""
     if not fields or any(f not in PARSED_FIELDS for f in fields):
         msg = f"fields must be some of {', '.join(PARSED_FIELDS)}, not {fields!r}"
         raise ValueError(msg)
@@ -147,6 +155,7 @@ def parse_plan(rule: str, backend: Backend, fields: tuple[str, ...] = PARSED_FIE
         plan(tagged.names),
         tuple(zip(fields, slots, strict=True)),
         forbidden,
+        distinct=distinct,
     )
     parse = api(backend).parser_for(URIReference if dialect is URI else IRIReference)
 

@@ -37,13 +37,17 @@ def column_job(
     plan: Plan = (),
     fields: Sequence[tuple[str, int]] = (),
     forbidden: str = "",
+    *,
+    distinct: bool = False,
 ) -> ColumnJob | None:
     """The job validating each row against ``program`` (``tagged`` is
     ``None``), or parsing it with ``tagged``'s tagged DFA and ``plan``, its
     ``fields`` (name, slot of the plan) making the output's struct, a row
     holding a code point of ``forbidden`` counting as no match at that
-    code point.  ``None`` on the pure back end, or for a program C does not
-    run.  Made once per program, back end and arguments."""
+    code point; with ``distinct``, each field dictionary encoded (its
+    distinct values, a value possibly repeated, and each row's index).
+    ``None`` on the pure back end, or for a program C does not run.  Made
+    once per program, back end and arguments."""
     verdict = runs(program, backend)
     if verdict.validates != "dfa":
         return None
@@ -56,10 +60,10 @@ def column_job(
             assert tagged.tagged is not None
             tagger = native.tagger(tagged.tagged, plan)
         assert native.MODULE is not None
-        job = native.MODULE.column_job(verdict.runner(), tagger, tuple(fields), forbidden)
+        job = native.MODULE.column_job(verdict.runner(), tagger, tuple(fields), forbidden, distinct)
         return ColumnJob(job)
 
-    key = ("column_job", tagged, plan, tuple(fields), forbidden)
+    key = ("column_job", tagged, plan, tuple(fields), forbidden, distinct)
     return cast("ColumnJob", verdict.once(key, make))
 
 

@@ -131,6 +131,12 @@ void
 release_array(struct ArrowArray *a)
 {
     ArrayPrivate *pv = a->private_data;
+    if (a->dictionary != NULL) {
+        if (a->dictionary->release != NULL) {
+            a->dictionary->release(a->dictionary);
+        }
+        free(a->dictionary);
+    }
     for (int64_t k = 0; k < a->n_children; k++) {
         struct ArrowArray *child = pv->children[k];
         if (child != NULL) {
@@ -507,25 +513,43 @@ column_init(Column *c, int64_t length, int wide, size_t reserve)
     return c->offsets == NULL || c->valid == NULL || c->data == NULL ? -1 : 0;
 }
 
+/* A distinct column's table starts with this many entries, and doubles
+   when half full. */
+#define TABLE_FIRST 1024
+/* The entries a lookup probes at most: a value whose probe runs longer
+   (a table crowded by values whose hashes collide, as an adversary's
+   column could make them) is added to the dictionary again rather than
+   found, so each row costs a bounded time whatever the column holds.  A
+   dictionary may repeat a value; each row still reads its own. */
+#define TABLE_PROBES 32
+
+int
+column_init_distinct(Column *c, int64_t length, int wide, size_t reserve)
+{
+    if (column_init(c, length, wide, reserve) < 0) {
+        return -1;
+    }
+    c->indices = calloc((size_t)length + 1, sizeof(int32_t));
+    c->table = calloc(TABLE_FIRST, sizeof(uint64_t));
+    c->table_mask = TABLE_FIRST - 1;
+    return c->indices == NULL || c->table == NULL ? -1 : 0;
+}
+
 void
 column_free(Column *c)
 {
     free(c->offsets);
     free(c->data);
     free(c->valid);
+    free(c->indices);
+    free(c->table);
 }
 
-/* Row i's value (arrow.h): 0, or a COLUMN_ failure, no exception set. */
-int
-column_put(Column *c, int64_t i, const unsigned char *p, size_t n)
+/* The bytes p[0..n) appended to the data, ending entry `at` of the
+   offsets (a row's, or a distinct value's): 0, or a COLUMN_ failure. */
+static int
+column_append_bytes(Column *c, int64_t at, const unsigned char *p, size_t n)
 {
-    if (p == NULL) {
-        c->nulls++;
-        n = 0;
-    }
-    else {
-        set_bit(c->valid, i);
-    }
     if (n > 0) {
         if (c->size + n > c->cap) {
             size_t cap = c->cap;
@@ -549,14 +573,213 @@ column_put(Column *c, int64_t i, const unsigned char *p, size_t n)
         if (c->size > (size_t)INT64_MAX) {
             return COLUMN_TOO_LONG;
         }
-        ((int64_t *)c->offsets)[i + 1] = (int64_t)c->size;
+        ((int64_t *)c->offsets)[at + 1] = (int64_t)c->size;
     }
     else {
         if (c->size > (size_t)INT32_MAX) {
             return COLUMN_TOO_LONG;
         }
-        ((int32_t *)c->offsets)[i + 1] = (int32_t)c->size;
+        ((int32_t *)c->offsets)[at + 1] = (int32_t)c->size;
     }
+    return 0;
+}
+
+/* A hash of n bytes: eight at a time, each word mixed in by one
+   multiply and a shift, the last word read to the end (overlapping the
+   one before), a short value read in two or three overlapping pieces;
+   then the whole mixed once more.  A column's values are short (a host
+   is some twenty bytes), so the few multiplies in a row are its cost. */
+static inline uint64_t
+bytes_hash(const unsigned char *p, size_t n)
+{
+    const uint64_t k = UINT64_C(0x9E3779B97F4A7C15);
+    uint64_t h = ((uint64_t)n + 1) * k, word;
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&word, p + i, 8);
+            h = (h ^ word) * k;
+            h ^= h >> 29;
+        }
+        memcpy(&word, p + n - 8, 8);
+    }
+    else if (n >= 4) {
+        uint32_t first, last;
+        memcpy(&first, p, 4);
+        memcpy(&last, p + n - 4, 4);
+        word = ((uint64_t)first << 32) | last;
+    }
+    else {
+        word = n == 0 ? 0 : (uint64_t)p[0] | ((uint64_t)p[n / 2] << 8) | ((uint64_t)p[n - 1] << 16);
+    }
+    h = (h ^ word) * k;
+    h ^= h >> 32;
+    h *= UINT64_C(0xBF58476D1CE4E5B9);
+    return h ^ (h >> 29);
+}
+
+/* The value of index k of a distinct column: its bytes and size. */
+static inline const unsigned char *
+distinct_value(const Column *c, int64_t k, size_t *n)
+{
+    int64_t start, end;
+    if (c->wide) {
+        start = ((const int64_t *)c->offsets)[k];
+        end = ((const int64_t *)c->offsets)[k + 1];
+    }
+    else {
+        start = ((const int32_t *)c->offsets)[k];
+        end = ((const int32_t *)c->offsets)[k + 1];
+    }
+    *n = (size_t)(end - start);
+    return c->data + start;
+}
+
+/* The table doubled, every entry placed again by its hash: 0, or
+   COLUMN_NO_MEMORY. */
+static int
+table_grow(Column *c)
+{
+    size_t size = (c->table_mask + 1) * 2;
+    if (size > SIZE_MAX / sizeof(uint64_t)) {
+        return COLUMN_NO_MEMORY;
+    }
+    uint64_t *table = calloc(size, sizeof(uint64_t));
+    if (table == NULL) {
+        return COLUMN_NO_MEMORY;
+    }
+    size_t mask = size - 1;
+    for (size_t e = 0; e <= c->table_mask; e++) {
+        uint64_t entry = c->table[e];
+        if (entry == 0) {
+            continue;
+        }
+        size_t at = (size_t)(entry >> 32) & mask;
+        while (table[at] != 0) {
+            at = (at + 1) & mask;
+        }
+        table[at] = entry;
+    }
+    free(c->table);
+    c->table = table;
+    c->table_mask = mask;
+    return 0;
+}
+
+/* The index of the value p[0..n) in a distinct column, added when new:
+   0 with it in *index, or a COLUMN_ failure. */
+static int
+distinct_index(Column *c, const unsigned char *p, size_t n, int32_t *index)
+{
+    uint32_t hash = (uint32_t)(bytes_hash(p, n) >> 32);
+    size_t at = hash & c->table_mask;
+    int placed = 0;
+    for (int probe = 0; probe < TABLE_PROBES; probe++) {
+        uint64_t entry = c->table[at];
+        if (entry == 0) {
+            placed = 1;
+            break;
+        }
+        if ((uint32_t)(entry >> 32) == hash) {
+            int64_t k = (int64_t)(entry & 0xFFFFFFFF) - 1;
+            size_t size;
+            const unsigned char *value = distinct_value(c, k, &size);
+            if (size == n && (n == 0 || memcmp(value, p, n) == 0)) {
+                *index = (int32_t)k;
+                return 0;
+            }
+        }
+        at = (at + 1) & c->table_mask;
+    }
+    if (c->ndistinct >= INT32_MAX - 1) {
+        return COLUMN_TOO_LONG;
+    }
+    int64_t k = c->ndistinct;
+    int appended = column_append_bytes(c, k, p, n);
+    if (appended < 0) {
+        return appended;
+    }
+    c->ndistinct++;
+    *index = (int32_t)k;
+    if (placed) {
+        c->table[at] = ((uint64_t)hash << 32) | (uint64_t)(k + 1);
+        c->in_table++;
+        if (2 * (size_t)c->in_table > c->table_mask + 1) {
+            return table_grow(c);
+        }
+    }
+    return 0;
+}
+
+/* Row i's value (arrow.h): 0, or a COLUMN_ failure, no exception set. */
+int
+column_put(Column *c, int64_t i, const unsigned char *p, size_t n)
+{
+    if (p == NULL) {
+        c->nulls++;
+        return c->indices != NULL ? 0 : column_append_bytes(c, i, NULL, 0);
+    }
+    set_bit(c->valid, i);
+    if (c->indices != NULL) {
+        return distinct_index(c, p, n, &c->indices[i]);
+    }
+    return column_append_bytes(c, i, p, n);
+}
+
+int
+column_append(Column *out, const Column *c, int64_t first)
+{
+    int64_t rows = c->length;
+    if (out->indices != NULL) {
+        /* Each of c's values by its index in out, then c's rows by it. */
+        int32_t *index = malloc(((size_t)c->ndistinct + 1) * sizeof(int32_t));
+        if (index == NULL) {
+            return COLUMN_NO_MEMORY;
+        }
+        for (int64_t k = 0; k < c->ndistinct; k++) {
+            size_t n;
+            const unsigned char *value = distinct_value(c, k, &n);
+            int found = distinct_index(out, value, n, &index[k]);
+            if (found < 0) {
+                free(index);
+                return found;
+            }
+        }
+        for (int64_t r = 0; r < rows; r++) {
+            out->indices[first + r] = bit(c->valid, r) ? index[c->indices[r]] : 0;
+        }
+        free(index);
+    }
+    else {
+        size_t size = out->size + c->size;
+        if (!out->wide && size > (size_t)INT32_MAX) {
+            return COLUMN_TOO_LONG;
+        }
+        if (size > out->cap) {
+            unsigned char *grown = realloc(out->data, size);
+            if (grown == NULL) {
+                return COLUMN_NO_MEMORY;
+            }
+            out->data = grown;
+            out->cap = size;
+        }
+        size_t base = out->size;
+        memcpy(out->data + base, c->data, c->size);
+        out->size += c->size;
+        for (int64_t r = 1; r <= rows; r++) {
+            if (out->wide) {
+                ((int64_t *)out->offsets)[first + r] =
+                    (int64_t)base + ((const int64_t *)c->offsets)[r];
+            }
+            else {
+                ((int32_t *)out->offsets)[first + r] =
+                    (int32_t)base + ((const int32_t *)c->offsets)[r];
+            }
+        }
+    }
+    for (int64_t b = 0; b < (rows + 7) / 8; b++) {
+        out->valid[first / 8 + b] |= c->valid[b];
+    }
+    out->nulls += c->nulls;
     return 0;
 }
 
@@ -574,11 +797,27 @@ column_raise(const Column *c, int failed)
     return -1;
 }
 
-/* Move the column into a string array (out, zeroed by new_array). */
+/* Move the column into a string array (out, zeroed by new_array), or a
+   distinct one into its indices with the values as their dictionary. */
 int
 column_export(Column *c, struct ArrowArray *out)
 {
-    if (new_array(out, c->length, 3, 0) < 0) {
+    struct ArrowArray *strings = out;
+    if (c->indices != NULL) {
+        struct ArrowArray *values = calloc(1, sizeof *values);
+        if (values == NULL || new_array(out, c->length, 2, 0) < 0) {
+            free(values);
+            return -1;
+        }
+        if (new_array(values, c->ndistinct, 3, 0) < 0) {
+            free(values);
+            release_array(out);
+            return -1;
+        }
+        out->dictionary = values;
+        strings = values;
+    }
+    else if (new_array(out, c->length, 3, 0) < 0) {
         return -1;
     }
     ArrayPrivate *pv = out->private_data;
@@ -586,10 +825,21 @@ column_export(Column *c, struct ArrowArray *out)
     if (c->nulls == 0) {
         free(c->valid);
     }
-    pv->buffers[1] = c->offsets;
-    unsigned char *fitted = c->size + 1 < c->cap ? realloc(c->data, c->size + 1) : NULL;
-    pv->buffers[2] = fitted != NULL ? fitted : c->data;
     out->null_count = c->nulls;
+    if (c->indices != NULL) {
+        pv->buffers[1] = c->indices;
+        /* The values' offsets were made for as many values as rows. */
+        size_t used = ((size_t)c->ndistinct + 1) * (c->wide ? 8 : 4);
+        void *offsets = realloc(c->offsets, used);
+        c->offsets = offsets != NULL ? offsets : c->offsets;
+    }
+    ArrayPrivate *spv = strings->private_data;
+    spv->buffers[1] = c->offsets;
+    unsigned char *fitted = c->size + 1 < c->cap ? realloc(c->data, c->size + 1) : NULL;
+    spv->buffers[2] = fitted != NULL ? fitted : c->data;
+    free(c->table);
+    c->table = NULL;
+    c->indices = NULL;
     c->valid = NULL;
     c->offsets = NULL;
     c->data = NULL;

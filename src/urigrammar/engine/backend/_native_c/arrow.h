@@ -198,7 +198,11 @@ bitmap_size(int64_t length)
 }
 
 /* A string column being built: offsets (int32, or int64 when wide), data
-   and validity. */
+   and validity.  A distinct column (column_init_distinct) is dictionary
+   encoded: offsets and data hold each distinct value once, in the order
+   first met, and `indices` each row's value; `table` finds a value met
+   before (open addressing: per entry, the value's hash in the high 32
+   bits and its index + 1 in the low, 0 for empty). */
 typedef struct {
     int wide;
     int64_t length;
@@ -207,12 +211,20 @@ typedef struct {
     size_t size, cap;
     uint8_t *valid;
     int64_t nulls;
+    int32_t *indices;  /* NULL: not distinct */
+    int64_t ndistinct;
+    uint64_t *table;
+    size_t table_mask; /* its size - 1, a power of 2 less one */
+    int64_t in_table;  /* values the table holds */
 } Column;
 
 /* reserve: the bytes the column may need, reserved, not touched:
    0, or -1 (out of memory; column_free frees what was taken). */
 NATIVE_SHARED int
 column_init(Column *c, int64_t length, int wide, size_t reserve);
+/* The same for a distinct column. */
+NATIVE_SHARED int
+column_init_distinct(Column *c, int64_t length, int wide, size_t reserve);
 NATIVE_SHARED void
 column_free(Column *c);
 /* Row i's value: bytes (n of them at p), or null when p is NULL.  0, or
@@ -225,8 +237,15 @@ column_put(Column *c, int64_t i, const unsigned char *p, size_t n);
 /* -1 with the exception of what column_put gave set; with the GIL. */
 NATIVE_SHARED int
 column_raise(const Column *c, int failed);
-/* Move the column into a string array (out, zeroed by new_array): 0, or
-   -1 (out of memory). */
+/* The rows of c (a column of the same kind, built for rows first ..
+   first + c->length of out) written into out, whose rows those are: 0,
+   or a COLUMN_ failure.  first is a multiple of 8, so c's validity
+   starts a byte of out's. */
+NATIVE_SHARED int
+column_append(Column *out, const Column *c, int64_t first);
+/* Move the column into a string array, or for a distinct column an int32
+   array of its indices whose dictionary holds the values (out, zeroed by
+   new_array): 0, or -1 (out of memory). */
 NATIVE_SHARED int
 column_export(Column *c, struct ArrowArray *out);
 

@@ -11,23 +11,25 @@
  * bitmap and a struct's are honoured.  Each row's UTF-8 is decoded into
  * code points a chunk at a time (classmap.h's Source) and fed to the same
  * loops that run a str (run_source, tagger_run_source): ill-formed UTF-8
- * ends the row, which then does not match.  validate reads a row of ASCII
- * in place first (row_ascii), and decodes only a row with a byte past it.
+ * ends the row, which then does not match.  Both read a row of ASCII in
+ * place first (row_ascii here, the tagger's own for a parse), and decode
+ * only a row with a byte past it.
  *
  * Out: Arrow arrays that this file allocates (malloc, so that a consumer
  * on any thread may release them without the GIL), exported as capsules
  * whose destructors release what no consumer took:
  *
  *   validate   bool; null where the row is null;
- *   parse      struct<reference: struct<field...: utf8>, error_offset: int64>,
+ *   parse      struct<reference: struct<field...: utf8>, error_offset: int64>
+ *              (a distinct job's fields: dictionary<int32, utf8>),
  *              never null itself: reference is null where the row is null
  *              or the rule does not match it (or a forbidden code point is
  *              found), and error_offset, in code points, is set exactly in
  *              the second case.
  *
  * A job (a capsule, see column_job) holds what runs a row: the Runner, the
- * Tagger, which of the tagger's slots become which fields, and the code
- * points to refuse.  Nothing here knows a grammar or a URI.
+ * Tagger, which of the tagger's slots become which fields (and whether
+ * each distinct value is written once), and the code points to refuse.  Nothing here knows a grammar or a URI.
  *
  * A stream is processed one batch per get_next, as the consumer pulls: the
  * input batch is released before the output is returned, so memory holds
@@ -63,6 +65,7 @@ typedef struct {
     Py_UCS4 *forbidden;           /* code points a match must not hold */
     Py_ssize_t nforbidden;
     Py_UCS4 least_forbidden;      /* the smallest of them */
+    int distinct;                 /* the fields dictionary encoded */
 } Job;
 
 static void
@@ -110,18 +113,20 @@ check_tagger(module_state *st, PyObject *tagger)
 }
 
 PyDoc_STRVAR(column_job_doc,
-"column_job(runner, tagger, fields, forbidden, /)\n--\n\n"
+"column_job(runner, tagger, fields, forbidden, distinct=False, /)\n--\n\n"
 "What column_array and column_stream run on each row: a Runner, and for a\n"
 "parse a Tagger (else None), some of whose output slots become the fields,\n"
 "a tuple of (name, slot) pairs, and the code points (a str) a match must\n"
-"not hold.");
+"not hold.  With distinct, each field is dictionary encoded: its distinct\n"
+"values once (a value may repeat), and each row's index among them.");
 
 static PyObject *
 column_job(PyObject *module, PyObject *args)
 {
     PyObject *runner, *tagger, *fields, *forbidden;
-    if (!PyArg_ParseTuple(args, "OOO!U", &runner, &tagger, &PyTuple_Type, &fields,
-                          &forbidden)) {
+    int distinct = 0;
+    if (!PyArg_ParseTuple(args, "OOO!U|p", &runner, &tagger, &PyTuple_Type, &fields,
+                          &forbidden, &distinct)) {
         return NULL;
     }
     module_state *st = (module_state *)PyModule_GetState(module);
@@ -152,6 +157,7 @@ column_job(PyObject *module, PyObject *args)
     }
     job->runner = Py_NewRef(runner);
     job->nfields = nfields;
+    job->distinct = distinct;
     if (tagger != Py_None) {
         job->tagger = Py_NewRef(tagger);
         job->nslots = tagger_nslots(tagger);
@@ -241,10 +247,19 @@ output_schema(const Job *job, int wide, struct ArrowSchema *out)
         release_schema(out);
         return -1;
     }
+    const char *strings = wide ? "U" : "u";
     for (Py_ssize_t i = 0; i < job->nfields; i++) {
-        if (new_schema(reference->children[i], wide ? "U" : "u", job->names[i], 0) < 0) {
+        struct ArrowSchema *field = reference->children[i];
+        if (new_schema(field, job->distinct ? "i" : strings, job->names[i], 0) < 0) {
             release_schema(out);
             return -1;
+        }
+        if (job->distinct) {
+            field->dictionary = calloc(1, sizeof(struct ArrowSchema));
+            if (field->dictionary == NULL || new_schema(field->dictionary, strings, "", 0) < 0) {
+                release_schema(out);
+                return -1;
+            }
         }
     }
     return 0;
@@ -761,43 +776,11 @@ rows_bytes(const Strings *in, int64_t first, int64_t stop)
 static int
 append_columns(ParseShare *share, int shares, Py_ssize_t f)
 {
-    Column *out = &share[0].fields[f];
-    size_t size = out->size;
     for (int k = 1; k < shares; k++) {
-        size += share[k].fields[f].size;
-    }
-    if (!out->wide && size > (size_t)INT32_MAX) {
-        return COLUMN_TOO_LONG;
-    }
-    if (size > out->cap) {
-        unsigned char *grown = realloc(out->data, size);
-        if (grown == NULL) {
-            return COLUMN_NO_MEMORY;
+        int appended = column_append(&share[0].fields[f], &share[k].fields[f], share[k].first);
+        if (appended < 0) {
+            return appended;
         }
-        out->data = grown;
-        out->cap = size;
-    }
-    for (int k = 1; k < shares; k++) {
-        const Column *c = &share[k].fields[f];
-        int64_t first = share[k].first, rows = share[k].stop - first;
-        size_t base = out->size;
-        memcpy(out->data + base, c->data, c->size);
-        out->size += c->size;
-        for (int64_t r = 1; r <= rows; r++) {
-            if (out->wide) {
-                ((int64_t *)out->offsets)[first + r] =
-                    (int64_t)base + ((const int64_t *)c->offsets)[r];
-            }
-            else {
-                ((int32_t *)out->offsets)[first + r] =
-                    (int32_t)base + ((const int32_t *)c->offsets)[r];
-            }
-        }
-        /* first is a multiple of 8: the share's bitmap starts a byte. */
-        for (int64_t b = 0; b < (rows + 7) / 8; b++) {
-            out->valid[first / 8 + b] |= c->valid[b];
-        }
-        out->nulls += c->nulls;
     }
     return 0;
 }
@@ -861,7 +844,8 @@ parse_shared(const Job *job, const Strings *in, Parsed *out)
         int64_t rows = k == 0 ? length : sh->stop - sh->first;
         size_t reserve = rows_bytes(in, sh->first, k == 0 ? length : sh->stop);
         for (Py_ssize_t f = 0; ok && f < job->nfields; f++) {
-            ok &= column_init(&sh->fields[f], rows, in->kind != 'u', reserve) == 0;
+            ok &= (job->distinct ? column_init_distinct : column_init)(
+                      &sh->fields[f], rows, in->kind != 'u', reserve) == 0;
         }
         args[k] = sh;
     }
