@@ -112,6 +112,24 @@ def test_each_function_agrees_with_its_row_function(backend: Backend, name: str,
     assert made == row_answers(backend, rule, TEXTS, row)
 
 
+@pytest.mark.parametrize("count", [1, 4, 5, 12])
+def test_hosts_that_normalize_reads_are_each_read_from_a_row_of_their_own(
+    backend: Backend, count: int
+) -> None:
+    # A host of ASCII without "%" only changes case; any other is read by
+    # normalize from a row holding it, found one host at a time or for all
+    # at once: either way each row gets its own host's normal form.
+    spelled = ["B%C3%BCcher", "Bücher", "%41bc", "Xn--Bcher-Kva", "Ñandú", "A%2eb"]
+    hosts = [f"{spelled[i % 6]}{i}.Example" for i in range(count)]
+    texts: list[str | None] = [
+        f"http://{hosts[(7 * i) % count]}/{i}" if i % 3 else f"http://Plain{i % 5}.EXAMPLE/"
+        for i in range(40)
+    ]
+    texts[5] = None
+    expected = row_answers(backend, "IRI-reference", texts, lambda ref: normalize(ref).host)
+    assert rows(ua.host_array(pa.array(texts), backend=backend)) == expected
+
+
 @pytest.mark.parametrize("name", sorted(FAMILY))
 def test_chunks_streams_and_large_strings_give_the_same_rows(backend: Backend, name: str) -> None:
     function, row = FAMILY[name]

@@ -78,18 +78,28 @@ def _distinct(pa: Module, chunk: Any, parsed: Any, name: str) -> tuple[Any, Any,
     return encoded.dictionary, encoded.indices, field.type
 
 
+#: The most hosts ``host_chunk`` looks for one at a time.
+_FEW = 4
+
+
 def host_chunk(pa: Module, chunk: Any, parsed: Any, read: Callable[[str], Reference]) -> Any:
     """The host as ``normalize`` writes it (RFC 3986 section 6.2.2, RFC
     3987 section 5.3.2): case and percent-encodings normalized.  Asked
     once per distinct host as written, since that form depends on the
     host's text alone (its kind is the rule the text matches): a host of
     ASCII without ``%`` only changes case; another is read by
-    ``normalize`` from the first row that holds it."""
+    ``normalize`` from a row that holds it: for a few such hosts, the
+    first row of each (a search that stops there, each a pass over the
+    rows at most); for more, every row holding one, found in one pass."""
     pc = pa.compute
     values, indices, kind = _distinct(pa, chunk, parsed, "host")
     names = [h.lower() if h.isascii() and "%" not in h else None for h in values.to_pylist()]
     rest = [k for k, name in enumerate(names) if name is None]
-    if rest:
+    if 0 < len(rest) <= _FEW:
+        for k in rest:
+            row = pc.index(indices, pa.scalar(k, indices.type)).as_py()
+            names[k] = read(chunk[row].as_py()).normalize().host
+    elif rest:
         holding = pc.is_in(indices, value_set=pa.array(rest, indices.type))
         texts = pc.filter(chunk, holding).to_pylist()
         for text, k in zip(texts, pc.filter(indices, holding).to_pylist(), strict=True):
