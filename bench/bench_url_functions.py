@@ -20,6 +20,11 @@ rows in batches of 65,536 through ``host_array`` and
 ``registrable_domain_array``, each batch made when it is pulled: how much
 resident memory grew, beside the size of one batch.
 
+With ``--alone``, only ours, in a process that never loads chDB: the
+host job (the C parse that writes each row's host, dictionary encoded),
+``host_array`` and ``registrable_domain_array``, each pass after the same
+pause.
+
 Where the two read a URL differently: compare_clickhouse.py.  Needs
 pyarrow, publicsuffixlist, chdb and nanoarrow.
 """
@@ -108,15 +113,41 @@ def memory(batch: int) -> None:
         )
 
 
+def alone(rows: int, repeats: int) -> None:
+    from urigrammar.arrow import _parsed
+    from urigrammar.engine import default_backend
+    from urigrammar.uri._columns import parse_plan
+
+    lines = corpus()
+    column = pa.array((lines * (rows // len(lines) + 1))[:rows], pa.string())
+    plan = parse_plan("IRI-reference", default_backend(), ("host",), distinct=True)
+    best = fastest(
+        {
+            "the host job": lambda: _parsed(pa, column, plan),
+            "host_array": lambda: pa.array(arrow.host_array(column)),
+            "registrable_domain_array": lambda: pa.array(arrow.registrable_domain_array(column)),
+        },
+        rows,
+        repeats,
+    )
+    print(f"{rows:,} rows, back end {urigrammar.BACKEND}, no chDB in the process")
+    for name, took in best.items():
+        print(f"{name:34} {took:8.3f} µs/row")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--batch", type=int, default=65_536)
+    ap.add_argument("--alone", action="store_true", help="ours only, no chDB in the process")
     ap.add_argument("--stream-child", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.stream_child:
         stream_child(args.stream_child, args.batch)
+        return
+    if args.alone:
+        alone(args.rows, args.repeats)
         return
 
     lines = corpus()
