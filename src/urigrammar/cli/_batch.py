@@ -17,11 +17,14 @@ crash, and the JSON output escapes it.
 
 from __future__ import annotations
 
+import codecs
 import functools
 import io
 import itertools
 import json
+import os
 import re
+import select
 import signal
 import sys
 import threading
@@ -101,14 +104,53 @@ def split_lines(chunks: Iterable[str]) -> Iterator[str]:
         yield "".join(pending)
 
 
-def _read(stream: TextIO) -> Iterator[str]:
+def _read_text(stream: TextIO) -> Iterator[str]:
     while chunk := stream.read(_CHUNK):
         yield chunk
 
 
+#: Seconds a read waits for bytes before it looks for a Ctrl-C.
+_WAKE = 0.25
+
+
+def _bytes(stream: io.BufferedIOBase) -> Iterator[bytes]:
+    """The bytes of a stream as they arrive.  CPython raises a Ctrl-C
+    between bytecodes, so one that lands as a blocking read begins waits
+    with it until more bytes come (a pipe that nobody writes: forever).  On
+    POSIX the file descriptor is read only once ``select`` says bytes are
+    there, and ``select`` returns every ``_WAKE`` seconds, so a Ctrl-C is
+    raised within that.  Elsewhere, or for a stream with no descriptor,
+    ``read1``: one read of the file a call."""
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError):  # io.UnsupportedOperation: a stream in memory
+        fd = -1
+    if fd < 0 or os.name != "posix":
+        while chunk := stream.read1(_CHUNK):
+            yield chunk
+        return
+    while True:
+        while not select.select([fd], [], [], _WAKE)[0]:
+            pass
+        chunk = os.read(fd, _CHUNK)
+        if not chunk:
+            return
+        yield chunk
+
+
+def _read(stream: io.BufferedIOBase) -> Iterator[str]:
+    """The text of a stream of bytes, decoded as it arrives (``_bytes``)."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="surrogateescape")
+    for chunk in _bytes(stream):
+        if text := decoder.decode(chunk):
+            yield text
+    if text := decoder.decode(b"", final=True):
+        yield text
+
+
 def _source_chunks(source: str) -> Iterator[str]:
     if source != "-":
-        with open(source, encoding="utf-8", errors="surrogateescape", newline="") as stream:
+        with open(source, "rb") as stream:
             yield from _read(stream)
         return
     stdin = sys.stdin
@@ -116,14 +158,11 @@ def _source_chunks(source: str) -> Iterator[str]:
         raise UsageError("cannot read the texts: standard input is closed")
     buffer = getattr(stdin, "buffer", None)
     if buffer is None:  # a replaced stdin (tests): already text
-        yield from _read(stdin)
+        yield from _read_text(stdin)
         return
     # Decode the bytes ourselves: stdin's own encoding follows the locale.
-    wrapper = io.TextIOWrapper(buffer, encoding="utf-8", errors="surrogateescape", newline="")
-    try:
-        yield from _read(wrapper)
-    finally:
-        wrapper.detach()  # leave sys.stdin's buffer open for a second "-"
+    # Nothing else reads standard input, so its descriptor holds every byte.
+    yield from _read(buffer)
 
 
 def read_lines(sources: Iterable[str]) -> Iterator[str]:
