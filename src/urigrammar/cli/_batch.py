@@ -120,13 +120,14 @@ def _bytes(stream: io.BufferedIOBase) -> Iterator[bytes]:
     POSIX the file descriptor is read only once ``select`` says bytes are
     there, and ``select`` returns every ``_WAKE`` seconds, so a Ctrl-C is
     raised within that.  Elsewhere, or for a stream with no descriptor,
-    ``read1``: one read of the file a call."""
+    ``read1`` (one read of the file a call) where the stream has it."""
     try:
         fd = stream.fileno()
     except (OSError, ValueError):  # io.UnsupportedOperation: a stream in memory
         fd = -1
     if fd < 0 or os.name != "posix":
-        while chunk := stream.read1(_CHUNK):
+        read = getattr(stream, "read1", stream.read)
+        while chunk := read(_CHUNK):
             yield chunk
         return
     while True:
