@@ -268,6 +268,20 @@ skip_loop(const Tagger *t, uint32_t off, uint16_t want, const void *chars, int n
 /* A run that reaches the dead state: the text does not match. */
 #define DEAD (-11)
 
+/* The transition from the state at row `row` on character i: 0 with its
+   cell in *cell, or NOT_ASCII for a byte past ASCII read in place. */
+static ALWAYS_INLINE int
+step_cell(const Tagger *t, const void *chars, int narrow, Py_ssize_t i, uint32_t row,
+          uint32_t *cell)
+{
+    Py_UCS4 c = char_at(chars, narrow, i);
+    if (narrow && c >= 128) {
+        return NOT_ASCII;
+    }
+    *cell = row + class_of(t, narrow, c);
+    return 0;
+}
+
 /* A cycle of len states (rows[0] -> rows[1] ... -> rows[0], the step from
    rows[j] with record crecs[j]) has just been gone around once, ending at
    position `pos` (the position after character i - 1).  When the records
@@ -309,13 +323,10 @@ follow_cycle(const Tagger *t, const void *chars, int narrow, Py_ssize_t i, Py_ss
     while (i + len <= n) {
         int holds = 1;
         for (int j = 0; j < len; j++) {
-            Py_UCS4 c = char_at(chars, narrow, i + j);
-            if (narrow && c >= 128) {
-                holds = 0; /* the main loop meets it */
-                break;
-            }
-            uint32_t cell = rows[j] + class_of(t, narrow, c);
-            if (moves[cell] != rows[(j + 1) % len] || recs[cell] != crecs[j]) {
+            uint32_t cell;
+            if (step_cell(t, chars, narrow, i + j, rows[j], &cell) < 0 ||
+                moves[cell] != rows[(j + 1) % len] || recs[cell] != crecs[j]) {
+                /* the cycle ends here (at a byte past ASCII too: the main loop reads it) */
                 holds = 0;
                 break;
             }
@@ -342,11 +353,10 @@ run_settled(const Tagger *t, const void *chars, int narrow, Py_ssize_t i, Py_ssi
     const uint32_t *moves = t->dfa.moves;
     uint32_t row = *off;
     while (i < n) {
-        Py_UCS4 c = char_at(chars, narrow, i);
-        if (narrow && c >= 128) {
+        uint32_t cell;
+        if (step_cell(t, chars, narrow, i, row, &cell) < 0) {
             return NOT_ASCII;
         }
-        uint32_t cell = row + class_of(t, narrow, c);
         uint32_t next = moves[cell];
         i++;
         if (next == 0) {
@@ -386,6 +396,18 @@ forward_start(const Tagger *t, Forward *f)
     f->off = t->dfa.start;
 }
 
+/* The run settled in the state at row `row`: the rest, characters [i, n),
+   by run_settled.  0, DEAD or NOT_ASCII. */
+static ALWAYS_INLINE int
+settle(const Tagger *t, Forward *f, uint32_t row, const void *chars, int narrow, Py_ssize_t i,
+       Py_ssize_t n)
+{
+    f->settled = 1;
+    f->off = row;
+    Py_ssize_t done = run_settled(t, chars, narrow, i, n, &f->off);
+    return done < 0 ? (int)done : 0;
+}
+
 /* The forward pass over characters [0, n), at position `at` of the text:
    0, or DEAD, NOT_ASCII or TAG_NO_MEMORY.  It keeps the records of its
    transitions that are not record 0 (the identity without tags), with the
@@ -397,8 +419,7 @@ forward_run(const Tagger *t, Forward *f, Events *ev, const void *chars, int narr
             Py_ssize_t n, Py_ssize_t at)
 {
     if (f->settled) {
-        Py_ssize_t done = run_settled(t, chars, narrow, 0, n, &f->off);
-        return done < 0 ? (int)done : 0;
+        return settle(t, f, f->off, chars, narrow, 0, n);
     }
     const uint32_t *moves = t->dfa.moves;
     const uint16_t *recs = t->recs;
@@ -406,11 +427,10 @@ forward_run(const Tagger *t, Forward *f, Events *ev, const void *chars, int narr
     uint16_t rec1 = f->rec1, rec2 = f->rec2;
     Py_ssize_t i = 0;
     while (i < n) {
-        Py_UCS4 c = char_at(chars, narrow, i);
-        if (narrow && c >= 128) {
+        uint32_t cell;
+        if (step_cell(t, chars, narrow, i, off, &cell) < 0) {
             return NOT_ASCII;
         }
-        uint32_t cell = off + class_of(t, narrow, c);
         uint32_t next = moves[cell];
         uint16_t rec = recs[cell];
         i++;
@@ -433,10 +453,7 @@ forward_run(const Tagger *t, Forward *f, Events *ev, const void *chars, int narr
                     events_compact(t, ev, &f->memo, rec);
                 }
                 if (settled_by(t, rec, off)) {
-                    f->settled = 1;
-                    f->off = off;
-                    Py_ssize_t done = run_settled(t, chars, narrow, i, n, &f->off);
-                    return done < 0 ? (int)done : 0;
+                    return settle(t, f, off, chars, narrow, i, n);
                 }
             }
             continue;
@@ -447,10 +464,7 @@ forward_run(const Tagger *t, Forward *f, Events *ev, const void *chars, int narr
             }
             events_compact(t, ev, &f->memo, rec);
             if (settled_by(t, rec, next)) {
-                f->settled = 1;
-                f->off = next;
-                Py_ssize_t done = run_settled(t, chars, narrow, i, n, &f->off);
-                return done < 0 ? (int)done : 0;
+                return settle(t, f, next, chars, narrow, i, n);
             }
         }
         if (next == back2 || next == back3) {
