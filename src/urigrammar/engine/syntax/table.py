@@ -169,6 +169,7 @@ class RuleTable:
         #: The file's rules, prose gaps included, in file order.
         self.own: dict[str, RuleText] = {rule.name.casefold(): rule for rule in own}
         self._uses: dict[str, list[str]] = {}
+        self._regular: dict[str, bool] = {}
         self._cycles: set[str] | None = None
         if checked:
             self._check_core(found_core)
@@ -340,9 +341,14 @@ class RuleTable:
 
     def regular(self, key: str) -> bool:
         """Whether the rule never reaches itself through its references, nor
-        reaches a rule that does."""
-        cyclic = self._cyclic()
-        return key not in cyclic and not any(rule in cyclic for rule in self.reach(key))
+        reaches a rule that does.  Kept per rule: every syntax error asks,
+        and the walk over the references costs more than the error."""
+        found = self._regular.get(key)
+        if found is None:
+            cyclic = self._cyclic()
+            found = key not in cyclic and not any(rule in cyclic for rule in self.reach(key))
+            self._regular[key] = found
+        return found
 
     def _productive(self) -> set[str]:
         """The rules (folded) that match some string: a rule is productive
