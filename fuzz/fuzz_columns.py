@@ -4,11 +4,14 @@
 once) over every layout of a string column (string, large_string,
 string_view, sliced, chunked, with nulls), rows of any bytes.
 
-For any rows and layout: each row of the C column is what the Python
-column gives, and what ``validate`` and ``parse`` on the pure back end
-give for the row's text (null for a null row; a row of ill-formed UTF-8
-matches no rule, and does not parse); each key and each host is the pure
-back end's.
+Each input chooses what it checks (the rows' verdicts and parses, the
+keys, or the hosts) as it chooses the rule, the layout and the rows:
+libFuzzer's coverage then tells each check's paths apart, and an input
+costs one check's columns, not all three's.  For any rows and layout:
+each row of the C column is what the Python column gives, and what
+``validate`` and ``parse`` on the pure back end give for the row's text
+(null for a null row; a row of ill-formed UTF-8 matches no rule, and does
+not parse); each key and each host is the pure back end's.
 
     python fuzz/fuzz_columns.py -max_total_time=60 fuzz/seeds/columns
 """
@@ -74,18 +77,9 @@ def oracle(rule: str, raw: bytes | None) -> tuple[object, object]:
     return PURE_API.validate(rule, text), {"reference": fields, "error_offset": None}
 
 
-def test_one_input(data: bytes) -> None:
-    fdp = atheris.FuzzedDataProvider(data)
-    rule = RULES[fdp.ConsumeIntInRange(0, len(RULES) - 1)]
-    layout = LAYOUTS[fdp.ConsumeIntInRange(0, len(LAYOUTS) - 1)]
-    start = fdp.ConsumeIntInRange(0, 2)
-    chunks = fdp.ConsumeIntInRange(1, 3)
-    raws: list[bytes | None] = []
-    for _ in range(fdp.ConsumeIntInRange(0, 9)):
-        null = fdp.ConsumeIntInRange(0, 7) == 0
-        raws.append(None if null else fdp.ConsumeBytes(fdp.ConsumeIntInRange(0, 48)))
-    column = column_of(raws, layout, start, chunks)
-    kept = raws[start:]
+def check_rows(column: Any, rule: str, layout: str, kept: list[bytes | None]) -> None:
+    """``validate_array`` and ``parse_array`` on each back end, against
+    the pure back end a row at a time."""
     expected = [oracle(rule, raw) for raw in kept]
     for backend in BACKENDS:
         verdicts = rows(validate_array(column, rule, backend=backend))
@@ -98,12 +92,37 @@ def test_one_input(data: bytes) -> None:
                 same(f"{backend.name} {layout} parse of {raw!r}", row, reading)
             elif row["reference"] is not None:
                 raise AssertionError(f"{backend.name} parsed {raw!r}, which is not UTF-8")
+
+
+def check_keys(column: Any, rule: str, layout: str, kept: list[bytes | None]) -> None:
+    """``canonicalize_array``: the C keys are the pure back end's."""
     keys = [rows(canonicalize_array(column, u.CRAWL_KEY, backend=b)) for b in BACKENDS]
     for backend, found in zip(BACKENDS, keys, strict=True):
         same(f"{backend.name} {layout} keys of {kept!r}", found, keys[-1])
+
+
+def check_hosts(column: Any, rule: str, layout: str, kept: list[bytes | None]) -> None:
+    """``host_array``: the C job's hosts are the pure back end's."""
     hosts = [rows(host_array(column, rule, backend=b)) for b in BACKENDS]
     for backend, found in zip(BACKENDS, hosts, strict=True):
         same(f"{backend.name} {layout} hosts of {kept!r}", found, hosts[-1])
+
+
+CHECKS = (check_rows, check_keys, check_hosts)
+
+
+def test_one_input(data: bytes) -> None:
+    fdp = atheris.FuzzedDataProvider(data)
+    check = CHECKS[fdp.ConsumeIntInRange(0, len(CHECKS) - 1)]
+    rule = RULES[fdp.ConsumeIntInRange(0, len(RULES) - 1)]
+    layout = LAYOUTS[fdp.ConsumeIntInRange(0, len(LAYOUTS) - 1)]
+    start = fdp.ConsumeIntInRange(0, 2)
+    chunks = fdp.ConsumeIntInRange(1, 3)
+    raws: list[bytes | None] = []
+    for _ in range(fdp.ConsumeIntInRange(0, 9)):
+        null = fdp.ConsumeIntInRange(0, 7) == 0
+        raws.append(None if null else fdp.ConsumeBytes(fdp.ConsumeIntInRange(0, 48)))
+    check(column_of(raws, layout, start, chunks), rule, layout, raws[start:])
 
 
 def warm_up() -> None:

@@ -24,7 +24,7 @@ RULES = [(u.URIReference, rule) for rule in u.PARSE_RULES] + [
     (u.IRIReference, rule) for rule in u.IRI_PARSE_RULES
 ]
 FIELDS = ("scheme", "userinfo", "host", "port_text", "path", "query", "fragment")
-ABNF_LENGTH = 64  # the abnf method is quadratic: compare on short texts only
+ABNF_LENGTH = 32  # abnf backtracks: its time grows faster than the text
 PARSERS = {
     (cls, backend.name): api(backend).parser_for(cls)
     for cls in (u.URIReference, u.IRIReference)
