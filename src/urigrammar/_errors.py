@@ -61,6 +61,13 @@ def _shown(char: str) -> str:
     return ascii(char)[1:-1] if _escaped(char) else char
 
 
+def _shown_text(text: str) -> str:
+    # Printable ASCII, the common case, is shown as it is, in one step.
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(_shown(c) for c in text)
+
+
 def _stored(text: str) -> str:
     """A ``str`` subclass as the exact ``str`` of the characters it holds
     (as C reads it, whatever its own methods say); anything else as is."""
@@ -99,8 +106,8 @@ def caret_excerpt(text: str, offset: int) -> str:
     end = min(len(text), offset + _CONTEXT)
     head = "..." if start > 0 else ""
     tail = "..." if end < len(text) else ""
-    before = "".join(_shown(c) for c in text[start:offset])
-    after = "".join(_shown(c) for c in text[offset:end])
+    before = _shown_text(text[start:offset])
+    after = _shown_text(text[offset:end])
     line = f"  {head}{before}{after}{tail}"
     caret = "  " + " " * (len(head) + display_width(before)) + "^"
     return f"{line}\n{caret}"
