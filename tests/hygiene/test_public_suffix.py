@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import urigrammar as u
-from _backends import On
+from _backends import C_RECORDS, On
 from _budget import backend_settings
 from urigrammar.engine import BACKENDS, Backend
 from urigrammar.hygiene import _suffix
@@ -154,8 +154,8 @@ def test_a_labels_and_u_labels_agree(on: On, labels: list[str], suffix: str) -> 
 def test_a_host_lookup_reads_the_host_as_the_parse_does(chosen: Backend) -> None:
     table = {"a.example": 1, "[::1]": 2, "1.2.3.4": 3, "": 4}
     found = api(chosen).host_lookup(u.URIReference, table)
-    if not chosen.native:
-        assert found is None
+    if not chosen.native or not C_RECORDS:
+        assert found is None  # C reads only the records C makes
         return
     assert found is not None
     assert found("http://u@a.example:8/p?q#f") == 1

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
         column_job,
         column_stream,
     )
+    from .backend.native import is_record_class
     from .backend.normal import (
         KeySteps,
         NormalizeUri,
@@ -97,6 +98,7 @@ _LAZY: dict[str, str] = {
     "column_array": ".backend.columns",
     "column_job": ".backend.columns",
     "column_stream": ".backend.columns",
+    "is_record_class": ".backend.native",
     "Plan": ".backend.plan",
     "exact": ".base.value",
     "text_of": ".base.value",
@@ -198,6 +200,7 @@ __all__ = [
     "host_lookup",
     "inline_rule",
     "intersection",
+    "is_record_class",
     "key_column",
     "later",
     "load_grammar",

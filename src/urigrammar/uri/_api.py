@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, cast
 
 from .._errors import URIError
-from ..engine import Backend, default_backend, front, text_of
+from ..engine import Backend, default_backend, front, is_record_class, text_of
 from ..shipped import shipped_rule
 from ._components import FIELDS, Components, RefT
 from ._dialect import URI, Dialect, bidi_error
@@ -192,8 +192,9 @@ class Api:
         """On the native back end, the C parse of ``cls``'s reference rule
         (URI-reference, IRI-reference), ``None`` for a text it does not
         match: what C's normalizers parse with (``engine.text_normalizer``).
-        ``None`` on the pure back end."""
-        if not self.backend.native:
+        ``None`` on the pure back end, and for a class of Python records
+        (``URIGRAMMAR_PURE`` set beside the extension), which C cannot make."""
+        if not self.backend.native or not is_record_class(cls):
             return None
         made: Callable[[str], RefT | None] = self._matcher(cls.dialect.parse_rules[0], cls, True)
         return made
