@@ -308,8 +308,8 @@ def c_key(
 ) -> Callable[[str], str | None] | None:
     """The C function that writes ``canonicalize(text, options)`` for a
     text, or answers ``None`` where Python must; ``None`` where C takes no
-    text under these options (the pure back end, ``drop_www``, a glob C
-    does not read).  ``backend``: the back end (the default one when
+    text under these options (the pure back end, Python records,
+    ``drop_www``, a glob C does not read).  ``backend``: the back end (the default one when
     ``None``)."""
     exact: list[str] = []
     prefixes: list[str] = []

@@ -202,8 +202,8 @@ class Api:
     def host_lookup(self, cls: type[Components], table: dict[str, Any]) -> _Fast | None:
         """On the native back end, a C function from a text to
         ``table[text]``, else ``table[host]`` for the host of ``cls``'s
-        parse of it, else ``None`` (``engine.host_lookup``); ``None`` on the
-        pure back end."""
+        parse of it, else ``None`` (``engine.host_lookup``); ``None`` where
+        ``c_parse`` is (the pure back end, Python records)."""
         # Imported here, on first use: a first parse imports nothing it
         # does not need.
         from ..engine import host_lookup

@@ -340,8 +340,9 @@ def text_normalizer(
     """``normalize(text, options, cls=cls)`` for a text, in C: the record
     of its normal form, or ``None`` where Python must answer (a text that
     is no URI-reference; see ``engine.text_normalizer``).  ``None`` itself
-    on the pure back end, for an IRI class, and for options C does not
-    read.  ``functions``: the back end's (the default one's when ``None``)."""
+    on the pure back end, for an IRI class, for a class of Python records,
+    and for options C does not read.  ``functions``: the back end's (the
+    default one's when ``None``)."""
     functions = functions or default_api()
     reading = _text_reading(cls, options or DEFAULT, functions)
     return None if reading is None else text_normalizer_in_c(functions.backend, reading)
