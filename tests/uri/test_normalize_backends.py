@@ -21,21 +21,21 @@ from urigrammar.uri._api import api
 from urigrammar.uri._normalization import SCHEME_RULES
 from urigrammar.uri._normalize import native_text, normal_text, text_normalizer
 
+#: The two comparisons of C's text with Python's, which check that C
+#: declines Python records rather than skip.
+_DECLINING = ("test_the_c_text_is_the_python_text", "test_the_c_text_normalizer_is_the_python_one")
+
 
 @pytest.fixture(autouse=True)
 def _c_reads_the_records_c_makes(request: pytest.FixtureRequest) -> None:
     # With URIGRAMMAR_PURE set beside the extension, references are Python
     # records, which C leaves to Python: there is no C text to compare.
-    # The two comparisons below check that C declines them.
     if request.node.originalname in _DECLINING:
         return
     callspec = getattr(request.node, "callspec", None)
     chosen = callspec.params.values() if callspec is not None else ()
     if not C_RECORDS and NATIVE in chosen:
         pytest.skip("references are Python records (URIGRAMMAR_PURE is set)")
-
-
-_DECLINING = ("test_the_c_text_is_the_python_text", "test_the_c_text_normalizer_is_the_python_one")
 
 
 #: Pieces that exercise each step: case, every kind of percent-encoding,

@@ -309,8 +309,8 @@ def c_key(
     """The C function that writes ``canonicalize(text, options)`` for a
     text, or answers ``None`` where Python must; ``None`` where C takes no
     text under these options (the pure back end, Python records,
-    ``drop_www``, a glob C does not read).  ``backend``: the back end (the default one when
-    ``None``)."""
+    ``drop_www``, a glob C does not read).  ``backend``: the back end (the
+    default one when ``None``)."""
     exact: list[str] = []
     prefixes: list[str] = []
     for pattern in options.drop_parameters:
